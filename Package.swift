@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "docorient",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "DocOrient", targets: ["DocOrient"]),
+        .executable(name: "docorient", targets: ["DocOrientCLI"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // C libraries, each through a modulemap over a one-line shim header.
+        .systemLibrary(
+            name: "CTesseract", pkgConfig: "tesseract",
+            providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
+        .systemLibrary(
+            name: "CLeptonica", pkgConfig: "lept",
+            providers: [.apt(["libleptonica-dev"])]),
+        .systemLibrary(
+            name: "CTurboJPEG", pkgConfig: "libturbojpeg",
+            providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(
+            name: "CExif", pkgConfig: "libexif",
+            providers: [.apt(["libexif-dev"])]),
+
+        .target(
+            name: "DocOrient",
+            dependencies: ["CTesseract", "CLeptonica", "CTurboJPEG", "CExif"]),
+        .executableTarget(
+            name: "DocOrientCLI",
+            dependencies: [
+                "DocOrient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        .testTarget(name: "DocOrientTests", dependencies: ["DocOrient"]),
+        .testTarget(name: "DocOrientCLITests", dependencies: ["DocOrient"]),
+    ]
+)

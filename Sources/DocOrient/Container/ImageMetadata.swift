@@ -1,0 +1,94 @@
+/// Everything docorient reads about a file's orientation, without decoding its pixels.
+public struct ImageMetadata: Sendable, Equatable {
+    public var format: ImageFormat
+    /// Stored pixel width and height (from the JPEG frame header, PNG IHDR or TIFF IFD0).
+    public var width: Int
+    public var height: Int
+    /// IFD0 orientation exactly as stored (may be 0 or 9+, which are no usable tag), nil when absent.
+    public var exifOrientation: Int?
+    /// XMP `tiff:Orientation` as stored, nil when absent.
+    public var xmpOrientation: Int?
+    /// IFD1 (thumbnail) orientation as stored, nil when absent.
+    public var thumbnailOrientation: Int?
+    /// Whether an IFD1 thumbnail image is present.
+    public var hasThumbnail: Bool
+    /// Exif IFD PixelXDimension / PixelYDimension, when present.
+    public var pixelXDimension: Int?
+    public var pixelYDimension: Int?
+    /// For JPEG: colour components (1 grey, 3 YCbCr, 4 CMYK), whether progressive or arithmetic coded.
+    public var components: Int?
+    public var isProgressive: Bool
+    public var isArithmeticCoded: Bool
+
+    /// The orientation a viewer applies: IFD0 when usable, else XMP when usable, else none.
+    public var effectiveOrientation: Orientation? {
+        if let v = exifOrientation, let o = Orientation(exifValue: v) { return o }
+        if let v = xmpOrientation, let o = Orientation(exifValue: v) { return o }
+        return nil
+    }
+}
+
+extension ImageMetadata {
+    /// Reads format, size and every orientation value from a file's bytes.
+    /// - Throws: `DocOrientError` (`.unsupportedFormat`, `.malformed`).
+    public static func read(_ bytes: [UInt8]) throws -> ImageMetadata {
+        try ParsedImage.parse(bytes).metadata(bytes)
+    }
+}
+
+/// A parsed container, whatever its format.
+enum ParsedImage {
+    case jpeg(JPEGStructure)
+    case png(PNGStructure)
+    case tiff(TIFFStructure)
+
+    static func parse(_ bytes: [UInt8]) throws -> ParsedImage {
+        switch try ImageFormat.detect(bytes) {
+        case .jpeg: return .jpeg(try JPEGStructure.parse(bytes))
+        case .png: return .png(try PNGStructure.parse(bytes))
+        case .tiff: return .tiff(try TIFFStructure.parse(bytes, base: 0, end: bytes.count))
+        }
+    }
+
+    var exif: TIFFStructure? {
+        switch self {
+        case .jpeg(let j): return j.exif
+        case .png(let p): return p.exif
+        case .tiff(let t): return t
+        }
+    }
+
+    func metadata(_ b: [UInt8]) throws -> ImageMetadata {
+        let exif = self.exif
+        var m = ImageMetadata(
+            format: .jpeg, width: 0, height: 0,
+            exifOrientation: exif?.orientation?.read(b),
+            xmpOrientation: nil,
+            thumbnailOrientation: exif?.ifd1Orientation?.read(b),
+            hasThumbnail: exif?.thumbnailRange(in: b) != nil,
+            pixelXDimension: exif?.pixelXDimension?.read(b),
+            pixelYDimension: exif?.pixelYDimension?.read(b),
+            components: nil, isProgressive: false, isArithmeticCoded: false)
+        switch self {
+        case .jpeg(let j):
+            m.width = j.width
+            m.height = j.height
+            m.xmpOrientation = j.xmpOrientation?.read(b)
+            m.components = j.components
+            m.isProgressive = [0xC2, 0xC6, 0xCA, 0xCE].contains(j.frameMarker)
+            m.isArithmeticCoded = j.frameMarker >= 0xC9
+        case .png(let p):
+            m.format = .png
+            m.width = p.width
+            m.height = p.height
+        case .tiff(let t):
+            m.format = .tiff
+            guard let w = t.imageWidth?.read(b), let h = t.imageLength?.read(b), w > 0, h > 0 else {
+                throw DocOrientError(.malformed, "TIFF IFD0 lacks a valid ImageWidth/ImageLength")
+            }
+            m.width = w
+            m.height = h
+        }
+        return m
+    }
+}

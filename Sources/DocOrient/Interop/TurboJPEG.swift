@@ -1,0 +1,149 @@
+internal import CTurboJPEG
+
+/// An 8-bit grey image, rows packed without padding.
+struct GrayImage: Sendable {
+    var width: Int
+    var height: Int
+    var pixels: [UInt8]
+}
+
+/// libjpeg-turbo's TurboJPEG API: header reads, DCT-scaled grey decoding and lossless transforms.
+///
+/// Each call owns its `tjhandle` for its own duration (creating one costs microseconds), so the
+/// functions are safe to call from any number of threads at once.
+enum TurboJPEG {
+    /// Owns one tjhandle and destroys it exactly once.
+    private struct Handle: ~Copyable {
+        let raw: tjhandle
+
+        init(decompress: Bool) throws {
+            guard let raw = decompress ? tjInitDecompress() : tjInitTransform() else {
+                throw DocOrientError(.library, "TurboJPEG could not create a handle")
+            }
+            self.raw = raw
+        }
+
+        deinit { tjDestroy(raw) }
+
+        /// The handle's last error, for messages. Stands for `tjGetErrorStr2`.
+        var lastError: String {
+            guard let message = tjGetErrorStr2(raw) else { return "unknown TurboJPEG error" }
+            return String(cString: message)
+        }
+    }
+
+    struct Header {
+        var width: Int
+        var height: Int
+        var subsampling: Int32
+        /// MCU size in pixels: transforms are perfect only when the moved edges are multiples.
+        var mcuWidth: Int
+        var mcuHeight: Int
+    }
+
+    /// Reads the frame header. Stands for `tjDecompressHeader3`.
+    static func header(_ jpeg: [UInt8]) throws -> Header {
+        let handle = try Handle(decompress: true)
+        var w: Int32 = 0, h: Int32 = 0, subsamp: Int32 = 0, colorspace: Int32 = 0
+        let rc = jpeg.withUnsafeBufferPointer {
+            tjDecompressHeader3(handle.raw, $0.baseAddress, UInt($0.count), &w, &h, &subsamp, &colorspace)
+        }
+        guard rc == 0 else { throw DocOrientError(.malformed, "JPEG header unreadable: \(handle.lastError)") }
+        let mcu = mcuSize(subsamp)
+        return Header(width: Int(w), height: Int(h), subsampling: subsamp, mcuWidth: mcu.0, mcuHeight: mcu.1)
+    }
+
+    private static func mcuSize(_ subsamp: Int32) -> (Int, Int) {
+        switch subsamp {
+        case Int32(TJSAMP_422.rawValue): return (16, 8)
+        case Int32(TJSAMP_420.rawValue): return (16, 16)
+        case Int32(TJSAMP_440.rawValue): return (8, 16)
+        case Int32(TJSAMP_411.rawValue): return (32, 8)
+        default: return (8, 8)
+        }
+    }
+
+    /// Decodes to grey at the smallest DCT scale (1/8, 1/4, ... 1) whose long side is at least
+    /// `minimumLongSide`, never at full size when a smaller scale will do.
+    /// Stands for `tjGetScalingFactors` + `tjDecompress2(..., TJPF_GRAY, ...)`.
+    /// - Parameter maxPixels: refuse frames larger than this before allocating anything.
+    static func decodeGray(_ jpeg: [UInt8], minimumLongSide: Int, maxPixels: Int) throws -> GrayImage {
+        let handle = try Handle(decompress: true)
+        var w: Int32 = 0, h: Int32 = 0, subsamp: Int32 = 0, colorspace: Int32 = 0
+        let rc = jpeg.withUnsafeBufferPointer {
+            tjDecompressHeader3(handle.raw, $0.baseAddress, UInt($0.count), &w, &h, &subsamp, &colorspace)
+        }
+        guard rc == 0 else { throw DocOrientError(.malformed, "JPEG header unreadable: \(handle.lastError)") }
+        guard Int(w) * Int(h) <= maxPixels else {
+            throw DocOrientError(.limitExceeded, "JPEG is \(w)x\(h), over the limit of \(maxPixels) pixels")
+        }
+        var count: Int32 = 0
+        var factors: [(num: Int, denom: Int)] = []
+        if let list = tjGetScalingFactors(&count) {
+            for i in 0..<Int(count) where list[i].num <= list[i].denom {
+                factors.append((Int(list[i].num), Int(list[i].denom)))
+            }
+        }
+        factors.sort { $0.num * $1.denom < $1.num * $0.denom }
+        let longSide = Int(max(w, h))
+        let scale = factors.first { (longSide * $0.num + $0.denom - 1) / $0.denom >= minimumLongSide } ?? (1, 1)
+        let sw = (Int(w) * scale.num + scale.denom - 1) / scale.denom
+        let sh = (Int(h) * scale.num + scale.denom - 1) / scale.denom
+        var pixels = [UInt8](repeating: 0, count: sw * sh)
+        let flags = TJFLAG_ACCURATEDCT | TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS
+        let status = jpeg.withUnsafeBufferPointer { src in
+            pixels.withUnsafeMutableBufferPointer { dst in
+                tjDecompress2(
+                    handle.raw, src.baseAddress, UInt(src.count), dst.baseAddress, Int32(sw), Int32(sw),
+                    Int32(sh), Int32(TJPF_GRAY.rawValue), Int32(flags))
+            }
+        }
+        guard status == 0 else { throw DocOrientError(.malformed, "JPEG data is corrupt: \(handle.lastError)") }
+        return GrayImage(width: sw, height: sh, pixels: pixels)
+    }
+
+    /// What to do with partial MCU blocks on edges that a transform moves.
+    enum EdgePolicy {
+        /// Refuse (`.imperfectTransform`) rather than lose or garble edge pixels.
+        case perfect
+        /// Drop the partial blocks: the image loses up to one MCU on the moved edges.
+        case trim
+    }
+
+    /// Applies `orientation` to the DCT coefficients, copying every marker of the source.
+    /// Stands for `tjTransform`.
+    static func transform(_ jpeg: [UInt8], orientation: Orientation, edges: EdgePolicy) throws -> [UInt8] {
+        let handle = try Handle(decompress: false)
+        var t = tjtransform()
+        t.op = Int32(operation(orientation).rawValue)
+        t.options = Int32(edges == .perfect ? TJXOPT_PERFECT : TJXOPT_TRIM)
+        var dst: UnsafeMutablePointer<UInt8>?
+        var dstSize: UInt = 0
+        let flags = Int32(TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS)
+        let rc = jpeg.withUnsafeBufferPointer { src in
+            tjTransform(handle.raw, src.baseAddress, UInt(src.count), 1, &dst, &dstSize, &t, flags)
+        }
+        defer { if let dst { tjFree(dst) } }
+        guard rc == 0, let dst else {
+            let message = handle.lastError
+            if edges == .perfect, message.contains("perfect") {
+                throw DocOrientError(.imperfectTransform, "the transform would move partial MCU blocks (\(message))")
+            }
+            throw DocOrientError(.library, "lossless transform failed: \(message)")
+        }
+        return Array(UnsafeBufferPointer(start: dst, count: Int(dstSize)))
+    }
+
+    private static func operation(_ o: Orientation) -> TJXOP {
+        switch o {
+        case .identity: return TJXOP_NONE
+        case .flipHorizontal: return TJXOP_HFLIP
+        case .rotate180: return TJXOP_ROT180
+        case .flipVertical: return TJXOP_VFLIP
+        case .transpose: return TJXOP_TRANSPOSE
+        case .rotate90: return TJXOP_ROT90
+        case .transverse: return TJXOP_TRANSVERSE
+        case .rotate270: return TJXOP_ROT270
+        }
+    }
+}
