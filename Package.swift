@@ -37,6 +37,6 @@ let package = Package(
             ]),
 
         .testTarget(name: "DocOrientTests", dependencies: ["DocOrient"]),
-        .testTarget(name: "DocOrientCLITests", dependencies: ["DocOrient"]),
+        .testTarget(name: "DocOrientCLITests", dependencies: ["DocOrient", "DocOrientCLI"]),
     ]
 )

@@ -102,6 +102,58 @@ enum TurboJPEG {
         return GrayImage(width: sw, height: sh, pixels: pixels)
     }
 
+    /// Decodes to packed pixels at full size, grey (1 byte per pixel) or RGB (3 bytes).
+    /// For tests and small images only: the resolver decodes scaled with `decodeGray`.
+    static func decodeFull(_ jpeg: [UInt8], rgb: Bool) throws -> GrayImage {
+        let handle = try Handle(decompress: true)
+        var w: Int32 = 0, h: Int32 = 0, subsamp: Int32 = 0, colorspace: Int32 = 0
+        let rc = jpeg.withUnsafeBufferPointer {
+            tjDecompressHeader3(handle.raw, $0.baseAddress, UInt($0.count), &w, &h, &subsamp, &colorspace)
+        }
+        guard rc == 0 else { throw DocOrientError(.malformed, "JPEG header unreadable: \(handle.lastError)") }
+        let channels = rgb ? 3 : 1
+        var pixels = [UInt8](repeating: 0, count: Int(w) * Int(h) * channels)
+        let format = rgb ? TJPF_RGB : TJPF_GRAY
+        let status = jpeg.withUnsafeBufferPointer { src in
+            pixels.withUnsafeMutableBufferPointer { dst in
+                tjDecompress2(
+                    handle.raw, src.baseAddress, UInt(src.count), dst.baseAddress, w, w * Int32(channels), h,
+                    Int32(format.rawValue), Int32(TJFLAG_ACCURATEDCT | TJFLAG_STOPONWARNING))
+            }
+        }
+        guard status == 0 else { throw DocOrientError(.malformed, "JPEG data is corrupt: \(handle.lastError)") }
+        return GrayImage(width: Int(w) * channels, height: Int(h), pixels: pixels)
+    }
+
+    /// Chroma subsampling for `encode`.
+    enum Subsampling {
+        case gray, s444, s420
+    }
+
+    /// Encodes packed pixels (1 byte grey, or 3 bytes RGB per pixel) as a baseline JPEG.
+    /// Stands for `tjCompress2`.
+    static func encode(_ pixels: [UInt8], width: Int, height: Int, subsampling: Subsampling, quality: Int = 90) throws -> [UInt8] {
+        guard let raw = tjInitCompress() else { throw DocOrientError(.library, "TurboJPEG could not create a handle") }
+        defer { tjDestroy(raw) }
+        let gray = subsampling == .gray
+        guard pixels.count == width * height * (gray ? 1 : 3) else {
+            throw DocOrientError(.invalidRequest, "pixel buffer does not match \(width)x\(height)")
+        }
+        let samp: TJSAMP = gray ? TJSAMP_GRAY : (subsampling == .s444 ? TJSAMP_444 : TJSAMP_420)
+        var dst: UnsafeMutablePointer<UInt8>?
+        var size: UInt = 0
+        let rc = pixels.withUnsafeBufferPointer { src in
+            tjCompress2(
+                raw, src.baseAddress, Int32(width), 0, Int32(height), Int32((gray ? TJPF_GRAY : TJPF_RGB).rawValue),
+                &dst, &size, Int32(samp.rawValue), Int32(quality), Int32(TJFLAG_ACCURATEDCT))
+        }
+        defer { if let dst { tjFree(dst) } }
+        guard rc == 0, let dst else {
+            throw DocOrientError(.library, "JPEG encoding failed: \(String(cString: tjGetErrorStr2(raw)))")
+        }
+        return Array(UnsafeBufferPointer(start: dst, count: Int(size)))
+    }
+
     /// What to do with partial MCU blocks on edges that a transform moves.
     enum EdgePolicy {
         /// Refuse (`.imperfectTransform`) rather than lose or garble edge pixels.

@@ -1,0 +1,62 @@
+/// One line of `docorient inspect --json`: a file's format, size and every orientation value.
+public struct InspectRecord: Encodable, Sendable {
+    public var path: String
+    public var metadata: ImageMetadata?
+    public var error: DocOrientError?
+
+    public init(path: String, metadata: ImageMetadata?, error: DocOrientError?) {
+        self.path = path
+        self.metadata = metadata
+        self.error = error
+    }
+
+    enum Key: String, CodingKey {
+        case path, format, width, height, error, components, progressive
+        case exifOrientation = "exif_orientation"
+        case xmpOrientation = "xmp_orientation"
+        case thumbnailOrientation = "thumbnail_orientation"
+        case hasThumbnail = "has_thumbnail"
+        case pixelXDimension = "pixel_x_dimension"
+        case pixelYDimension = "pixel_y_dimension"
+        case effectiveOrientation = "effective_orientation"
+        case errorCode = "error_code"
+    }
+
+    /// Every key is always present; absent values are JSON null, so pipelines need no defaults.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        let m = metadata
+        try c.encode(path, forKey: .path)
+        try c.encode(m?.format.rawValue, forKey: .format)
+        try c.encode(m?.width, forKey: .width)
+        try c.encode(m?.height, forKey: .height)
+        try c.encode(m?.exifOrientation, forKey: .exifOrientation)
+        try c.encode(m?.xmpOrientation, forKey: .xmpOrientation)
+        try c.encode(m?.thumbnailOrientation, forKey: .thumbnailOrientation)
+        try c.encode(m?.hasThumbnail, forKey: .hasThumbnail)
+        try c.encode(m?.pixelXDimension, forKey: .pixelXDimension)
+        try c.encode(m?.pixelYDimension, forKey: .pixelYDimension)
+        try c.encode(m?.effectiveOrientation?.exifValue, forKey: .effectiveOrientation)
+        try c.encode(m?.components, forKey: .components)
+        try c.encode(m?.isProgressive, forKey: .progressive)
+        try c.encode(error?.message, forKey: .error)
+        try c.encode(error?.code.rawValue, forKey: .errorCode)
+    }
+
+    /// The one-line human form.
+    public var humanLine: String {
+        if let error { return "\(path): error: \(error.message)" }
+        guard let m = metadata else { return "\(path): no metadata" }
+        func show(_ v: Int?) -> String {
+            guard let v else { return "none" }
+            if let o = Orientation(exifValue: v) { return o.description }
+            return "\(v) (not a usable value)"
+        }
+        var parts = ["\(m.format.rawValue.uppercased()) \(m.width)x\(m.height)", "EXIF \(show(m.exifOrientation))"]
+        if m.format == .jpeg { parts.append("XMP \(show(m.xmpOrientation))") }
+        if m.hasThumbnail || m.thumbnailOrientation != nil {
+            parts.append("thumbnail \(m.hasThumbnail ? "present" : "absent"), orientation \(show(m.thumbnailOrientation))")
+        }
+        return "\(path): " + parts.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+@testable import DocOrient
+
+struct BakeTests {
+    /// Transforms decoded pixels the way a viewer applies `o`.
+    func transformed(_ image: GrayImage, channels: Int, by o: Orientation) -> GrayImage {
+        let w = image.width / channels, h = image.height
+        let size = Size(width: Double(w), height: Double(h))
+        let out = o.displaySize(forStored: size)
+        let ow = Int(out.width), oh = Int(out.height)
+        var pixels = [UInt8](repeating: 0, count: ow * oh * channels)
+        for y in 0..<h {
+            for x in 0..<w {
+                let p = o.displayPoint(fromStored: Point(x: Double(x) + 0.5, y: Double(y) + 0.5), storedSize: size)
+                let (dx, dy) = (Int(p.x - 0.5), Int(p.y - 0.5))
+                for c in 0..<channels { pixels[(dy * ow + dx) * channels + c] = image.pixels[(y * w + x) * channels + c] }
+            }
+        }
+        return GrayImage(width: ow * channels, height: oh, pixels: pixels)
+    }
+
+    @Test(arguments: Orientation.allCases)
+    func bakingAnAlignedJPEGEqualsTransformingItsDecodedPixels(orientation: Orientation) throws {
+        for subsampling in [TurboJPEG.Subsampling.gray, .s444, .s420] {
+            let original = try Fixtures.cameraJPEG(width: 320, height: 192, orientation: orientation.exifValue, subsampling: subsampling)
+            let result = try Bake.apply(to: original)
+            #expect(result.outcome == (orientation == .identity ? .unchanged : .baked(orientation)))
+            let channels = subsampling == .gray ? 1 : 3
+            let expected = transformed(try TurboJPEG.decodeFull(original, rgb: channels == 3), channels: channels, by: orientation)
+            let actual = try TurboJPEG.decodeFull(result.bytes, rgb: channels == 3)
+            #expect(actual.width == expected.width && actual.height == expected.height)
+            let worst = zip(actual.pixels, expected.pixels).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            #expect(worst == 0, "\(orientation) \(subsampling): pixels differ by up to \(worst)")
+        }
+    }
+
+    @Test(arguments: [Orientation.rotate90, .transpose, .rotate180, .flipHorizontal])
+    func aBakedFileSaysOneEverywhereWithARotatedThumbnail(orientation: Orientation) throws {
+        let original = try Fixtures.cameraJPEG(width: 320, height: 192, orientation: orientation.exifValue)
+        let baked = try Bake.apply(to: original).bytes
+        let m = try ImageMetadata.read(baked)
+        #expect(m.exifOrientation == 1 && m.thumbnailOrientation == 1 && m.xmpOrientation == 1)
+        let shown = orientation.displaySize(forStored: Size(width: 320, height: 192))
+        #expect(m.width == Int(shown.width) && m.height == Int(shown.height))
+        #expect(m.pixelXDimension == m.width && m.pixelYDimension == m.height)
+        let exif = try #require(try JPEGStructure.parse(baked).exif)
+        let thumbRange = try #require(exif.thumbnailRange(in: baked))
+        let thumb = try TurboJPEG.header(Array(baked[thumbRange]))
+        let thumbShown = orientation.displaySize(forStored: Size(width: 160, height: 120))
+        #expect(thumb.width == Int(thumbShown.width) && thumb.height == Int(thumbShown.height))
+        // Every other marker survives: ICC, comment, the maker note bytes.
+        let dir = try Fixtures.temporaryDirectory()
+        let path = try Fixtures.write(baked, "baked.jpg", in: dir)
+        #expect(try Fixtures.run(["exiftool", "-s3", "-Comment", path]).out.contains("docorient test comment"))
+        #expect(try Fixtures.run(["exiftool", "-s3", "-Make", path]).out.contains("Canon"))
+        #expect(baked.count > 0 && baked.firstRange(of: Array("ICC_PROFILE".utf8)) != nil)
+    }
+
+    @Test func aNonAlignedJPEGKeepsItsPixelsUnlessTrimIsGiven() throws {
+        // 4:2:0 has 16x16 MCUs; 330x200 leaves partial blocks on both edges.
+        let original = try Fixtures.cameraJPEG(width: 330, height: 200, orientation: 6)
+        let result = try Bake.apply(to: original)
+        guard case .tagRewrittenInstead(.rotate90, _) = result.outcome else {
+            Issue.record("expected the tag to be rewritten instead, got \(result.outcome)")
+            return
+        }
+        #expect(try TurboJPEG.decodeFull(result.bytes, rgb: true).pixels == TurboJPEG.decodeFull(original, rgb: true).pixels)
+        #expect(try ImageMetadata.read(result.bytes).exifOrientation == 6)
+        let trimmed = try Bake.apply(to: original, trim: true)
+        #expect(trimmed.outcome == .baked(.rotate90))
+        let m = try ImageMetadata.read(trimmed.bytes)
+        #expect(m.exifOrientation == 1 && m.width == 192 && m.height == 330, "the partial right-edge... bottom blocks are dropped")
+    }
+
+    @Test func aFlipNeedsOnlyTheEdgeItMovesToBeAligned() throws {
+        // Flipping top-bottom moves the bottom edge only: a width that is not a multiple of 16 is fine.
+        let original = try Fixtures.cameraJPEG(width: 330, height: 192, orientation: 4)
+        #expect(try Bake.apply(to: original).outcome == .baked(.flipVertical))
+    }
+}
