@@ -60,7 +60,9 @@ struct TagRewriteTests {
         Bytes.put16(&tiff, s.orientation!.offset - 8, 0x0131, bigEndian: false)
         let edited = try TIFFEditor.settingOrientation(3, in: tiff)
         #expect(Array(edited.prefix(4)) == Array(tiff.prefix(4)))
-        #expect(Array(edited[8..<tiff.count]) == Array(tiff[8...]), "the old structure is untouched past the header")
+        var old = tiff
+        s.ifd1Orientation?.write(&old, 3)  // IFD1's orientation follows IFD0's
+        #expect(Array(edited[8..<tiff.count]) == Array(old[8...]), "the old structure is untouched past the header")
         let parsed = try TIFFStructure.parse(edited, base: 0, end: edited.count)
         #expect(parsed.orientation?.read(edited) == 3)
         #expect(parsed.pixelXDimension?.read(edited) == 10, "the Exif IFD is still reachable")

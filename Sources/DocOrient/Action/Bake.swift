@@ -54,10 +54,20 @@ public enum Bake {
         let fixed = try JPEGEditor.setting(
             1, in: transformed, jpeg: out,
             pixelDimensions: hasPixelDimensions ? (out.width, out.height) : nil,
-            thumbnail: { thumbnail in
-                // A thumbnail is a preview: losing a partial block on its edge is acceptable.
-                try TurboJPEG.transform(thumbnail, orientation: target, edges: .trim)
-            })
+            thumbnail: { try rotatedThumbnail($0, by: target) })
         return Result(bytes: fixed, outcome: .baked(target))
+    }
+
+    /// The IFD1 thumbnail turned like the main image: losslessly when its size allows, otherwise
+    /// decoded, turned and re-encoded, so that it keeps every pixel and its exact shape (it is a
+    /// 160x120 preview; one more lossy generation does not matter, lost edge rows would).
+    static func rotatedThumbnail(_ thumbnail: [UInt8], by orientation: Orientation) throws -> [UInt8] {
+        do {
+            return try TurboJPEG.transform(thumbnail, orientation: orientation, edges: .perfect)
+        } catch let error as DocOrientError where error.code == .imperfectTransform {
+            let decoded = try TurboJPEG.decodeFull(thumbnail, rgb: true)
+            let turned = decoded.transformed(by: orientation, channels: 3)
+            return try TurboJPEG.encode(turned.pixels, width: turned.width / 3, height: turned.height, subsampling: .s420, quality: 90)
+        }
     }
 }

@@ -1,12 +1,5 @@
 internal import CTurboJPEG
 
-/// An 8-bit grey image, rows packed without padding.
-struct GrayImage: Sendable {
-    var width: Int
-    var height: Int
-    var pixels: [UInt8]
-}
-
 /// libjpeg-turbo's TurboJPEG API: header reads, DCT-scaled grey decoding and lossless transforms.
 ///
 /// Each call owns its `tjhandle` for its own duration (creating one costs microseconds), so the
