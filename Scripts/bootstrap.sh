@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs everything docorient needs on a fresh Debian machine that has Swift:
+# the C libraries and Tesseract models (apt), the tools the tests use as witnesses, and the
+# Python packages of the corpus generator and benchmark (pip). Safe to run again: it installs
+# only what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+apt_packages=(
+  # Build: the C libraries docorient links (pkg-config names tesseract, lept, libturbojpeg, libexif).
+  pkg-config libtesseract-dev libleptonica-dev libturbojpeg0-dev libexif-dev libsqlite3-dev
+  # Models: eng for docorient's OCR, osd for the Tesseract OSD peer in the benchmark.
+  tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd
+  # Independent witnesses and benchmark peers.
+  libimage-exiftool-perl jhead exiftran libjpeg-turbo-progs imagemagick
+)
+while read -r line; do
+  line=${line%%#*}; line=${line// /}
+  [ -n "$line" ] && apt_packages+=("$line")
+done < Corpus/apt-packages.txt
+
+missing=()
+for p in "${apt_packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "bootstrap: installing ${missing[*]}" >&2
+  sudo_cmd=(); [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -qq
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if ! python3 -m pip install -q --disable-pip-version-check -r Corpus/requirements.txt --dry-run 2>/dev/null | grep -q "Would install"; then
+  : # everything present
+else
+  echo "bootstrap: installing Python packages from Corpus/requirements.txt" >&2
+fi
+python3 -m pip install -q --disable-pip-version-check -r Corpus/requirements.txt

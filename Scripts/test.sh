@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The whole test suite, set-up included: README's test command and what CI runs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+Scripts/bootstrap.sh
+swift build --build-tests
+swift test --skip-build
+python3 -m pytest -q Corpus/tests
