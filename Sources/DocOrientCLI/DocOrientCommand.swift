@@ -13,6 +13,8 @@ struct DocOrientCommand: ParsableCommand {
             rewrites the tag (lossless, instant) or bakes the rotation into the pixels (lossless JPEG).
 
             Examples:
+              docorient fix scan.jpg
+              docorient fix --dry-run --json receipts/*.jpg
               docorient inspect scan.jpg
               docorient tag 6 scan.jpg
               docorient bake --output fixed/ *.jpg
@@ -20,7 +22,7 @@ struct DocOrientCommand: ParsableCommand {
             Exit codes: 0 every file handled, 1 some file failed, 64 usage error.
             """,
         version: "0.1.0",
-        subcommands: [InspectCommand.self, TagCommand.self, BakeCommand.self]
+        subcommands: [FixCommand.self, InspectCommand.self, TagCommand.self, BakeCommand.self]
     )
 }
 

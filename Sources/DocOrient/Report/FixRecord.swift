@@ -1,0 +1,126 @@
+/// What docorient decided and did for one file: one line of `fix --json` and of `--report`.
+public struct FixRecord: Sendable, Encodable, Equatable {
+    public var path: String
+    /// The usable EXIF orientation the file had (1-8), nil when none.
+    public var exifOrientation: Int?
+    /// The orientation that displays the stored pixels upright, nil when undecidable or failed.
+    public var detectedOrientation: Int?
+    public var confidence: Double
+    public var margin: Double
+    public var verdict: Verdict
+    public var action: FixAction
+    /// Why a file is undecidable or failed, or a note on the action (e.g. why it was not baked).
+    public var reason: String?
+    public var errorCode: String?
+    public var candidates: [CandidateScore]
+    public var elapsedMilliseconds: Double
+
+    public init(path: String) {
+        self.path = path
+        confidence = 0
+        margin = 0
+        verdict = .error
+        action = .none
+        candidates = []
+        elapsedMilliseconds = 0
+    }
+
+    mutating func take(metadata: ImageMetadata, decision: Decision) {
+        let original = metadata.effectiveOrientation
+        exifOrientation = original?.exifValue
+        detectedOrientation = decision.orientation?.exifValue
+        confidence = decision.confidence
+        margin = decision.margin
+        candidates = decision.candidates
+        reason = decision.reason
+        switch (decision.orientation, original) {
+        case (nil, _): verdict = .undecidable
+        case (_?, nil): verdict = .noTag
+        case (let d?, let o?): verdict = d == o ? .agrees : .disagrees
+        }
+        if verdict != .undecidable { reason = nil }
+    }
+
+    mutating func fail(_ error: any Error) {
+        verdict = .error
+        action = .none
+        if let error = error as? DocOrientError {
+            reason = error.message
+            errorCode = error.code.rawValue
+        } else {
+            reason = "\(error)"
+        }
+    }
+
+    /// Whether the report must show this file: a disagreement, an undecidable or an error.
+    public var isNoteworthy: Bool { verdict == .disagrees || verdict == .undecidable || verdict == .error }
+
+    enum Key: String, CodingKey {
+        case path, confidence, margin, verdict, action, reason, candidates
+        case exifOrientation = "exif_orientation"
+        case detectedOrientation = "detected_orientation"
+        case errorCode = "error_code"
+        case elapsedMilliseconds = "elapsed_ms"
+    }
+
+    enum CandidateKey: String, CodingKey {
+        case orientation, score, characters
+        case meanConfidence = "mean_confidence"
+    }
+
+    /// Every key is always present; absent values are JSON null.
+    public func encode(to encoder: Encoder) throws {
+        var c = encoder.container(keyedBy: Key.self)
+        try c.encode(path, forKey: .path)
+        try c.encode(exifOrientation, forKey: .exifOrientation)
+        try c.encode(detectedOrientation, forKey: .detectedOrientation)
+        try c.encode(rounded(confidence, 4), forKey: .confidence)
+        try c.encode(rounded(margin, 4), forKey: .margin)
+        try c.encode(verdict.rawValue, forKey: .verdict)
+        try c.encode(action.rawValue, forKey: .action)
+        try c.encode(reason, forKey: .reason)
+        try c.encode(errorCode, forKey: .errorCode)
+        var list = c.nestedUnkeyedContainer(forKey: .candidates)
+        for candidate in candidates {
+            var item = list.nestedContainer(keyedBy: CandidateKey.self)
+            try item.encode(candidate.orientation.exifValue, forKey: .orientation)
+            try item.encode(rounded(candidate.score, 3), forKey: .score)
+            try item.encode(candidate.characters, forKey: .characters)
+            try item.encode(rounded(candidate.meanConfidence, 2), forKey: .meanConfidence)
+        }
+        try c.encode(rounded(elapsedMilliseconds, 1), forKey: .elapsedMilliseconds)
+    }
+
+    private func rounded(_ v: Double, _ digits: Int) -> Double {
+        guard v.isFinite else { return 0 }
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        return (v * scale).rounded() / scale
+    }
+
+    /// The one-line human form.
+    public var humanLine: String {
+        func o(_ v: Int?) -> String { v.map(String.init) ?? "none" }
+        let conf = String(Int((confidence * 100).rounded()))
+        switch verdict {
+        case .error: return "\(path): error: \(reason ?? "unknown")"
+        case .undecidable: return "\(path): undecidable (\(reason ?? "the text does not decide")); tag \(o(exifOrientation)) left alone"
+        case .agrees: return "\(path): tag \(o(exifOrientation)) is right (confidence \(conf)%)\(actionText)"
+        case .noTag: return "\(path): no tag; text says \(o(detectedOrientation)) (confidence \(conf)%)\(actionText)"
+        case .disagrees: return "\(path): tag \(o(exifOrientation)) is wrong, text says \(o(detectedOrientation)) (confidence \(conf)%)\(actionText)"
+        }
+    }
+
+    private var actionText: String {
+        var text: String
+        switch action {
+        case .none: text = ""
+        case .tagRewritten: text = "; tag rewritten"
+        case .baked: text = "; baked into the pixels"
+        case .wouldRewriteTag: text = "; would rewrite the tag (dry run)"
+        case .wouldBake: text = "; would bake (dry run)"
+        }
+        if let reason, verdict != .undecidable, verdict != .error { text += " (\(reason))" }
+        return text
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+
+/// Logs what `fix` decided: a JSON line per file on stdout (`--json`) or a human line, the
+/// noteworthy files (disagreements, undecidables, errors) on stderr as they happen, JSON Lines
+/// appended to a report file, and a summary at the end.
+///
+/// Not thread-safe: one writer per run, fed from one task (the batch runner serialises into it).
+public final class ReportWriter {
+    /// Counts for the summary.
+    public struct Summary: Sendable, Equatable {
+        public var files = 0
+        public var agreed = 0
+        public var fixed = 0
+        public var wouldFix = 0
+        public var noTag = 0
+        public var undecidable = 0
+        public var failed = 0
+    }
+
+    public private(set) var summary = Summary()
+    private let json: Bool
+    private let quiet: Bool
+    private let report: FileHandle?
+    private let encoder: JSONEncoder
+
+    /// - Parameters:
+    ///   - json: one JSON object per file per line on stdout.
+    ///   - reportPath: append JSON Lines records here (created if missing).
+    ///   - quiet: no per-file human lines (errors are still printed).
+    public init(json: Bool, reportPath: String?, quiet: Bool = false) throws {
+        self.json = json
+        self.quiet = quiet
+        encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        if let reportPath {
+            if !FileManager.default.fileExists(atPath: reportPath) {
+                guard FileManager.default.createFile(atPath: reportPath, contents: nil) else {
+                    throw DocOrientError(.io, "cannot create the report file", path: reportPath)
+                }
+            }
+            guard let handle = FileHandle(forWritingAtPath: reportPath) else {
+                throw DocOrientError(.io, "cannot open the report file for appending", path: reportPath)
+            }
+            handle.seekToEndOfFile()
+            report = handle
+        } else {
+            report = nil
+        }
+    }
+
+    deinit { try? report?.close() }
+
+    /// Records one file.
+    public func record(_ r: FixRecord) {
+        summary.files += 1
+        switch r.verdict {
+        case .agrees: summary.agreed += 1
+        case .noTag: summary.noTag += 1
+        case .undecidable: summary.undecidable += 1
+        case .error: summary.failed += 1
+        case .disagrees: break
+        }
+        if r.action == .tagRewritten || r.action == .baked { summary.fixed += 1 }
+        if r.action == .wouldRewriteTag || r.action == .wouldBake { summary.wouldFix += 1 }
+
+        let line = (try? encoder.encode(r)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        if json { Self.write(line + "\n", to: .standardOutput) }
+        if r.isNoteworthy {
+            Self.write("docorient: " + r.humanLine + "\n", to: .standardError)
+        } else if !json, !quiet {
+            Self.write(r.humanLine + "\n", to: .standardOutput)
+        }
+        report?.write(Data((line + "\n").utf8))
+    }
+
+    /// The summary line, e.g. "12 files: 7 agreed, 3 fixed, 1 undecidable, 1 failed".
+    public var summaryLine: String {
+        let s = summary
+        var parts = ["\(s.agreed) agreed", "\(s.fixed) fixed"]
+        if s.wouldFix > 0 { parts.append("\(s.wouldFix) would be fixed (dry run)") }
+        if s.noTag > 0 { parts.append("\(s.noTag) had no tag") }
+        parts += ["\(s.undecidable) undecidable", "\(s.failed) failed"]
+        return "\(s.files) file\(s.files == 1 ? "" : "s"): " + parts.joined(separator: ", ")
+    }
+
+    /// Prints the summary on stderr.
+    public func finish() {
+        Self.write("docorient: " + summaryLine + "\n", to: .standardError)
+        try? report?.synchronize()
+    }
+
+    static func write(_ text: String, to handle: FileHandle) {
+        handle.write(Data(text.utf8))
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+
+/// `docorient fix` end to end on the committed samples: real JPEGs, real Tesseract.
+struct FixCLITests {
+    struct Sample {
+        var file: String
+        var upright: Int
+        var decidable: Bool
+        var tag: Int?
+    }
+
+    static func manifest() throws -> [Sample] {
+        let text = try String(contentsOf: CLITests.samples.appendingPathComponent("manifest.csv"), encoding: .utf8)
+        var rows = text.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let header = rows.removeFirst()
+        func column(_ name: String) -> Int { header.firstIndex(of: name)! }
+        return rows.map {
+            Sample(file: $0[column("file")], upright: Int($0[column("upright_orientation")])!, decidable: $0[column("decidable")] == "1", tag: Int($0[column("exif_orientation")]))
+        }
+    }
+
+    /// Copies the named samples into a fresh directory and returns their new paths.
+    static func copies(_ samples: [Sample]) throws -> (URL, [String]) {
+        let dir = try CLITests.temporaryDirectory()
+        let paths = try samples.map { sample -> String in
+            let target = dir.appendingPathComponent(sample.file).path
+            try FileManager.default.copyItem(atPath: CLITests.samples.appendingPathComponent(sample.file).path, toPath: target)
+            return target
+        }
+        return (dir, paths)
+    }
+
+    func records(_ output: CLITests.Output) throws -> [[String: Any]] {
+        try output.lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+    }
+
+    @Test func aTagRightFileAgreesAndStaysByteIdentical() throws {
+        let sample = try #require(try Self.manifest().first { $0.decidable && $0.tag == $0.upright && $0.file.hasSuffix(".jpg") })
+        let (_, paths) = try Self.copies([sample])
+        let before = try Data(contentsOf: URL(fileURLWithPath: paths[0]))
+        let result = try CLITests.docorient("fix", "--json", paths[0])
+        #expect(result.status == 0, "\(result.err)")
+        let record = try #require(try records(result).first)
+        #expect(record["verdict"] as? String == "agrees")
+        #expect(record["action"] as? String == "none")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: paths[0])) == before)
+    }
+
+    @Test func aTagWrongFileIsFixedByRewritingTheTag() throws {
+        let sample = try #require(try Self.manifest().first { $0.decidable && $0.tag != nil && $0.tag != $0.upright && $0.file.hasSuffix(".jpg") })
+        let (_, paths) = try Self.copies([sample])
+        let result = try CLITests.docorient("fix", "--json", paths[0])
+        #expect(result.status == 0, "\(result.err)")
+        let record = try #require(try records(result).first)
+        #expect(record["verdict"] as? String == "disagrees")
+        #expect(record["action"] as? String == "tag_rewritten")
+        #expect(record["detected_orientation"] as? Int == sample.upright)
+        #expect(result.err.contains("is wrong"), "the disagreement is reported on stderr")
+        let tag = try CLITests.run("exiftool", ["-n", "-s3", "-Orientation", paths[0]]).out
+        #expect(Int(tag.trimmingCharacters(in: .whitespacesAndNewlines)) == sample.upright)
+        // A second run finds nothing to do.
+        let again = try records(try CLITests.docorient("fix", "--json", paths[0])).first
+        #expect(again?["verdict"] as? String == "agrees" && again?["action"] as? String == "none")
+    }
+
+    @Test func bakeFixesTheTagWrongFileInThePixels() throws {
+        let sample = try #require(try Self.manifest().first { $0.decidable && $0.tag != nil && $0.tag != $0.upright && $0.upright != 1 && $0.file.hasSuffix(".jpg") })
+        let (dir, paths) = try Self.copies([sample])
+        let out = dir.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let before = try Data(contentsOf: URL(fileURLWithPath: paths[0]))
+        let result = try CLITests.docorient("fix", "--bake", "--trim", "--json", "--output", out.path, paths[0])
+        #expect(result.status == 0, "\(result.err)")
+        let record = try #require(try records(result).first)
+        #expect(record["action"] as? String == "baked")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: paths[0])) == before, "--output leaves the original alone")
+        let baked = out.appendingPathComponent(sample.file).path
+        let tag = try CLITests.run("exiftool", ["-n", "-s3", "-Orientation", baked]).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(tag == "1")
+        // The baked copy reads as upright with its tag 1.
+        let check = try records(try CLITests.docorient("fix", "--dry-run", "--json", baked)).first
+        #expect(check?["detected_orientation"] as? Int == 1, "\(String(describing: check))")
+    }
+
+    @Test func hardNegativesAreUndecidableAndUntouched() throws {
+        let negatives = try Self.manifest().filter { !$0.decidable }
+        #expect(negatives.count >= 3)
+        let (_, paths) = try Self.copies(negatives)
+        let before = try paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+        let result = try CLITests.run(CLITests.binary, ["fix", "--json"] + paths)
+        #expect(result.status == 0, "undecidable is handled: \(result.err)")
+        for record in try records(result) {
+            #expect(record["verdict"] as? String == "undecidable", "\(record["path"]!)")
+            #expect(record["detected_orientation"] is NSNull)
+            #expect((record["reason"] as? String)?.isEmpty == false)
+        }
+        #expect(try paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) } == before)
+        #expect(result.err.contains("undecidable"))
+    }
+
+    @Test func jsonRecordsCarryEveryKeyWithItsType() throws {
+        let samples = try Self.manifest()
+        let chosen = [samples.first { $0.decidable }!, samples.first { !$0.decidable }!]
+        let (dir, paths) = try Self.copies(chosen)
+        let missing = dir.appendingPathComponent("missing.jpg").path
+        let report = dir.appendingPathComponent("report.jsonl").path
+        let result = try CLITests.run(CLITests.binary, ["fix", "--dry-run", "--json", "--report", report] + paths + [missing])
+        #expect(result.status == 1, "a missing file is a failure")
+        let all = try records(result)
+        #expect(all.count == 3)
+        for r in all {
+            #expect(r["path"] is String)
+            #expect(r["exif_orientation"] is NSNull || r["exif_orientation"] is Int)
+            #expect(r["detected_orientation"] is NSNull || r["detected_orientation"] is Int)
+            #expect(r["confidence"] is Double || r["confidence"] is Int)
+            #expect(["agrees", "disagrees", "no_tag", "undecidable", "error"].contains(r["verdict"] as? String ?? ""))
+            #expect(["none", "tag_rewritten", "baked", "would_rewrite_tag", "would_bake"].contains(r["action"] as? String ?? ""))
+            #expect(r["reason"] is NSNull || r["reason"] is String)
+            #expect(r["candidates"] is [Any])
+            #expect(r["elapsed_ms"] is Double || r["elapsed_ms"] is Int)
+        }
+        for c in (all[0]["candidates"] as? [[String: Any]]) ?? [] {
+            #expect(c["orientation"] is Int && c["characters"] is Int)
+            #expect((c["score"] is Double || c["score"] is Int) && (c["mean_confidence"] is Double || c["mean_confidence"] is Int))
+        }
+        #expect(all[2]["verdict"] as? String == "error")
+        let reported = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n")
+        #expect(reported.count == 3, "--report appends the same records")
+        #expect(result.err.contains("3 files:"), "a summary ends the run")
+    }
+}
