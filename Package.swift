@@ -10,6 +10,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // C libraries, each through a modulemap over a one-line shim header.
@@ -28,7 +29,10 @@ let package = Package(
 
         .target(
             name: "DocOrient",
-            dependencies: ["CTesseract", "CLeptonica", "CTurboJPEG", "CExif"]),
+            dependencies: [
+                "CTesseract", "CLeptonica", "CTurboJPEG", "CExif",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]),
         .executableTarget(
             name: "DocOrientCLI",
             dependencies: [

@@ -18,11 +18,21 @@ struct FixCommand: ParsableCommand {
             no_tag, undecidable, error), action (none, tag_rewritten, baked, would_rewrite_tag,
             would_bake), reason, candidates, elapsed_ms.
 
+            Folders are walked recursively (hidden entries and non-images skipped, symlink loops
+            detected) and their files fixed in parallel (--jobs). A journal (.docorient.sqlite in the
+            first folder, or --journal PATH) records every file, so a second run skips what is done
+            and a run that was interrupted (Ctrl-C, or killed) finishes the rest when run again.
+            Ctrl-C stops cleanly: files in flight finish, the summary prints; a second Ctrl-C exits
+            at once. Files are only ever replaced atomically.
+
             Examples:
               docorient fix scan.jpg
               docorient fix --dry-run --json receipts/*.jpg > decisions.jsonl
               docorient fix --bake --output upright/ --report fixes.jsonl *.jpg
               docorient fix --lang eng+deu --tessdata ~/tessdata rechnung.jpg
+              docorient fix --jobs 2 --exclude 'archive/*' ~/Receipts
+              docorient fix --shard 3/8 --journal /scratch/shard3.sqlite /mnt/share/receipts
+              docorient report --html review.html ~/Receipts/.docorient.sqlite
 
             Exit codes: 0 every file handled (undecidable counts as handled), 1 some file failed,
             64 usage error.
@@ -55,31 +65,81 @@ struct FixCommand: ParsableCommand {
     @Flag(help: "No per-file lines for files that need no attention (errors, disagreements and the summary still print).")
     var quiet = false
 
+    @Option(help: ArgumentHelp("Parallel workers, each with its own Tesseract engine (default: the number of cores).", valueName: "N"))
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: ArgumentHelp("The journal database (default: .docorient.sqlite in the first folder given; none for single files).", valueName: "PATH"))
+    var journal: String?
+
+    @Option(help: ArgumentHelp("Only files matching GLOB (relative path or name); repeatable.", valueName: "GLOB"))
+    var include: [String] = []
+
+    @Option(help: ArgumentHelp("Skip files and folders matching GLOB; repeatable.", valueName: "GLOB"))
+    var exclude: [String] = []
+
+    @Flag(help: "Also walk hidden files and folders.")
+    var hidden = false
+
+    @Option(help: ArgumentHelp("Take only part K of N of the files (deterministic by relative path).", valueName: "K/N"))
+    var shard: String?
+
     @OptionGroup var write: WriteOptions
 
-    @Argument(help: "Image files (JPEG, PNG, TIFF).")
+    @Argument(help: "Image files (JPEG, PNG, TIFF) and folders of them.")
     var paths: [String]
 
     func validate() throws {
         if trim && !bake { throw ValidationError("--trim only applies with --bake") }
+        if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let shard, Shard(shard) == nil { throw ValidationError("--shard takes K/N with 1 <= K <= N, got \(shard)") }
     }
 
     func run() throws {
+        OpenMP.limitToOneThreadPerWorker()
+        let walker = FileWalker(include: include, exclude: exclude, includeHidden: hidden, shard: shard.flatMap(Shard.init))
+        let found = walker.walk(paths)
+        for problem in found.problems { printError("docorient: \(problem)") }
+        let folders = paths.filter { isDirectory($0) }
+        let journalPath = journal ?? folders.first.map { ($0.hasSuffix("/") ? $0 : $0 + "/") + Journal.defaultName }
+
         let configuration = ResolverConfiguration(tessdata: tessdata, languages: lang, mirror: mirror ? .always : .auto)
         let resolver: Resolver
+        let openedJournal: Journal?
         do {
             resolver = try Resolver(configuration: configuration)
+            openedJournal = try journalPath.map { try Journal(path: $0) }
         } catch let error as DocOrientError {
             printError("docorient: \(error)")
             throw ExitCode(1)
         }
-        let fixer = Fixer(resolver: resolver)
-        let writer = try ReportWriter(json: json, reportPath: report, quiet: quiet)
+        let writer = try ReportWriter(json: json, reportPath: report, quiet: quiet || !folders.isEmpty)
         let options = FixOptions(bake: bake, trim: trim, dryRun: dryRun, destination: write.destination)
-        for path in paths {
-            writer.record(fixer.fix(path: path, options: options))
-        }
+        let runner = BatchRunner(fixer: Fixer(resolver: resolver), options: options, jobs: jobs, journal: openedJournal)
+        var skipped: [String] = []
+        if found.skippedNonImages > 0 { skipped.append("\(found.skippedNonImages) non-image file\(found.skippedNonImages == 1 ? "" : "s")") }
+        if found.symlinkLoops > 0 { skipped.append("\(found.symlinkLoops) symlink loop\(found.symlinkLoops == 1 ? "" : "s")") }
+        if found.otherShards > 0 { skipped.append("\(found.otherShards) files of other shards") }
+        if !skipped.isEmpty, !quiet { printError("docorient: skipped " + skipped.joined(separator: ", ")) }
+
+        Interrupts.install()
+        let progress = ProgressLine(enabled: !quiet && (found.files.count > 1))
+        let final = try runner.run(
+            files: found.files, onRecord: writer.record, onProgress: progress.update,
+            shouldStop: { Interrupts.requested })
+        progress.finish()
         writer.finish()
+        if final.alreadyDone > 0 {
+            printError("docorient: \(final.alreadyDone) file\(final.alreadyDone == 1 ? " was" : "s were") already handled (journal \(journalPath ?? "")), skipped")
+        }
+        if final.stopped {
+            printError("docorient: interrupted; \(final.total - final.alreadyDone - final.done) files left for the next run")
+            throw ExitCode(130)
+        }
         if writer.summary.failed > 0 { throw ExitCode(1) }
     }
+}
+
+func isDirectory(_ path: String) -> Bool {
+    var flag: ObjCBool = false
+    return FileManager.default.fileExists(atPath: path, isDirectory: &flag) && flag.boolValue
 }

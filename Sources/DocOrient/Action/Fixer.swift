@@ -93,30 +93,43 @@ public final class Fixer: Sendable {
 
     /// Decides and fixes the file at `path`. Never throws: failures are records with verdict `.error`.
     public func fix(path: String, options: FixOptions = FixOptions()) -> FixRecord {
-        let clock = ContinuousClock.now
+        fixFile(path: path, options: options).record
+    }
+
+    /// A file's record with its state before and after, for the batch journal.
+    struct FileOutcome: Sendable {
         var record: FixRecord
+        var before: FileFacts?
+        var after: FileFacts?
+    }
+
+    func fixFile(path: String, options: FixOptions) -> FileOutcome {
+        let clock = ContinuousClock.now
+        var outcome = FileOutcome(record: FixRecord(path: path))
         do {
             let bytes = try FileIO.read(path)
+            outcome.before = FileFacts.stat(path, hash: bytes)
             var result = fix(bytes: bytes, options: FixOptions(bake: options.bake, trim: options.trim, dryRun: options.dryRun))
             result.record.path = path
-            record = result.record
-            if record.verdict != .error, !options.dryRun,
-                record.action == .tagRewritten || record.action == .baked || options.destination != .inPlace
+            outcome.record = result.record
+            var written = bytes
+            if outcome.record.verdict != .error, !options.dryRun,
+                outcome.record.action == .tagRewritten || outcome.record.action == .baked || options.destination != .inPlace
             {
                 do {
                     _ = try FileActions.commit(result.bytes, original: bytes, path: path, destination: options.destination)
+                    if options.destination == .inPlace { written = result.bytes }
                 } catch {
-                    record.fail(error)
-                    record.action = .none
+                    outcome.record.fail(error)
                 }
             }
+            outcome.after = FileFacts.stat(path, hash: written)
         } catch {
-            record = FixRecord(path: path)
-            record.fail(error)
+            outcome.record.fail(error)
         }
-        record.path = path
-        record.elapsedMilliseconds = clock.duration(to: .now).milliseconds
-        return record
+        outcome.record.path = path
+        outcome.record.elapsedMilliseconds = clock.duration(to: .now).milliseconds
+        return outcome
     }
 
     /// The change that puts `bytes` upright given the decided `target`, or nil when it already is.

@@ -61,6 +61,11 @@ enum TurboJPEG {
     /// Stands for `tjGetScalingFactors` + `tjDecompress2(..., TJPF_GRAY, ...)`.
     /// - Parameter maxPixels: refuse frames larger than this before allocating anything.
     static func decodeGray(_ jpeg: [UInt8], minimumLongSide: Int, maxPixels: Int) throws -> GrayImage {
+        try decodeScaled(jpeg, minimumLongSide: minimumLongSide, maxPixels: maxPixels, rgb: false)
+    }
+
+    /// `decodeGray`, or packed RGB (3 bytes per pixel, `width` counting bytes) when `rgb` is set.
+    static func decodeScaled(_ jpeg: [UInt8], minimumLongSide: Int, maxPixels: Int, rgb: Bool) throws -> GrayImage {
         let handle = try Handle(decompress: true)
         var w: Int32 = 0, h: Int32 = 0, subsamp: Int32 = 0, colorspace: Int32 = 0
         let rc = jpeg.withUnsafeBufferPointer {
@@ -82,17 +87,19 @@ enum TurboJPEG {
         let scale = factors.first { (longSide * $0.num + $0.denom - 1) / $0.denom >= minimumLongSide } ?? (1, 1)
         let sw = (Int(w) * scale.num + scale.denom - 1) / scale.denom
         let sh = (Int(h) * scale.num + scale.denom - 1) / scale.denom
-        var pixels = [UInt8](repeating: 0, count: sw * sh)
+        let channels = rgb ? 3 : 1
+        var pixels = [UInt8](repeating: 0, count: sw * sh * channels)
         let flags = TJFLAG_ACCURATEDCT | TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS
+        let format = rgb ? TJPF_RGB : TJPF_GRAY
         let status = jpeg.withUnsafeBufferPointer { src in
             pixels.withUnsafeMutableBufferPointer { dst in
                 tjDecompress2(
-                    handle.raw, src.baseAddress, UInt(src.count), dst.baseAddress, Int32(sw), Int32(sw),
-                    Int32(sh), Int32(TJPF_GRAY.rawValue), Int32(flags))
+                    handle.raw, src.baseAddress, UInt(src.count), dst.baseAddress, Int32(sw), Int32(sw * channels),
+                    Int32(sh), Int32(format.rawValue), Int32(flags))
             }
         }
         guard status == 0 else { throw DocOrientError(.malformed, "JPEG data is corrupt: \(handle.lastError)") }
-        return GrayImage(width: sw, height: sh, pixels: pixels)
+        return GrayImage(width: sw * channels, height: sh, pixels: pixels)
     }
 
     /// Decodes to packed pixels at full size, grey (1 byte per pixel) or RGB (3 bytes).

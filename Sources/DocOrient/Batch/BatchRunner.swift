@@ -1,0 +1,176 @@
+import Foundation
+
+/// Runs `Fixer` over many files in parallel, journals every result, and skips what an earlier run
+/// already handled. Memory is bounded by the jobs in flight: each worker holds one file at a time.
+///
+/// `run` is called from one thread; it starts `jobs` worker threads and returns when they finish.
+public final class BatchRunner: @unchecked Sendable {
+    /// Counts during and after a run.
+    public struct Progress: Sendable, Equatable {
+        public var total = 0
+        public var done = 0
+        /// Files skipped because the journal says they are handled and unchanged.
+        public var alreadyDone = 0
+        public var fixed = 0
+        public var undecidable = 0
+        public var failed = 0
+        public var elapsedSeconds = 0.0
+        /// Whether the run stopped early (interrupted).
+        public var stopped = false
+
+        public var filesPerSecond: Double { elapsedSeconds > 0 ? Double(done) / elapsedSeconds : 0 }
+        public var etaSeconds: Double? {
+            let rate = filesPerSecond
+            let left = total - alreadyDone - done
+            return rate > 0 ? Double(left) / rate : nil
+        }
+    }
+
+    public let fixer: Fixer
+    public let options: FixOptions
+    public let jobs: Int
+    public let journal: Journal?
+
+    /// - Parameters:
+    ///   - jobs: worker threads, each holding one Tesseract engine from the resolver's pool.
+    ///   - journal: where results are recorded; nil for none. Dry runs never write it.
+    public init(fixer: Fixer, options: FixOptions, jobs: Int, journal: Journal?) {
+        self.fixer = fixer
+        self.options = options
+        self.jobs = max(1, jobs)
+        self.journal = journal
+    }
+
+    /// The journal's name for how files are handled; a run in another mode redoes them.
+    var mode: String { options.bake ? (options.trim ? "bake-trim" : "bake") : "tag" }
+
+    private let lock = NSLock()
+    private var next = 0
+    private var results: [Fixer.FileOutcome] = []
+    private var running = 0
+    private let signal = DispatchSemaphore(value: 0)
+
+    /// Handles `files`.
+    /// - Parameters:
+    ///   - onRecord: called on the calling thread for each file handled, in completion order.
+    ///   - onProgress: called on the calling thread after each batch of results and every ~0.25 s.
+    ///   - shouldStop: polled; when it turns true no new file is started, in-flight files finish.
+    public func run(
+        files: [String], onRecord: (FixRecord) -> Void, onProgress: (Progress) -> Void, shouldStop: @escaping @Sendable () -> Bool
+    ) throws -> Progress {
+        let start = ContinuousClock.now
+        var progress = Progress(total: files.count)
+        var todo: [String] = []
+        let known = (options.dryRun ? nil : try journal?.entries()) ?? [:]
+        for path in files {
+            if let entry = known[path], entry.mode == mode, let now = FileFacts.stat(path), entry.facts.sameState(as: now) {
+                progress.alreadyDone += 1
+            } else {
+                todo.append(path)
+            }
+        }
+        onProgress(progress)
+        guard !todo.isEmpty else { return progress }
+
+        next = 0
+        running = min(jobs, todo.count)
+        let queue = todo
+        for _ in 0..<running {
+            let thread = Thread { [self] in self.work(queue, shouldStop: shouldStop) }
+            thread.stackSize = 8 << 20  // Tesseract recurses deeply in layout analysis
+            thread.start()
+        }
+        var pending: [JournalEntry] = []
+        var lastSave = ContinuousClock.now
+        while true {
+            _ = signal.wait(timeout: .now() + .milliseconds(250))
+            lock.lock()
+            let batch = results
+            results.removeAll(keepingCapacity: true)
+            let finished = running == 0
+            lock.unlock()
+            for outcome in batch {
+                let r = outcome.record
+                progress.done += 1
+                if r.action == .tagRewritten || r.action == .baked { progress.fixed += 1 }
+                if r.verdict == .undecidable { progress.undecidable += 1 }
+                if r.verdict == .error { progress.failed += 1 }
+                onRecord(r)
+                if !options.dryRun, let entry = journalEntry(outcome) { pending.append(entry) }
+            }
+            progress.elapsedSeconds = Self.seconds(start.duration(to: .now))
+            if !pending.isEmpty, finished || pending.count >= 64 || lastSave.duration(to: .now) > .seconds(1) {
+                try journal?.save(pending)
+                pending.removeAll()
+                lastSave = .now
+            }
+            onProgress(progress)
+            if finished, batch.isEmpty { break }
+        }
+        progress.stopped = progress.done < todo.count
+        return progress
+    }
+
+    private func work(_ todo: [String], shouldStop: @Sendable () -> Bool) {
+        while true {
+            lock.lock()
+            guard next < todo.count, !shouldStop() else {
+                running -= 1
+                lock.unlock()
+                signal.signal()
+                return
+            }
+            let path = todo[next]
+            next += 1
+            lock.unlock()
+            let outcome = fixer.fixFile(path: path, options: options)
+            lock.lock()
+            results.append(outcome)
+            lock.unlock()
+            signal.signal()
+        }
+    }
+
+    /// Errors are journalled too: an unchanged file that failed is not retried by the next run
+    /// (it would fail the same way); changing it (even a chmod) makes it new work.
+    private func journalEntry(_ outcome: Fixer.FileOutcome) -> JournalEntry? {
+        guard let facts = outcome.after ?? outcome.before ?? FileFacts.stat(outcome.record.path) else { return nil }
+        let r = outcome.record
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let json = (try? encoder.encode(r)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return JournalEntry(
+            path: r.path, mode: mode, size: facts.size, mtimeNs: facts.modified, ctimeNs: facts.changed,
+            inode: Int64(bitPattern: facts.inode), hashBefore: outcome.before?.hash ?? "", hashAfter: facts.hash,
+            verdict: r.verdict.rawValue, action: r.action.rawValue, exifOrientation: r.exifOrientation,
+            detectedOrientation: r.detectedOrientation, confidence: r.confidence, reason: r.reason,
+            elapsedMs: r.elapsedMilliseconds, record: json, updatedAt: ISO8601DateFormatter().string(from: Date()))
+    }
+
+    static func seconds(_ d: Duration) -> Double {
+        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+    }
+}
+
+/// Deterministic sharding: `--shard K/N` takes the files whose path hash falls in part K of N,
+/// so N workers of an external scheduler split a folder without talking to each other.
+public struct Shard: Sendable, Equatable {
+    public var index: Int
+    public var count: Int
+
+    /// Parses "K/N" with 1 <= K <= N.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "/")
+        guard parts.count == 2, let k = Int(parts[0]), let n = Int(parts[1]), n >= 1, k >= 1, k <= n else { return nil }
+        index = k
+        count = n
+    }
+
+    /// Whether `path` belongs to this shard. Uses the file's path relative to `root`, so every
+    /// worker agrees wherever the share is mounted.
+    public func contains(_ relativePath: String) -> Bool {
+        let hash = FileFacts.contentHash(Array(relativePath.utf8))
+        let value = UInt64(hash, radix: 16) ?? 0
+        return Int(value % UInt64(count)) == index - 1
+    }
+}

@@ -1,0 +1,48 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// What identifies a file's state cheaply: a second run compares these to the journal without
+/// reading the file. Any write (ours renames a new inode in) or chmod (ctime) changes them.
+public struct FileFacts: Sendable, Equatable, Codable {
+    public var size: Int
+    public var modified: Int64
+    public var changed: Int64
+    public var inode: UInt64
+    /// FNV-1a 64 of the content, hex; empty when not computed.
+    public var hash: String
+
+    /// Stats `path` (following symlinks); nil when it does not exist or cannot be statted.
+    public static func stat(_ path: String, hash bytes: [UInt8]? = nil) -> FileFacts? {
+        guard let st = statFollowingLinks(path) else { return nil }
+        return FileFacts(
+            size: Int(st.st_size),
+            modified: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec),
+            changed: Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec),
+            inode: UInt64(st.st_ino),
+            hash: bytes.map(contentHash) ?? "")
+    }
+
+    /// Whether the file is still as recorded (hash not compared: it is not read).
+    public func sameState(as other: FileFacts) -> Bool {
+        size == other.size && modified == other.modified && changed == other.changed && inode == other.inode
+    }
+
+    /// FNV-1a 64-bit: fast, and enough to tell a file's before and after apart in a journal.
+    public static func contentHash(_ bytes: [UInt8]) -> String {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        bytes.withUnsafeBufferPointer { buffer in
+            for b in buffer {
+                h ^= UInt64(b)
+                h = h &* 0x100_0000_01b3
+            }
+        }
+        let hex = String(h, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
+
+private func statFollowingLinks(_ path: String) -> stat? {
+    var st = stat()
+    return stat(path, &st) == 0 ? st : nil
+}

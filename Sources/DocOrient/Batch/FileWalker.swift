@@ -1,0 +1,156 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Finds the image files under the paths a user gave: recursive, hidden entries skipped unless
+/// asked for, symlinks followed with loop detection, each file once however it is reached.
+public struct FileWalker: Sendable {
+    /// Extensions taken as images when walking folders (files named explicitly are always tried).
+    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "tif", "tiff"]
+
+    /// Glob patterns (fnmatch, matched against the path relative to its root and against the name).
+    public var include: [String]
+    public var exclude: [String]
+    public var includeHidden: Bool
+    /// Only the files of this part (`--shard K/N`), by their path relative to the root.
+    public var shard: Shard?
+
+    public init(include: [String] = [], exclude: [String] = [], includeHidden: Bool = false, shard: Shard? = nil) {
+        self.include = include
+        self.exclude = exclude
+        self.includeHidden = includeHidden
+        self.shard = shard
+    }
+
+    /// What a walk found.
+    public struct Result: Sendable {
+        /// Image files, sorted, each once.
+        public var files: [String] = []
+        /// Files that are not images by name (or excluded by pattern), counted, not listed.
+        public var skippedNonImages = 0
+        /// Hidden entries that were skipped.
+        public var skippedHidden = 0
+        /// Directories reached again through a symlink (loops and duplicates), skipped.
+        public var symlinkLoops = 0
+        /// Files that belong to other shards.
+        public var otherShards = 0
+        /// Entries that could not be read, with the reason.
+        public var problems: [String] = []
+        /// Temporary files an interrupted earlier run left behind (ours, by name), removed.
+        public var staleTemporaries = 0
+    }
+
+    public func walk(_ roots: [String]) -> Result {
+        var result = Result()
+        var seenDirectories = Set<FileID>()
+        var seenFiles = Set<FileID>()
+        for root in roots {
+            var st = stat()
+            guard stat(root, &st) == 0 else {
+                // Reported as a per-file error by the fixer, which names the reason.
+                result.files.append(root)
+                continue
+            }
+            if (st.st_mode & S_IFMT) == S_IFDIR {
+                seenDirectories.insert(FileID(st))
+                walkDirectory(root, relative: "", into: &result, directories: &seenDirectories, files: &seenFiles)
+            } else if seenFiles.insert(FileID(st)).inserted {
+                let name = root.split(separator: "/").last.map(String.init) ?? root
+                if let shard, !shard.contains(name) {
+                    result.otherShards += 1
+                } else {
+                    result.files.append(root)
+                }
+            }
+        }
+        return result
+    }
+
+    struct FileID: Hashable {
+        var device: UInt64
+        var inode: UInt64
+        init(_ st: stat) {
+            device = UInt64(st.st_dev)
+            inode = UInt64(st.st_ino)
+        }
+    }
+
+    private func walkDirectory(
+        _ directory: String, relative: String, into result: inout Result, directories: inout Set<FileID>, files: inout Set<FileID>
+    ) {
+        guard let dir = opendir(directory) else {
+            result.problems.append("\(directory): cannot read the folder: \(String(cString: strerror(errno)))")
+            return
+        }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        closedir(dir)
+        for name in names.sorted() {
+            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            let rel = relative.isEmpty ? name : relative + "/" + name
+            if name.hasPrefix(".") {
+                if FileWalker.isOurTemporary(name) {
+                    if removeIfStale(path) { result.staleTemporaries += 1 }
+                    continue
+                }
+                if name.hasPrefix(".docorient") || !includeHidden {
+                    result.skippedHidden += 1
+                    continue
+                }
+            }
+            var st = stat()
+            guard stat(path, &st) == 0 else {
+                result.problems.append("\(path): \(String(cString: strerror(errno)))")
+                continue
+            }
+            switch st.st_mode & S_IFMT {
+            case S_IFDIR:
+                guard directories.insert(FileID(st)).inserted else {
+                    result.symlinkLoops += 1
+                    continue
+                }
+                if exclude.contains(where: { matches($0, rel, name) }) { continue }
+                walkDirectory(path, relative: rel, into: &result, directories: &directories, files: &files)
+            default:
+                guard isWanted(rel: rel, name: name) else {
+                    result.skippedNonImages += 1
+                    continue
+                }
+                if let shard, !shard.contains(rel) {
+                    result.otherShards += 1
+                } else if files.insert(FileID(st)).inserted {
+                    result.files.append(path)
+                }
+            }
+        }
+    }
+
+    func isWanted(rel: String, name: String) -> Bool {
+        if exclude.contains(where: { matches($0, rel, name) }) { return false }
+        if !include.isEmpty { return include.contains { matches($0, rel, name) } }
+        let ext = name.split(separator: ".").last.map { $0.lowercased() } ?? ""
+        return name.contains(".") && FileWalker.imageExtensions.contains(ext)
+    }
+
+    private func matches(_ pattern: String, _ rel: String, _ name: String) -> Bool {
+        fnmatch(pattern, rel, 0) == 0 || fnmatch(pattern, name, 0) == 0
+    }
+
+    /// `FileIO.writeAtomically` names its temporary files ".NAME.docorient-XXXXXX".
+    static func isOurTemporary(_ name: String) -> Bool {
+        name.hasPrefix(".") && name.count > 17 && name.suffix(17).hasPrefix(".docorient-")
+    }
+
+    /// Removes a temporary file that no writer can still be using (untouched for a minute).
+    private func removeIfStale(_ path: String) -> Bool {
+        var st = stat()
+        guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return false }
+        guard time(nil) - st.st_mtim.tv_sec > 60 else { return false }
+        return unlink(path) == 0
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import GRDB
+
+/// One journalled file: its state after docorient handled it, and what was decided and done.
+public struct JournalEntry: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "file"
+
+    public var path: String
+    /// How the file was handled ("tag", "bake", "bake-trim"): a run in another mode redoes it.
+    public var mode: String
+    public var size: Int
+    public var mtimeNs: Int64
+    public var ctimeNs: Int64
+    public var inode: Int64
+    public var hashBefore: String
+    public var hashAfter: String
+    public var verdict: String
+    public var action: String
+    public var exifOrientation: Int?
+    public var detectedOrientation: Int?
+    public var confidence: Double
+    public var reason: String?
+    public var elapsedMs: Double
+    /// The full `FixRecord` as JSON (what `--json` printed), for reports.
+    public var record: String
+    public var updatedAt: String
+
+    enum CodingKeys: String, CodingKey {
+        case path, mode, size, inode, verdict, action, confidence, reason, record
+        case mtimeNs = "mtime_ns"
+        case ctimeNs = "ctime_ns"
+        case hashBefore = "hash_before"
+        case hashAfter = "hash_after"
+        case exifOrientation = "exif_orientation"
+        case detectedOrientation = "detected_orientation"
+        case elapsedMs = "elapsed_ms"
+        case updatedAt = "updated_at"
+    }
+
+    /// The recorded state, to compare with the file as it is now.
+    public var facts: FileFacts {
+        FileFacts(size: size, modified: mtimeNs, changed: ctimeNs, inode: UInt64(bitPattern: inode), hash: hashAfter)
+    }
+}
+
+/// The batch journal: an SQLite database (GRDB) recording every file a batch handled, so that a
+/// second run skips what is done and a run killed at any moment can be resumed.
+///
+/// Thread-safe (GRDB serialises access); the batch runner writes from one thread.
+public final class Journal: Sendable {
+    /// The default file name, in the batch root.
+    public static let defaultName = ".docorient.sqlite"
+
+    public let path: String
+    private let queue: DatabaseQueue
+
+    /// Opens (creating if needed) the journal at `path`.
+    public init(path: String, readOnly: Bool = false) throws {
+        self.path = path
+        var configuration = Configuration()
+        configuration.readonly = readOnly
+        configuration.busyMode = .timeout(10)
+        do {
+            queue = try DatabaseQueue(path: path, configuration: configuration)
+            if !readOnly {
+                // WAL: a reader (docorient report) never blocks the batch, and a kill loses at most
+                // the last transaction, whose files the next run re-checks and finds done.
+                try queue.writeWithoutTransaction { db in
+                    _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL")
+                    try db.execute(sql: "PRAGMA synchronous = NORMAL")
+                }
+                try Self.migrator.migrate(queue)
+            }
+        } catch let error as DatabaseError {
+            throw DocOrientError(.io, "cannot open the journal: \(error.message ?? "\(error)")", path: path)
+        }
+    }
+
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "file") { t in
+                t.primaryKey("path", .text)
+                t.column("mode", .text).notNull()
+                t.column("size", .integer).notNull()
+                t.column("mtime_ns", .integer).notNull()
+                t.column("ctime_ns", .integer).notNull()
+                t.column("inode", .integer).notNull()
+                t.column("hash_before", .text).notNull()
+                t.column("hash_after", .text).notNull()
+                t.column("verdict", .text).notNull().indexed()
+                t.column("action", .text).notNull()
+                t.column("exif_orientation", .integer)
+                t.column("detected_orientation", .integer)
+                t.column("confidence", .double).notNull()
+                t.column("reason", .text)
+                t.column("elapsed_ms", .double).notNull()
+                t.column("record", .text).notNull()
+                t.column("updated_at", .text).notNull()
+            }
+        }
+        return migrator
+    }
+
+    /// Every entry, keyed by path.
+    public func entries() throws -> [String: JournalEntry] {
+        do {
+            let all = try queue.read { db in try JournalEntry.fetchAll(db) }
+            return Dictionary(all.map { ($0.path, $0) }, uniquingKeysWith: { $1 })
+        } catch let error as DatabaseError {
+            throw DocOrientError(.io, "cannot read the journal: \(error.message ?? "\(error)")", path: path)
+        }
+    }
+
+    /// Records entries in one transaction (insert or replace by path).
+    public func save(_ entries: [JournalEntry]) throws {
+        guard !entries.isEmpty else { return }
+        do {
+            try queue.write { db in
+                for entry in entries { try entry.save(db) }
+            }
+        } catch let error as DatabaseError {
+            throw DocOrientError(.io, "cannot write the journal: \(error.message ?? "\(error)")", path: path)
+        }
+    }
+}

@@ -1,0 +1,79 @@
+import DocOrient
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Ctrl-C: the first asks the batch to stop after the files in flight; the second exits at once
+/// (files are only ever replaced by rename, so no file is left half-written either way).
+enum Interrupts {
+    private static let count = Atomic<Int>(0)
+
+    static var requested: Bool { count.load(ordering: .relaxed) > 0 }
+
+    static func install() {
+        signal(SIGINT) { _ in
+            if Interrupts.count.add(1, ordering: .relaxed).newValue > 1 { _exit(130) }
+            let message = "\ndocorient: stopping after the files in flight (Ctrl-C again to quit now)\n"
+            _ = message.withCString { write(2, $0, strlen($0)) }
+        }
+        signal(SIGTERM) { _ in
+            if Interrupts.count.add(1, ordering: .relaxed).newValue > 1 { _exit(143) }
+        }
+    }
+}
+
+/// Debian's Tesseract runs its LSTM with OpenMP. With one worker per core, OpenMP threads only
+/// fight over the same cores, and libgomp reads OMP_THREAD_LIMIT once, when it loads: so the
+/// process re-executes itself once with the limit set (unless the user set it).
+enum OpenMP {
+    static func limitToOneThreadPerWorker() {
+        guard getenv("OMP_THREAD_LIMIT") == nil else { return }
+        setenv("OMP_THREAD_LIMIT", "1", 1)
+        execv("/proc/self/exe", CommandLine.unsafeArgv)
+        // exec failed: carry on with OpenMP's defaults.
+    }
+}
+
+/// The live progress line: redrawn in place on a terminal, a plain line every few seconds otherwise.
+final class ProgressLine {
+    private let enabled: Bool
+    private let terminal: Bool
+    private var lastPrint = ContinuousClock.now
+    private var drawn = false
+
+    init(enabled: Bool) {
+        self.enabled = enabled
+        terminal = isatty(2) == 1
+    }
+
+    func update(_ p: BatchRunner.Progress) {
+        guard enabled else { return }
+        let interval: Duration = terminal ? .milliseconds(200) : .seconds(5)
+        guard lastPrint.duration(to: .now) >= interval || p.done == 0 && !drawn else { return }
+        lastPrint = .now
+        let todo = p.total - p.alreadyDone
+        var line = "\(p.done)/\(todo) files"
+        if p.alreadyDone > 0 { line += " (+\(p.alreadyDone) already done)" }
+        line += String(format: ", %.1f files/s", p.filesPerSecond)
+        if let eta = p.etaSeconds, p.done > 0 { line += ", ETA \(Self.clock(eta))" }
+        line += ", fixed \(p.fixed), undecidable \(p.undecidable), failed \(p.failed)"
+        if terminal {
+            FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+            drawn = true
+        } else {
+            FileHandle.standardError.write(Data(("docorient: " + line + "\n").utf8))
+        }
+    }
+
+    func finish() {
+        if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+
+    static func clock(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded())
+        return s >= 3600 ? "\(s / 3600)h\(s % 3600 / 60)m" : s >= 60 ? "\(s / 60)m\(s % 60)s" : "\(s)s"
+    }
+}
