@@ -1,0 +1,212 @@
+internal import CLeptonica
+
+/// An axis-aligned box in integer pixel coordinates (Leptonica's BOX, as a value).
+struct PixelBox: Sendable, Equatable {
+    var x: Int
+    var y: Int
+    var width: Int
+    var height: Int
+
+    var maxX: Int { x + width }
+    var maxY: Int { y + height }
+    var area: Int { width * height }
+}
+
+/// One owned Leptonica image (`PIX *`), destroyed exactly once when the value ends.
+///
+/// Every operation returns a new image and leaves `self` untouched. A `Pix` is used by one thread
+/// at a time (it is not `Sendable`); Leptonica itself keeps no shared mutable state on these paths.
+struct Pix: ~Copyable {
+    /// The owned pointer. Borrowed by C calls only for their duration.
+    let raw: UnsafeMutablePointer<PIX>
+
+    /// Takes ownership of a pointer a Leptonica function returned; nil means that function failed.
+    init(taking raw: UnsafeMutablePointer<PIX>?, _ operation: String) throws {
+        guard let raw else { throw DocOrientError(.library, "Leptonica \(operation) failed") }
+        self.raw = raw
+    }
+
+    deinit {
+        var pointer: UnsafeMutablePointer<PIX>? = raw
+        pixDestroy(&pointer)
+    }
+
+    var width: Int { Int(pixGetWidth(raw)) }
+    var height: Int { Int(pixGetHeight(raw)) }
+    /// Bits per pixel: 1 (binary, 1 = black ink), 8 (grey) or 32 (RGB).
+    var depth: Int { Int(pixGetDepth(raw)) }
+
+    // MARK: Construction
+
+    /// A white image (0 everywhere; for 1 bpp, 0 is background). Stands for `pixCreate`.
+    static func blank(width: Int, height: Int, depth: Int) throws -> Pix {
+        try Pix(taking: pixCreate(Int32(width), Int32(height), Int32(depth)), "pixCreate")
+    }
+
+    /// An 8-bit grey image holding `image`'s pixels. Stands for `pixCreate` + `SET_DATA_BYTE`.
+    static func gray(_ image: GrayImage) throws -> Pix {
+        let pix = try Pix.blank(width: image.width, height: image.height, depth: 8)
+        let wpl = Int(pixGetWpl(pix.raw))
+        guard let data = pixGetData(pix.raw) else { throw DocOrientError(.library, "Leptonica pixGetData failed") }
+        let bytes = UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt8.self)
+        // Leptonica packs pixels big-endian inside native 32-bit words: on a little-endian host
+        // byte x of a row sits at x ^ 3 (the SET_DATA_BYTE macro).
+        let swizzle = isLittleEndianHost ? 3 : 0
+        image.pixels.withUnsafeBufferPointer { src in
+            for y in 0..<image.height {
+                let row = bytes + y * wpl * 4
+                let base = y * image.width
+                for x in 0..<image.width {
+                    row[x ^ swizzle] = src[base + x]
+                }
+            }
+        }
+        return pix
+    }
+
+    /// Decodes PNG, TIFF (or anything Leptonica reads) from memory. Stands for `pixReadMem`.
+    static func decode(_ bytes: [UInt8]) throws -> Pix {
+        let raw = bytes.withUnsafeBufferPointer { pixReadMem($0.baseAddress, $0.count) }
+        guard let raw else { throw DocOrientError(.malformed, "the image data could not be decoded") }
+        return try Pix(taking: raw, "pixReadMem")
+    }
+
+    // MARK: Conversions
+
+    /// The image as 8-bit grey (colour maps removed, RGB to luminance). Stands for `pixConvertTo8`.
+    func gray8() throws -> Pix {
+        try Pix(taking: pixConvertTo8(raw, 0), "pixConvertTo8")
+    }
+
+    /// Scaled by `factor`; area-mapped when shrinking grey so thin strokes average instead of vanishing.
+    /// Stands for `pixScaleAreaMap` / `pixScale`.
+    func scaled(by factor: Double) throws -> Pix {
+        let f = Float(factor)
+        if depth == 8 && factor < 0.7 {
+            return try Pix(taking: pixScaleAreaMap(raw, f, f), "pixScaleAreaMap")
+        }
+        return try Pix(taking: pixScale(raw, f, f), "pixScale")
+    }
+
+    /// Grey with uneven illumination flattened: the estimated background is mapped to `background`.
+    /// Stands for `pixBackgroundNorm`.
+    func backgroundNormalized(tile: Int, background: Int = 200) throws -> Pix {
+        try Pix(
+            taking: pixBackgroundNorm(raw, nil, nil, Int32(tile), Int32(tile), 100, 50, Int32(background), 2, 1),
+            "pixBackgroundNorm")
+    }
+
+    /// Binary image by Sauvola's local threshold over windows of half-size `halfWindow`.
+    /// Stands for `pixSauvolaBinarizeTiled`.
+    func sauvolaBinarized(halfWindow: Int, factor: Double = 0.34) throws -> Pix {
+        // Tiles keep the integral images small; Leptonica needs each tile larger than the window.
+        let tilesX = max(1, min(8, width / max(1, 4 * halfWindow)))
+        let tilesY = max(1, min(8, height / max(1, 4 * halfWindow)))
+        var out: UnsafeMutablePointer<PIX>?
+        let rc = pixSauvolaBinarizeTiled(
+            raw, Int32(halfWindow), Float(factor), Int32(tilesX), Int32(tilesY), nil, &out)
+        guard rc == 0 else {
+            var leaked = out
+            pixDestroy(&leaked)
+            throw DocOrientError(.library, "Leptonica pixSauvolaBinarizeTiled failed")
+        }
+        return try Pix(taking: out, "pixSauvolaBinarizeTiled")
+    }
+
+    /// Binary image: pixels darker than `threshold` become ink. Stands for `pixThresholdToBinary`.
+    func thresholded(_ threshold: Int) throws -> Pix {
+        try Pix(taking: pixThresholdToBinary(raw, Int32(threshold)), "pixThresholdToBinary")
+    }
+
+    // MARK: Geometry (cheap on 1 bpp)
+
+    /// Rotated clockwise by `quarterTurns` quarter turns. Stands for `pixRotateOrth`.
+    func rotated(quarterTurns: Int) throws -> Pix {
+        try Pix(taking: pixRotateOrth(raw, Int32(((quarterTurns % 4) + 4) % 4)), "pixRotateOrth")
+    }
+
+    /// Mirrored left-right. Stands for `pixFlipLR`.
+    func flippedLeftRight() throws -> Pix {
+        try Pix(taking: pixFlipLR(nil, raw), "pixFlipLR")
+    }
+
+    /// The part of the image inside `box` (clipped to the image). Stands for `pixClipRectangle`.
+    func cropped(to box: PixelBox) throws -> Pix {
+        guard let b = boxCreate(Int32(box.x), Int32(box.y), Int32(box.width), Int32(box.height)) else {
+            throw DocOrientError(.library, "Leptonica boxCreate failed")
+        }
+        defer {
+            var owned: UnsafeMutablePointer<BOX>? = b
+            boxDestroy(&owned)
+        }
+        return try Pix(taking: pixClipRectangle(raw, b, nil), "pixClipRectangle")
+    }
+
+    /// Copies `source` into this image with its top-left corner at (`x`, `y`). Stands for `pixRasterop`.
+    func paste(_ source: borrowing Pix, x: Int, y: Int) {
+        _ = pixRasterop(
+            raw, Int32(x), Int32(y), Int32(source.width), Int32(source.height), PIX_SRC, source.raw, 0, 0)
+    }
+
+    // MARK: Morphology and components (1 bpp)
+
+    /// Closing with a `width` x `height` brick: joins ink closer than the brick. Stands for `pixCloseSafeBrick`.
+    func closed(width: Int, height: Int) throws -> Pix {
+        try Pix(taking: pixCloseSafeBrick(nil, raw, Int32(max(1, width)), Int32(max(1, height))), "pixCloseSafeBrick")
+    }
+
+    /// Keeps the connected components whose width and height are both within the limits.
+    /// Stands for two `pixSelectBySize` passes.
+    func keepingComponents(minSide: Int, maxWidth: Int, maxHeight: Int) throws -> Pix {
+        let small = try Pix(
+            taking: pixSelectBySize(
+                raw, Int32(maxWidth), Int32(maxHeight), 8, Int32(L_SELECT_IF_BOTH),
+                Int32(L_SELECT_IF_LTE), nil),
+            "pixSelectBySize")
+        return try Pix(
+            taking: pixSelectBySize(
+                small.raw, Int32(minSide), Int32(minSide), 8, Int32(L_SELECT_IF_EITHER),
+                Int32(L_SELECT_IF_GTE), nil),
+            "pixSelectBySize")
+    }
+
+    /// Bounding boxes of the 8-connected components. Stands for `pixConnCompBB` + `boxaGetBoxGeometry`.
+    func componentBoxes() throws -> [PixelBox] {
+        guard let boxa = pixConnCompBB(raw, 8) else {
+            throw DocOrientError(.library, "Leptonica pixConnCompBB failed")
+        }
+        defer {
+            var owned: UnsafeMutablePointer<BOXA>? = boxa
+            boxaDestroy(&owned)
+        }
+        let count = Int(boxaGetCount(boxa))
+        var boxes: [PixelBox] = []
+        boxes.reserveCapacity(count)
+        for i in 0..<count {
+            var x: Int32 = 0, y: Int32 = 0, w: Int32 = 0, h: Int32 = 0
+            if boxaGetBoxGeometry(boxa, Int32(i), &x, &y, &w, &h) == 0 {
+                boxes.append(PixelBox(x: Int(x), y: Int(y), width: Int(w), height: Int(h)))
+            }
+        }
+        return boxes
+    }
+
+    /// Number of ink pixels (1 bpp). Stands for `pixCountPixels`.
+    func inkCount() -> Int {
+        var count: Int32 = 0
+        _ = pixCountPixels(raw, &count, nil)
+        return Int(count)
+    }
+
+    /// Declares the resolution Tesseract should assume. Stands for `pixSetResolution`.
+    func setResolution(_ ppi: Int) {
+        _ = pixSetResolution(raw, Int32(ppi), Int32(ppi))
+    }
+
+    /// Writes the image to a file, for debugging only. Stands for `pixWrite`.
+    func writeDebugPNG(_ path: String) {
+        _ = pixWrite(path, raw, Int32(IFF_PNG))
+    }
+}
+
+private let isLittleEndianHost: Bool = 1.littleEndian == 1

@@ -1,0 +1,80 @@
+// What docorient learned from the corpus, as one value. The source of truth is
+// Models/calibration.json; Calibration+Generated.swift embeds it (Models/embed.py writes that file)
+// so the library needs no file at run time, wherever the binary runs from.
+
+/// How far the cascade reads before it decides.
+struct CascadeParameters: Sendable, Codable, Equatable {
+    /// A page with fewer glyphs than this has no text to read.
+    var minGlyphs: Int
+    /// Side of a text window, in text heights.
+    var windowSideInTextHeights: Double
+    /// A window must hold at least this many glyphs.
+    var windowMinGlyphs: Int
+    /// At most this many windows are read per candidate.
+    var maxWindows: Int
+    /// Stop reading once the leader scores at least this...
+    var earlyExitScore: Double
+    /// ...and at least this many times the runner-up (plus one, so zero scores compare).
+    var earlyExitRatio: Double
+    /// In `.auto`, the best rotation "reads as text" (no mirrored candidates needed) when at least
+    /// this share of its confident words are dictionary words...
+    var mirrorMinDictionaryShare: Double
+    /// ...or it has at least this many dictionary words.
+    var mirrorMinDictionaryWords: Int
+}
+
+/// Logistic model turning the winner's evidence into the probability that it is right.
+struct ConfidenceModel: Sendable, Codable, Equatable {
+    var intercept: Double
+    /// log(1 + winner's score)
+    var bestScore: Double
+    /// log(1 + runner-up's score)
+    var secondScore: Double
+    /// (best - second) / best
+    var margin: Double
+    /// log(1 + dictionary words of the winner)
+    var dictionaryWords: Double
+    /// 1 when the winner is the file's tag
+    var priorAgrees: Double
+    /// 1 when the file has a usable tag and the winner is another orientation
+    var priorDisagrees: Double
+    /// Decide only at or above this confidence; below, the image is undecidable.
+    var decideAt: Double
+    /// Below this winner score the page is "too little text" whatever the model says.
+    var minScore: Double
+    /// The tag stands unless another candidate beats it by more than this relative margin.
+    var priorMargin: Double
+
+    /// The calibrated probability for a winner's features.
+    func probability(best: Double, second: Double, dictionaryWords words: Int, prior: PriorRelation) -> Double {
+        let relative = best > 0 ? (best - second) / best : 0
+        var z = intercept
+        z += bestScore * log1p(best)
+        z += secondScore * log1p(second)
+        z += margin * relative
+        z += dictionaryWords * log1p(Double(words))
+        if prior == .agrees { z += priorAgrees }
+        if prior == .disagrees { z += priorDisagrees }
+        return 1 / (1 + exp(-z))
+    }
+
+    enum PriorRelation: Sendable { case none, agrees, disagrees }
+}
+
+/// Everything fitted on the corpus.
+struct Calibration: Sendable, Codable, Equatable {
+    /// Version of the file format; bump when fields change meaning.
+    var version: Int
+    /// The command that produced these values.
+    var fittedWith: String
+    var analysis: AnalysisParameters
+    var scoring: ScoringWeights
+    var cascade: CascadeParameters
+    var confidence: ConfidenceModel
+}
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif

@@ -1,0 +1,51 @@
+/// What OCR made of the page shown in one candidate orientation.
+public struct CandidateScore: Sendable, Codable, Equatable {
+    /// The EXIF orientation under which the stored pixels were read.
+    public var orientation: Orientation
+    /// Evidence of upright text: confident characters, counted extra in dictionary words.
+    /// Comparable between the candidates of one decision only.
+    public var score: Double
+    /// Letters and digits in the words Tesseract was reasonably sure of.
+    public var characters: Int
+    /// Mean word confidence (0...100) over the words read, 0 when none.
+    public var meanConfidence: Double
+
+    /// Creates a candidate score.
+    public init(orientation: Orientation, score: Double, characters: Int, meanConfidence: Double) {
+        self.orientation = orientation
+        self.score = score
+        self.characters = characters
+        self.meanConfidence = meanConfidence
+    }
+}
+
+/// The resolver's answer for one image.
+public struct Decision: Sendable, Equatable {
+    /// The EXIF orientation that displays the stored pixels upright; nil when undecidable.
+    public var orientation: Orientation?
+    /// Probability that `orientation` is right, calibrated on the corpus: of the decisions made with
+    /// confidence 0.9, about 9 in 10 are right. For an undecidable image, the confidence the best
+    /// candidate would have had.
+    public var confidence: Double
+    /// How far the winner leads the runner-up: (best - second) / best, 0...1.
+    public var margin: Double
+    /// Why the image is undecidable, or a short note on how it was decided.
+    public var reason: String?
+    /// Every candidate read, best first.
+    public var candidates: [CandidateScore]
+
+    /// Creates a decision.
+    public init(
+        orientation: Orientation?, confidence: Double, margin: Double, reason: String?,
+        candidates: [CandidateScore]
+    ) {
+        self.orientation = orientation
+        self.confidence = confidence
+        self.margin = margin
+        self.reason = reason
+        self.candidates = candidates
+    }
+
+    /// Whether the resolver gave an orientation.
+    public var isDecided: Bool { orientation != nil }
+}

@@ -1,0 +1,77 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Finds the directory holding the Tesseract models for a set of languages.
+enum ModelLocator {
+    /// Debian's tessdata directories, newest first.
+    static let debianDirectories = ["/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata"]
+
+    /// The languages of a `--lang` value ("eng+deu" -> ["eng", "deu"]), validated so that none can
+    /// name a path.
+    static func languages(_ value: String) throws -> [String] {
+        let parts = value.split(separator: "+", omittingEmptySubsequences: false).map(String.init)
+        for part in parts {
+            let valid = !part.isEmpty && part.utf8.allSatisfy { c in
+                (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x5F
+            }
+            guard valid else {
+                throw DocOrientError(
+                    .invalidRequest, "invalid language list '\(value)': use Tesseract codes joined by '+', e.g. eng+deu")
+            }
+        }
+        return parts
+    }
+
+    /// The Debian package that installs `language`'s model (chi_sim -> tesseract-ocr-chi-sim).
+    static func debianPackage(for language: String) -> String {
+        "tesseract-ocr-" + language.lowercased().replacingOccurrences(of: "_", with: "-")
+    }
+
+    /// The first directory, in order `explicit` (only it, when given), `TESSDATA_PREFIX`, Debian's,
+    /// that holds every requested model.
+    /// - Throws: `.missingModel` naming the missing file, where it looked and what to install.
+    static func locate(explicit: String?, languages value: String, environment: (String) -> String? = getEnvironment)
+        throws -> String
+    {
+        let languages = try languages(value)
+        var searched: [String] = []
+        if let explicit {
+            searched = [explicit]
+        } else {
+            if let prefix = environment("TESSDATA_PREFIX"), !prefix.isEmpty { searched.append(prefix) }
+            searched += debianDirectories
+        }
+        for directory in searched where languages.allSatisfy({ exists(path(directory, $0)) }) {
+            return directory
+        }
+        // Name the first model missing from the most specific place searched.
+        let first = searched[0]
+        let missing = languages.first { !exists(path(first, $0)) } ?? languages[0]
+        let places = searched.joined(separator: ", ")
+        throw DocOrientError(
+            .missingModel,
+            "\(missing).traineddata not found in \(places): install \(debianPackage(for: missing)) or pass --tessdata DIR")
+    }
+
+    private static func path(_ directory: String, _ language: String) -> String {
+        (directory.hasSuffix("/") ? directory : directory + "/") + language + ".traineddata"
+    }
+
+    private static func exists(_ path: String) -> Bool {
+        access(path, R_OK) == 0
+    }
+
+    static func getEnvironment(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        return String(cString: value)
+    }
+}
+
+extension String {
+    fileprivate func replacingOccurrences(of target: Character, with replacement: Character) -> String {
+        String(map { $0 == target ? replacement : $0 })
+    }
+}

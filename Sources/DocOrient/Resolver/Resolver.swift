@@ -1,0 +1,245 @@
+/// Decides which EXIF orientation displays a document photo's stored pixels upright, by reading
+/// its text with Tesseract in each candidate orientation.
+///
+/// Thread-safe: `decide` may be called from any number of tasks or threads at once and gives the
+/// same answers as serial calls. Each call borrows one Tesseract engine from an internal pool
+/// (engines are created on demand, one per concurrent call, and reused: the model is loaded once per
+/// engine, never per image).
+public final class Resolver: Sendable {
+    /// The configuration the resolver was made with.
+    public let configuration: ResolverConfiguration
+    /// The directory the models were loaded from.
+    public let modelDirectory: String
+    let calibration: Calibration
+    private let pool: TesseractPool
+
+    /// Finds and loads the models.
+    /// - Throws: `.missingModel` when a language's `.traineddata` is not found (the message names
+    ///   the Debian package to install), `.invalidRequest` for a malformed language list.
+    public convenience init(configuration: ResolverConfiguration) throws {
+        try self.init(configuration: configuration, calibration: .embedded)
+    }
+
+    init(configuration: ResolverConfiguration, calibration: Calibration) throws {
+        self.configuration = configuration
+        self.calibration = calibration
+        self.modelDirectory = try ModelLocator.locate(
+            explicit: configuration.tessdata, languages: configuration.languages)
+        self.pool = TesseractPool(datapath: modelDirectory, languages: configuration.languages)
+        try pool.warmUp()
+    }
+
+    /// Decides the orientation of one image.
+    /// - Parameters:
+    ///   - imageBytes: a JPEG, PNG or TIFF file.
+    ///   - metadata: `ImageMetadata.read(imageBytes)`.
+    ///   - prior: the file's current usable tag, nil when none. It stands unless the text clearly
+    ///     says otherwise.
+    /// - Throws: `.limitExceeded` for frames over `maxPixels`, `.malformed` for undecodable data,
+    ///   `.library` when a C library fails.
+    public func decide(imageBytes: [UInt8], metadata: ImageMetadata, prior: Orientation?) throws -> Decision {
+        try trace(imageBytes: imageBytes, metadata: metadata, prior: prior).decision
+    }
+
+    /// The decision together with the evidence behind it (for the evaluation and fitting tools).
+    func trace(imageBytes: [UInt8], metadata: ImageMetadata, prior: Orientation?) throws -> Trace {
+        let analysis = try AnalysisImage.make(
+            bytes: imageBytes, metadata: metadata, maxPixels: configuration.maxPixels,
+            parameters: calibration.analysis)
+        let c = calibration.cascade
+        let windows = analysis.textWindows(
+            count: c.maxWindows, sideInTextHeights: c.windowSideInTextHeights, minGlyphs: c.windowMinGlyphs)
+        var trace = Trace(
+            glyphs: analysis.glyphs.count, textHeight: analysis.textHeight, windows: windows.count,
+            horizontalPairs: analysis.horizontalPairs, verticalPairs: analysis.verticalPairs)
+        guard analysis.glyphs.count >= c.minGlyphs, !windows.isEmpty else {
+            trace.decision = Decision(
+                orientation: nil, confidence: 0, margin: 0, reason: "no text found", candidates: [])
+            return trace
+        }
+        try pool.withEngine { engine in
+            var reader = CandidateReader(engine: engine, windows: windows, weights: calibration.scoring)
+            try runCascade(&reader, image: analysis, prior: prior, trace: &trace)
+        }
+        return trace
+    }
+
+    /// Reads candidates from cheapest and likeliest to dearest, stopping once the leader is clear.
+    private func runCascade(
+        _ reader: inout CandidateReader, image: borrowing AnalysisImage, prior: Orientation?, trace: inout Trace
+    ) throws {
+        let c = calibration.cascade
+        let exhaustive = configuration.exhaustive
+        // Glyph pairs say which way the lines run in the stored pixels: upright or upside down
+        // (1, 3) when they run along x, a quarter turn (6, 8) when along y. A hint for the order only.
+        let alongX = image.horizontalPairs >= image.verticalPairs
+        var pairs: [[Orientation]] = alongX ? [[.identity, .rotate180], [.rotate90, .rotate270]]
+            : [[.rotate90, .rotate270], [.identity, .rotate180]]
+        if let p = prior?.rotationPart, let i = pairs.firstIndex(where: { $0.contains(p) }) {
+            pairs[i].sort { a, _ in a == p }
+        }
+        let rotations = pairs.flatMap { $0 }
+        let windowCount = reader.windows.count
+
+        // Stage 1: the densest window, one axis pair at a time.
+        var depth = 1
+        var considered: [Orientation] = []
+        for pair in pairs {
+            for o in pair { try reader.read(o, windows: depth, of: image) }
+            considered += pair
+            if !exhaustive, leaderIsClear(reader, considered, depth: depth) { break }
+        }
+        // Stage 2: more windows for the rotations still in the running.
+        if exhaustive || !leaderIsClear(reader, considered, depth: depth) {
+            considered = rotations
+            for d in 2...max(2, windowCount) where d <= windowCount {
+                for o in rotations { try reader.read(o, windows: d, of: image) }
+                depth = d
+                if !exhaustive, leaderIsClear(reader, considered, depth: depth) { break }
+            }
+            for o in rotations { try reader.read(o, windows: depth, of: image) }
+        }
+        // Mirrored candidates: on request, for a mirrored tag, or when no rotation reads as
+        // dictionary text.
+        let bestRotation = reader.ranked(considered, depth: depth)[0]
+        let e = reader.evidence(bestRotation, depth: depth)
+        let readsAsText = e.dictionaryWords >= c.mirrorMinDictionaryWords && e.dictionaryShare >= c.mirrorMinDictionaryShare
+        if exhaustive || configuration.mirror == .always || prior?.isMirrored == true || !readsAsText {
+            let mirrored: [Orientation] = [.flipHorizontal, .flipVertical, .transpose, .transverse]
+            for o in mirrored { try reader.read(o, windows: depth, of: image) }
+            considered += mirrored
+        }
+        trace.depth = depth
+        trace.evidence = reader.allEvidence(depth: depth)
+        trace.decision = conclude(reader, considered, depth: depth, prior: prior)
+    }
+
+    /// Whether the best candidate read so far leads every other by the early-exit ratio and
+    /// has the early-exit score.
+    private func leaderIsClear(_ reader: CandidateReader, _ candidates: [Orientation], depth: Int) -> Bool {
+        let ranked = reader.ranked(candidates, depth: depth)
+        guard ranked.count >= 2 else { return false }
+        let best = reader.score(ranked[0], depth: depth)
+        let second = reader.score(ranked[1], depth: depth)
+        let c = calibration.cascade
+        return best >= c.earlyExitScore && best + 1 >= c.earlyExitRatio * (second + 1)
+    }
+
+    /// The decision from the evidence gathered: the winner (the prior when it is nearly as good),
+    /// its calibrated confidence, or undecidable with the reason.
+    private func conclude(_ reader: CandidateReader, _ candidates: [Orientation], depth: Int, prior: Orientation?)
+        -> Decision
+    {
+        let model = calibration.confidence
+        let ranked = reader.ranked(candidates, depth: depth)
+        let scores = ranked.map { o -> CandidateScore in
+            let e = reader.evidence(o, depth: depth)
+            return CandidateScore(
+                orientation: o, score: (e.score(calibration.scoring) * 100).rounded() / 100,
+                characters: e.confidentCharacters, meanConfidence: (e.meanConfidence * 10).rounded() / 10)
+        }
+        var winner = ranked[0]
+        let topScore = reader.score(winner, depth: depth)
+        var note = "read \(depth) text window\(depth == 1 ? "" : "s")"
+        if let prior, prior != winner, candidates.contains(prior),
+            reader.score(prior, depth: depth) >= topScore * (1 - model.priorMargin)
+        {
+            winner = prior
+            note += "; the tag stands (within \(Int(model.priorMargin * 100))% of the best)"
+        }
+        let best = reader.score(winner, depth: depth)
+        let second = ranked.filter { $0 != winner }.map { reader.score($0, depth: depth) }.max() ?? 0
+        let relation: ConfidenceModel.PriorRelation =
+            prior == nil ? .none : (prior == winner ? .agrees : .disagrees)
+        let confidence = model.probability(
+            best: best, second: second, dictionaryWords: reader.evidence(winner, depth: depth).dictionaryWords,
+            prior: relation)
+        let margin = best > 0 ? max(0, (best - second) / best) : 0
+        let rounded = (confidence * 1000).rounded() / 1000
+        let roundedMargin = (margin * 1000).rounded() / 1000
+
+        if best < model.minScore {
+            let words = reader.evidence(winner, depth: depth).confidentWords
+            return Decision(
+                orientation: nil, confidence: rounded, margin: roundedMargin,
+                reason: "too little readable text (\(words) confident word\(words == 1 ? "" : "s"))",
+                candidates: scores)
+        }
+        if confidence < model.decideAt {
+            let runnerUp = ranked.first { $0 != winner }
+            let why = margin < 0.5 && runnerUp != nil
+                ? "evenly matched: \(winner.exifValue) and \(runnerUp!.exifValue) read about as well"
+                : "the text is too unclear to be sure"
+            return Decision(
+                orientation: nil, confidence: rounded, margin: roundedMargin,
+                reason: "\(why) (confidence \(rounded) < \(model.decideAt))", candidates: scores)
+        }
+        return Decision(
+            orientation: winner, confidence: rounded, margin: roundedMargin, reason: note, candidates: scores)
+    }
+}
+
+/// The decision and the evidence behind it.
+struct Trace: Sendable {
+    var glyphs: Int
+    var textHeight: Double
+    var windows: Int
+    var horizontalPairs: Int
+    var verticalPairs: Int
+    /// Windows read per candidate.
+    var depth = 0
+    /// Per candidate, the evidence of each window read (index 0 = densest).
+    var evidence: [Orientation: [Evidence]] = [:]
+    var decision = Decision(orientation: nil, confidence: 0, margin: 0, reason: nil, candidates: [])
+}
+
+/// Reads candidate orientations of the analysis image's windows, remembering what it read.
+struct CandidateReader {
+    let engine: TesseractEngine
+    let windows: [PixelBox]
+    let weights: ScoringWeights
+    private var read: [Orientation: [Evidence]] = [:]
+
+    init(engine: TesseractEngine, windows: [PixelBox], weights: ScoringWeights) {
+        self.engine = engine
+        self.windows = windows
+        self.weights = weights
+    }
+
+    /// Makes sure the first `windows` windows of candidate `o` have been read.
+    mutating func read(_ o: Orientation, windows count: Int, of image: borrowing AnalysisImage) throws {
+        var list = read[o] ?? []
+        while list.count < min(count, windows.count) {
+            let crop = try image.binary.cropped(to: windows[list.count])
+            let view = try Self.display(crop, as: o)
+            view.setResolution(300)
+            let words = try engine.recognize(view, mode: .singleBlock, deadlineMilliseconds: 2000)
+            list.append(Evidence(words: words, weights: weights))
+        }
+        read[o] = list
+    }
+
+    /// The stored-orientation image as candidate `o` displays it: mirror first, then quarter turns.
+    private static func display(_ pix: consuming Pix, as o: Orientation) throws -> Pix {
+        var view = pix
+        if o.isMirrored { view = try view.flippedLeftRight() }
+        if o.quarterTurns != 0 { view = try view.rotated(quarterTurns: o.quarterTurns) }
+        return view
+    }
+
+    func evidence(_ o: Orientation, depth: Int) -> Evidence {
+        (read[o] ?? []).prefix(depth).reduce(Evidence()) { $0.adding($1) }
+    }
+
+    func score(_ o: Orientation, depth: Int) -> Double {
+        evidence(o, depth: depth).score(weights)
+    }
+
+    /// `candidates` best first; ties keep the given order.
+    func ranked(_ candidates: [Orientation], depth: Int) -> [Orientation] {
+        let scored = candidates.enumerated().map { (index: $0.offset, o: $0.element, s: score($0.element, depth: depth)) }
+        return scored.sorted { $0.s != $1.s ? $0.s > $1.s : $0.index < $1.index }.map(\.o)
+    }
+
+    func allEvidence(depth: Int) -> [Orientation: [Evidence]] { read }
+}

@@ -1,0 +1,39 @@
+/// When the resolver also considers the four mirrored orientations (EXIF 2, 4, 5, 7).
+public enum MirrorPolicy: String, Sendable, Codable, CaseIterable {
+    /// Only when the file's tag is mirrored, or when no rotation reads as dictionary text
+    /// (mirrored print reads as confident non-words in every rotation).
+    case auto
+    /// Always (the CLI's `--mirror`): front-camera shots, scanners with a flipped paper path.
+    case always
+}
+
+/// What a `Resolver` reads with and how far it may go. A value type: copy and change freely.
+public struct ResolverConfiguration: Sendable, Equatable {
+    /// Directory holding `<lang>.traineddata` (the CLI's `--tessdata DIR`). When nil, the resolver
+    /// looks in `TESSDATA_PREFIX`, then in Debian's /usr/share/tesseract-ocr/5/tessdata and
+    /// /usr/share/tesseract-ocr/4.00/tessdata.
+    public var tessdata: String?
+    /// Tesseract languages joined by "+" (the CLI's `--lang`), e.g. "eng" or "eng+deu".
+    public var languages: String
+    /// When mirrored orientations are candidates.
+    public var mirror: MirrorPolicy
+    /// Largest frame (width x height) the resolver decodes; larger files are refused with
+    /// `.limitExceeded` before any pixel memory is allocated.
+    public var maxPixels: Int
+
+    /// Read every candidate at every stage instead of stopping once the winner is clear. Slower,
+    /// same winner in nearly every case; used to collect evidence for fitting `Models/calibration.json`.
+    var exhaustive: Bool = false
+
+    /// A configuration with the defaults: models found automatically, English, mirrored candidates
+    /// when the evidence calls for them, at most 100 megapixels.
+    public init(
+        tessdata: String? = nil, languages: String = "eng", mirror: MirrorPolicy = .auto,
+        maxPixels: Int = 100_000_000
+    ) {
+        self.tessdata = tessdata
+        self.languages = languages
+        self.mirror = mirror
+        self.maxPixels = maxPixels
+    }
+}

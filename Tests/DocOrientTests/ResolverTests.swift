@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+
+@testable import DocOrient
+
+/// One row of Corpus/samples/manifest.csv.
+struct ResolverSample: CustomTestStringConvertible, Sendable {
+    var file: String
+    var upright: Int
+    var decidable: Bool
+    var kind: String
+
+    var testDescription: String { "\(file) (\(kind), upright \(upright))" }
+
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Corpus/samples")
+
+    /// The committed samples; empty (and the tests then fail) when the manifest is missing.
+    static let all: [ResolverSample] = {
+        guard let text = try? String(contentsOf: directory.appendingPathComponent("manifest.csv"), encoding: .utf8)
+        else { return [] }
+        let lines = text.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        guard let header = lines.first, let f = header.firstIndex(of: "file"),
+            let u = header.firstIndex(of: "upright_orientation"), let d = header.firstIndex(of: "decidable"),
+            let k = header.firstIndex(of: "kind")
+        else { return [] }
+        return lines.dropFirst().filter { $0.count == header.count }.map {
+            ResolverSample(file: $0[f], upright: Int($0[u]) ?? 0, decidable: $0[d] == "1", kind: $0[k])
+        }
+    }()
+
+    func bytes() throws -> [UInt8] {
+        try [UInt8](Data(contentsOf: Self.directory.appendingPathComponent(file)))
+    }
+}
+
+/// One resolver for the whole suite: creating engines is the slow part, and sharing it is what the
+/// type promises to support.
+enum SharedResolver {
+    static let result = Result { try Resolver(configuration: ResolverConfiguration()) }
+    static func get() throws -> Resolver { try result.get() }
+
+    static func decide(_ sample: ResolverSample) throws -> Decision {
+        let bytes = try sample.bytes()
+        let metadata = try ImageMetadata.read(bytes)
+        return try get().decide(imageBytes: bytes, metadata: metadata, prior: metadata.effectiveOrientation)
+    }
+}
+
+struct ResolverTests {
+    @Test func theCommittedSamplesArePresent() {
+        #expect(ResolverSample.all.count >= 20)
+        #expect(ResolverSample.all.contains { !$0.decidable })
+        #expect(ResolverSample.all.contains { $0.decidable && Orientation(exifValue: $0.upright)?.isMirrored == true })
+    }
+
+    @Test(arguments: ResolverSample.all.filter(\.decidable))
+    func everyDecidableSampleResolvesToItsUprightOrientation(_ sample: ResolverSample) throws {
+        let decision = try SharedResolver.decide(sample)
+        #expect(decision.orientation?.exifValue == sample.upright, "\(decision)")
+        #expect(decision.confidence > 0.5 && decision.confidence <= 1)
+        #expect(decision.candidates.first?.orientation == decision.orientation)
+    }
+
+    @Test(arguments: ResolverSample.all.filter { !$0.decidable })
+    func everyHardNegativeIsUndecidableWithAReason(_ sample: ResolverSample) throws {
+        let decision = try SharedResolver.decide(sample)
+        #expect(decision.orientation == nil, "\(decision)")
+        #expect(decision.reason?.isEmpty == false)
+    }
+
+    @Test func concurrentCallsGiveTheSameAnswersAsSerialCalls() async throws {
+        let samples = ResolverSample.all.filter { $0.kind != "fineprint" }.prefix(10)
+        let serial = try samples.map { try SharedResolver.decide($0) }
+        let concurrent = try await withThrowingTaskGroup(of: (Int, Decision).self) { group in
+            for (i, sample) in samples.enumerated() {
+                group.addTask { (i, try SharedResolver.decide(sample)) }
+            }
+            var out = [Decision?](repeating: nil, count: samples.count)
+            for try await (i, d) in group { out[i] = d }
+            return out
+        }
+        for (i, decision) in serial.enumerated() {
+            #expect(concurrent[i] == decision, "\(Array(samples)[i].file)")
+        }
+    }
+
+    @Test func aMissingModelNamesTheFileAndTheDebianPackage() throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("docorient-no-models-\(getpid())")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: empty) }
+        do {
+            _ = try Resolver(configuration: ResolverConfiguration(tessdata: empty.path))
+            Issue.record("expected .missingModel")
+        } catch let error as DocOrientError {
+            #expect(error.code == .missingModel)
+            #expect(error.message.contains("eng.traineddata not found in \(empty.path)"))
+            #expect(error.message.contains("install tesseract-ocr-eng or pass --tessdata DIR"))
+        }
+    }
+
+    @Test func aMissingSecondLanguageNamesItsOwnPackage() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("docorient-eng-only-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let resolver = try SharedResolver.get()
+        try FileManager.default.createSymbolicLink(
+            atPath: dir.appendingPathComponent("eng.traineddata").path,
+            withDestinationPath: resolver.modelDirectory + "/eng.traineddata")
+        #expect {
+            try Resolver(configuration: ResolverConfiguration(tessdata: dir.path, languages: "eng+chi_sim"))
+        } throws: { error in
+            guard let error = error as? DocOrientError else { return false }
+            return error.code == .missingModel && error.message.contains("chi_sim.traineddata")
+                && error.message.contains("tesseract-ocr-chi-sim")
+        }
+    }
+
+    @Test func aLanguageListCannotNameAPath() {
+        #expect(throws: DocOrientError.self) {
+            try Resolver(configuration: ResolverConfiguration(languages: "../../etc/passwd"))
+        }
+    }
+
+    @Test func anImageOverThePixelLimitIsRefusedBeforeDecoding() throws {
+        let sample = try #require(ResolverSample.all.first { $0.decidable })
+        let bytes = try sample.bytes()
+        let metadata = try ImageMetadata.read(bytes)
+        var configuration = ResolverConfiguration()
+        configuration.maxPixels = 1_000_000
+        let resolver = try Resolver(configuration: configuration)
+        #expect {
+            try resolver.decide(imageBytes: bytes, metadata: metadata, prior: nil)
+        } throws: { ($0 as? DocOrientError)?.code == .limitExceeded }
+    }
+
+    @Test func theEmbeddedCalibrationIsModelsCalibrationJSON() throws {
+        let url = ResolverSample.directory.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Models/calibration.json")
+        let decoded = try JSONDecoder().decode(Calibration.self, from: Data(contentsOf: url))
+        #expect(decoded == Calibration.embedded, "run python3 Models/embed.py after editing Models/calibration.json")
+    }
+}
