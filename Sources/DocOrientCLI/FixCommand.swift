@@ -95,7 +95,6 @@ struct FixCommand: ParsableCommand {
     }
 
     func run() throws {
-        OpenMP.limitToOneThreadPerWorker()
         let walker = FileWalker(include: include, exclude: exclude, includeHidden: hidden, shard: shard.flatMap(Shard.init))
         let found = walker.walk(paths)
         for problem in found.problems { printError("docorient: \(problem)") }

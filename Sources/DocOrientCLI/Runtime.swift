@@ -25,18 +25,6 @@ enum Interrupts {
     }
 }
 
-/// Debian's Tesseract runs its LSTM with OpenMP. With one worker per core, OpenMP threads only
-/// fight over the same cores, and libgomp reads OMP_THREAD_LIMIT once, when it loads: so the
-/// process re-executes itself once with the limit set (unless the user set it).
-enum OpenMP {
-    static func limitToOneThreadPerWorker() {
-        guard getenv("OMP_THREAD_LIMIT") == nil else { return }
-        setenv("OMP_THREAD_LIMIT", "1", 1)
-        execv("/proc/self/exe", CommandLine.unsafeArgv)
-        // exec failed: carry on with OpenMP's defaults.
-    }
-}
-
 /// The live progress line: redrawn in place on a terminal, a plain line every few seconds otherwise.
 final class ProgressLine {
     private let enabled: Bool

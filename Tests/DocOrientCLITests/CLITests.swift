@@ -32,8 +32,14 @@ struct CLITests {
         process.standardOutput = out
         process.standardError = err
         try process.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile(), e = err.fileHandleForReading.readDataToEndOfFile()
+        // Drain stderr on another thread: a child that fills one pipe while we wait on the other
+        // would block forever.
+        let errData = ErrorBuffer()
+        let reader = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
+        reader.start()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        let e = errData.wait()
         return Output(out: String(decoding: o, as: UTF8.self), err: String(decoding: e, as: UTF8.self), status: process.terminationStatus)
     }
 
@@ -147,5 +153,19 @@ struct CLITests {
         #expect(result.err.contains("odd.jpg") && result.err.contains("--trim"))
         #expect(try Self.docorient("bake", "--trim", odd).status == 0)
         #expect(try Self.run("exiftool", ["-n", "-s3", "-Orientation", "-ImageWidth", odd]).out.split(separator: "\n") == ["1", "240"])
+    }
+}
+
+/// Collects what a reader thread read, for the thread that waits for it.
+final class ErrorBuffer: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var data = Data()
+    func set(_ d: Data) {
+        data = d
+        done.signal()
+    }
+    func wait() -> Data {
+        done.wait()
+        return data
     }
 }

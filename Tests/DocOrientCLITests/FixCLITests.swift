@@ -120,11 +120,15 @@ struct FixCLITests {
             #expect(r["candidates"] is [Any])
             #expect(r["elapsed_ms"] is Double || r["elapsed_ms"] is Int)
         }
-        for c in (all[0]["candidates"] as? [[String: Any]]) ?? [] {
+        let decided = all.first { $0["path"] as? String == paths[0] }
+        #expect(((decided?["candidates"] as? [Any]) ?? []).count >= 2, "a decided file lists the candidates it read")
+        for c in (decided?["candidates"] as? [[String: Any]]) ?? [] {
             #expect(c["orientation"] is Int && c["characters"] is Int)
             #expect((c["score"] is Double || c["score"] is Int) && (c["mean_confidence"] is Double || c["mean_confidence"] is Int))
         }
-        #expect(all[2]["verdict"] as? String == "error")
+        let failed = all.first { $0["path"] as? String == missing }
+        #expect(failed?["verdict"] as? String == "error")
+        #expect((failed?["reason"] as? String)?.contains("No such file") == true)
         let reported = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n")
         #expect(reported.count == 3, "--report appends the same records")
         #expect(result.err.contains("3 files:"), "a summary ends the run")

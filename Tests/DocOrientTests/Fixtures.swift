@@ -107,13 +107,19 @@ enum Fixtures {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
-        let out = Pipe(), err = Pipe()
+        // stderr goes to a file: waiting on one pipe while the child fills the other would hang.
+        let out = Pipe()
+        let errURL = FileManager.default.temporaryDirectory.appendingPathComponent("docorient-err-\(UUID().uuidString)")
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let err = try FileHandle(forWritingTo: errURL)
+        defer { try? FileManager.default.removeItem(at: errURL) }
         process.standardOutput = out
         process.standardError = err
         try process.run()
         let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
+        try err.close()
+        let e = (try? Data(contentsOf: errURL)) ?? Data()
         let result = (String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self), process.terminationStatus)
         if !allowFailure, process.terminationStatus != 0 {
             throw DocOrientError(.io, "\(arguments.joined(separator: " ")) failed: \(result.1)")

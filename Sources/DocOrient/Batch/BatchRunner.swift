@@ -63,7 +63,7 @@ public final class BatchRunner: @unchecked Sendable {
         var todo: [String] = []
         let known = (options.dryRun ? nil : try journal?.entries()) ?? [:]
         for path in files {
-            if let entry = known[path], entry.mode == mode, let now = FileFacts.stat(path), entry.facts.sameState(as: now) {
+            if let entry = known[Self.absolute(path)], entry.mode == mode, let now = FileFacts.stat(path), entry.facts.sameState(as: now) {
                 progress.alreadyDone += 1
             } else {
                 todo.append(path)
@@ -140,11 +140,18 @@ public final class BatchRunner: @unchecked Sendable {
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let json = (try? encoder.encode(r)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         return JournalEntry(
-            path: r.path, mode: mode, size: facts.size, mtimeNs: facts.modified, ctimeNs: facts.changed,
+            path: Self.absolute(r.path), mode: mode, size: facts.size, mtimeNs: facts.modified, ctimeNs: facts.changed,
             inode: Int64(bitPattern: facts.inode), hashBefore: outcome.before?.hash ?? "", hashAfter: facts.hash,
             verdict: r.verdict.rawValue, action: r.action.rawValue, exifOrientation: r.exifOrientation,
             detectedOrientation: r.detectedOrientation, confidence: r.confidence, reason: r.reason,
             elapsedMs: r.elapsedMilliseconds, record: json, updatedAt: ISO8601DateFormatter().string(from: Date()))
+    }
+
+    /// The journal's key for a file: its absolute path, so reports work from any directory.
+    static func absolute(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        let cwd = FileManager.default.currentDirectoryPath
+        return (cwd.hasSuffix("/") ? cwd : cwd + "/") + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
     }
 
     static func seconds(_ d: Duration) -> Double {

@@ -1,0 +1,66 @@
+import ArgumentParser
+import DocOrient
+import Foundation
+
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Summarise batch journals and list the files that need a look.",
+        discussion: """
+            Reads one or more journals (several shards merge into one report) and prints the summary
+            and every disagreement with the original tag, undecidable and error. --html writes one
+            self-contained page: a contact sheet with each such file as a viewer showed it before
+            and as docorient shows it now, the old and new orientation, confidence and reason.
+
+            Examples:
+              docorient report ~/Receipts/.docorient.sqlite
+              docorient report --json shard-*.sqlite > attention.jsonl
+              docorient report --html review.html ~/Receipts/.docorient.sqlite
+            """)
+
+    @Flag(help: "Print the listed files as JSON Lines (the records of fix --json).")
+    var json = false
+
+    @Option(help: ArgumentHelp("Write a self-contained HTML contact sheet to FILE.", valueName: "FILE"))
+    var html: String?
+
+    @Option(name: .long, help: ArgumentHelp("A journal to read (repeatable; the same as listing it as an argument).", valueName: "PATH"))
+    var journal: [String] = []
+
+    @Argument(help: "Journal files (.docorient.sqlite) or folders that hold one.")
+    var journals: [String] = []
+
+    func validate() throws {
+        if journal.isEmpty && journals.isEmpty { throw ValidationError("name at least one journal (or a folder that holds .docorient.sqlite)") }
+    }
+
+    func run() throws {
+        let paths = (journal + journals).map { isDirectory($0) ? ($0.hasSuffix("/") ? $0 : $0 + "/") + Journal.defaultName : $0 }
+        let report: BatchReport
+        do {
+            report = try BatchReport(journals: paths)
+        } catch let error as DocOrientError {
+            printError("docorient: \(error)")
+            throw ExitCode(1)
+        }
+        if json {
+            for entry in report.noteworthy { print(entry.record) }
+        } else {
+            print(report.summaryLine)
+            for entry in report.noteworthy {
+                let old = entry.exifOrientation.map(String.init) ?? "none"
+                let new = entry.detectedOrientation.map(String.init) ?? "-"
+                print("\(entry.verdict)\t\(entry.path)\ttag \(old) -> \(new)\t\(entry.action)\t\(entry.reason ?? "")")
+            }
+        }
+        if let html {
+            do {
+                try FileIO.writeAtomically(Array(report.html().utf8), to: html, replacing: false)
+            } catch let error as DocOrientError {
+                printError("docorient: \(error)")
+                throw ExitCode(1)
+            }
+            printError("docorient: wrote \(html) (\(report.noteworthy.count) files to look at)")
+        }
+    }
+}
