@@ -6,7 +6,7 @@ extension Calibration {
     static let embedded = Calibration(
         version: 1,
         fittedWith: "hand-set starting values (not fitted yet)",
-        analysis: AnalysisParameters(firstPassLongSide: 2000, targetTextHeight: 22, minTextHeight: 14, maxTextHeight: 40, sauvolaWindowInTextHeights: 1.5, sauvolaFactor: 0.3),
+        analysis: AnalysisParameters(firstPassLongSide: 2000, targetTextHeight: 22, minTextHeight: 14, maxTextHeight: 40, probeThreshold: 160, maxUpscale: 3.0, sauvolaWindowInTextHeights: 1.5, sauvolaFactor: 0.34),
         scoring: ScoringWeights(minWordConfidence: 60, dictionaryWeight: 1.0),
         cascade: CascadeParameters(minGlyphs: 12, windowSideInTextHeights: 16, windowMinGlyphs: 10, maxWindows: 3, earlyExitScore: 40, earlyExitRatio: 4, mirrorMinDictionaryShare: 0.4, mirrorMinDictionaryWords: 4),
         confidence: ConfidenceModel(intercept: -4, bestScore: 1.0, secondScore: -0.5, margin: 3, dictionaryWords: 0.5, priorAgrees: 0.5, priorDisagrees: -0.3, decideAt: 0.5, minScore: 10, priorMargin: 0.15))
