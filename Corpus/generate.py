@@ -312,7 +312,7 @@ def doc_letter(rng) -> Doc:
     if y < H - m - size * 4:
         d.text((m, y), "Yours sincerely,", font=f, fill=15)
         d.text((m, y + size * 3), person(rng), font=f, fill=15)
-    return Doc(img, size, 15, [f"font:{font_name('serif', fi)}"])
+    return Doc(img, size, 17, [f"font:{font_name('serif', fi)}"])
 
 
 def doc_receipt(rng) -> Doc:
@@ -381,7 +381,7 @@ def doc_receipt(rng) -> Doc:
         a = 255 - (255 - a) * (1 - strength)
         img = Image.fromarray(np.clip(a, 0, 255).astype(np.uint8))
         tags.append(f"faint:{fade:.2f}")
-    return Doc(img, size, 16, tags)
+    return Doc(img, size, 17, tags)
 
 
 def doc_form(rng) -> Doc:
@@ -439,7 +439,7 @@ def doc_form(rng) -> Doc:
             break
         d.text((m, y), line, font=font(style, fi, int(size * 0.8)), fill=40)
         y += int(size * 1.1)
-    return Doc(img, size, 15, [f"font:{font_name(style, fi)}", "dashed" if dashed else "boxes"])
+    return Doc(img, size, 17, [f"font:{font_name(style, fi)}", "dashed" if dashed else "boxes"])
 
 
 def doc_invoice(rng) -> Doc:
@@ -503,7 +503,7 @@ def doc_invoice(rng) -> Doc:
             break
         d.text((m, y), line, font=small, fill=30)
         y += int(size * 1.05)
-    return Doc(img, size, 15, [f"font:{font_name(style, fi)}"])
+    return Doc(img, size, 17, [f"font:{font_name(style, fi)}"])
 
 
 def doc_fineprint(rng) -> Doc:
@@ -534,7 +534,7 @@ def doc_fineprint(rng) -> Doc:
                 y += int(size * 1.2)
             y += size // 2
             clause += 1
-    return Doc(img, size, 13, [f"font:{font_name(style, fi)}", f"columns:{ncol}"])
+    return Doc(img, size, 14, [f"font:{font_name(style, fi)}", f"columns:{ncol}"])
 
 
 def doc_mixed(rng) -> Doc:
@@ -575,7 +575,7 @@ def doc_mixed(rng) -> Doc:
     for _ in range(3):
         d.text((m + 30, yy), sentence(rng, 4, 7).upper()[:44], font=bf, fill=0)
         yy += int(size * 2)
-    return Doc(img, size, 15, ["fonts:" + "+".join(body_styles)])
+    return Doc(img, size, 17, ["fonts:" + "+".join(body_styles)])
 
 
 _pdf_paths: list = []          # filled by prepare_pdfs() in every process
@@ -620,7 +620,7 @@ def doc_pdfpage(rng) -> Doc:
     img = Image.open(io.BytesIO(png)).convert("L")
     # pdf manuals use ~10 pt body text: 10 pt at 200 dpi is ~28 px
     src = os.path.basename(PDF_SOURCES[k])
-    return Doc(img, 28, 15, [f"pdf:{src}#p{page}"], source=f"{PDF_SOURCES[k]}#page={page}")
+    return Doc(img, 28, 16, [f"pdf:{src}#p{page}"], source=f"{PDF_SOURCES[k]}#page={page}")
 
 
 # Hard negatives: no readable text, truth "undecidable".
