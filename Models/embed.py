@@ -18,7 +18,7 @@ TARGET = os.path.join(HERE, "..", "Sources", "DocOrient", "Resolver", "Calibrati
 # Swift type of each section, in declaration order of the memberwise initialisers.
 SECTIONS = {
     "analysis": ("AnalysisParameters", [
-        "firstPassLongSide", "targetTextHeight", "minTextHeight", "maxTextHeight",
+        "firstPassLongSide", "targetTextHeight", "minTextHeight", "maxTextHeight", "probeThreshold", "maxUpscale",
         "sauvolaWindowInTextHeights", "sauvolaFactor"]),
     "scoring": ("ScoringWeights", ["minWordConfidence", "dictionaryWeight"]),
     "cascade": ("CascadeParameters", [

@@ -14,6 +14,29 @@ struct ResolverDebug {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         let metadata = try ImageMetadata.read(bytes)
         let calibration = Calibration.embedded
+        if metadata.format == .jpeg, let spec = ProcessInfo.processInfo.environment["DOCORIENT_DEBUG_REGION"] {
+            // x,y,w,h in stored pixels, then upscale factor: try binarisations on that region.
+            let v = spec.split(separator: ",").compactMap { Double($0) }
+            let full = try Pix.gray(TurboJPEG.decodeGray(bytes, minimumLongSide: 100_000, maxPixels: 100_000_000))
+            let region = try full.cropped(to: PixelBox(x: Int(v[0]), y: Int(v[1]), width: Int(v[2]), height: Int(v[3])))
+            let big = v[4] == 1 ? try region.scaled(by: 1) : try region.scaled(by: v[4])
+            let engine = try TesseractEngine(datapath: "/usr/share/tesseract-ocr/5/tessdata", languages: "eng")
+            func report(_ name: String, _ pix: borrowing Pix) throws {
+                pix.writeDebugPNG("/tmp/resolver-debug-\(name).png")
+                let words = try engine.recognize(pix, mode: .singleBlock, deadlineMilliseconds: nil)
+                let e = Evidence(words: words, weights: calibration.scoring)
+                print(name, "score", e.score(calibration.scoring), "dict", e.dictionaryWords, words.prefix(12).map { "\($0.text)/\(Int($0.confidence))" }.joined(separator: " "))
+            }
+            try report("gray", big)
+            let tile = Int(v[5])
+            let norm = try big.backgroundNormalized(tile: tile)
+            try report("norm", norm)
+            for t in [140, 160, 180] { try report("thr\(t)", try norm.thresholded(t)) }
+            for w in [tile / 4, tile / 2] {
+                for k in [0.2, 0.34] { try report("sauvola-\(w)-\(k)", try norm.sauvolaBinarized(halfWindow: w, factor: k)) }
+            }
+            try report("otsu", try big.otsuOnNormalizedBackground(tile: tile))
+        }
         let clock = ContinuousClock()
         let start = clock.now
         let analysis = try AnalysisImage.make(

@@ -32,6 +32,7 @@ struct ResolverEvaluation {
         var horizontalPairs: Int
         var verticalPairs: Int
         var evidence: [String: [Evidence]]
+        var words: [String: [[RecognizedWord]]]
         var candidates: [CandidateScore]
     }
 
@@ -51,7 +52,9 @@ struct ResolverEvaluation {
         var configuration = ResolverConfiguration()
         configuration.exhaustive = env["DOCORIENT_EVAL_EXHAUSTIVE"] == "1"
         if env["DOCORIENT_EVAL_MIRROR"] == "always" { configuration.mirror = .always }
-        let resolver = try Resolver(configuration: configuration)
+        var calibration = Calibration.embedded
+        if let windows = env["DOCORIENT_EVAL_WINDOWS"].flatMap({ Int($0) }) { calibration.cascade.maxWindows = windows }
+        let resolver = try Resolver(configuration: configuration, calibration: calibration)
         let jobs = Int(env["DOCORIENT_EVAL_JOBS"] ?? "1") ?? 1
         let entries = lines.dropFirst().filter { !$0.isEmpty }.map {
             $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
@@ -73,6 +76,8 @@ struct ResolverEvaluation {
                     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
                     var evidence: [String: [Evidence]] = [:]
                     for (o, list) in trace.evidence { evidence[String(o.exifValue)] = list }
+                    var words: [String: [[RecognizedWord]]] = [:]
+                    for (o, list) in trace.words { words[String(o.exifValue)] = list }
                     return Row(
                         file: fields[cFile], kind: fields[cKind], truth: Int(fields[cTruth]) ?? 0,
                         decidable: fields[cDecidable] == "1", prior: prior?.exifValue,
@@ -80,7 +85,7 @@ struct ResolverEvaluation {
                         margin: trace.decision.margin, reason: trace.decision.reason, seconds: seconds,
                         glyphs: trace.glyphs, textHeight: trace.textHeight, windows: trace.windows,
                         depth: trace.depth, horizontalPairs: trace.horizontalPairs,
-                        verticalPairs: trace.verticalPairs, evidence: evidence,
+                        verticalPairs: trace.verticalPairs, evidence: evidence, words: words,
                         candidates: trace.decision.candidates)
                 }
             }
@@ -106,6 +111,7 @@ struct ResolverEvaluation {
         let negatives = rows.filter { !$0.decidable }
         let abstained = negatives.filter { $0.answer == nil }.count
         let times = rows.map(\.seconds).sorted()
+        guard !times.isEmpty else { Issue.record("no files in \(manifestPath)"); return }
         print(
             """
             evaluation: \(rows.count) files

@@ -10,6 +10,10 @@ struct AnalysisParameters: Sendable, Codable, Equatable {
     /// Rescale only when the measured height falls outside this band.
     var minTextHeight: Double
     var maxTextHeight: Double
+    /// Ink threshold (0...255, paper at 200) of the first pass, which only measures the text.
+    var probeThreshold: Int
+    /// Largest enlargement over the stored pixels, for fine print.
+    var maxUpscale: Double
     /// Sauvola window half-size, in character heights.
     var sauvolaWindowInTextHeights: Double
     /// Sauvola's k.
@@ -36,7 +40,7 @@ struct AnalysisImage: ~Copyable {
     /// Glyph pairs side by side along stored x and along stored y: which way the text lines run.
     let horizontalPairs: Int
     let verticalPairs: Int
-    /// Analysis pixels per stored pixel.
+    /// Analysis pixels per stored pixel (the image covers only the region with text).
     let scale: Double
 }
 
@@ -59,48 +63,58 @@ extension AnalysisImage {
         let storedLongSide = max(metadata.width, metadata.height)
         let source = try GraySource(bytes: bytes, format: metadata.format, maxPixels: maxPixels)
 
-        // Pass 1: a modest size, only to measure the text.
+        // Pass 1: a modest size, only to measure the text and find where it is.
         let first = try source.gray(longSide: min(storedLongSide, p.firstPassLongSide))
         let firstScale = Double(first.width) / Double(source.storedWidth)
-        let probe = try binarize(first, textHeight: nil, parameters: p)
+        // A fixed threshold on the normalised page: enough to measure the text, and unlike a local
+        // threshold it does not turn paper grain and sensor noise into specks that pair up.
+        let probe = try first.backgroundNormalized(tile: max(16, first.width / 30)).thresholded(p.probeThreshold)
         let measured = measureGlyphs(try probe.componentBoxes())
+        guard let firstHeight = measured.textHeight, let bounds = measured.bounds(margin: 3 * firstHeight) else {
+            return try finish(probe, textHeight: p.targetTextHeight, scale: firstScale, parameters: p)
+        }
 
-        // Pass 2: rescale so the text, not the file, has the size Tesseract reads well.
+        // Pass 2: only the region with text, at a scale where the text (not the file) has the
+        // size Tesseract reads well: fine print is enlarged (up to maxUpscale), posters shrunk.
         var scale = firstScale
-        if let h = measured.textHeight, h < p.minTextHeight || h > p.maxTextHeight {
-            scale = min(1, firstScale * p.targetTextHeight / h)
+        if firstHeight < p.minTextHeight || firstHeight > p.maxTextHeight {
+            scale = min(p.maxUpscale, firstScale * p.targetTextHeight / firstHeight)
         }
-        let textHeightGuess = (measured.textHeight ?? p.targetTextHeight) * scale / firstScale
-        let binary: Pix
-        if abs(scale - firstScale) < 0.02 * firstScale {
-            binary = try binarize(first, textHeight: textHeightGuess, parameters: p)
-        } else if scale > firstScale {
-            let longSide = Int((Double(storedLongSide) * scale).rounded())
-            let larger = try source.gray(longSide: longSide)
-            binary = try binarize(larger, textHeight: textHeightGuess, parameters: p)
-        } else {
-            let smaller = try first.scaled(by: scale / firstScale)
-            binary = try binarize(smaller, textHeight: textHeightGuess, parameters: p)
-        }
-        let actualScale = Double(binary.width) / Double(source.storedWidth)
+        let gray = try source.gray(longSide: Int((Double(storedLongSide) * min(1, scale)).rounded(.up)))
+        let grayScale = Double(gray.width) / Double(source.storedWidth)
+        let k = grayScale / firstScale
+        let region = PixelBox(
+            x: Int(Double(bounds.x) * k), y: Int(Double(bounds.y) * k),
+            width: Int(Double(bounds.width) * k), height: Int(Double(bounds.height) * k))
+        var part = try gray.cropped(to: region)
+        let resize = scale / grayScale
+        if abs(resize - 1) > 0.08 { part = try part.scaled(by: resize) }
+        let partScale = grayScale * Double(part.width) / Double(max(1, min(region.width, gray.width - region.x)))
+        let height = firstHeight * partScale / firstScale
+        let binary = try binarize(part, textHeight: height, parameters: p)
+        return try finish(
+            binary, textHeight: height, scale: partScale, parameters: p)
+    }
 
-        // Keep marks that can be characters: drop speckle, page edges, table texture, photos.
-        let h = max(4, textHeightGuess)
+    /// Keeps the marks that can be characters (drops speckle, page edges, table texture, photos)
+    /// and measures the glyphs on what is left.
+    private static func finish(
+        _ binary: consuming Pix, textHeight h: Double, scale: Double, parameters p: AnalysisParameters
+    ) throws -> AnalysisImage {
+        let h = max(4, h)
         let cleaned = try binary.keepingComponents(
             minSide: max(2, Int(h * 0.25)), maxWidth: Int(h * 6), maxHeight: Int(h * 3))
         let glyphs = measureGlyphs(try cleaned.componentBoxes())
         return AnalysisImage(
             binary: cleaned, textHeight: glyphs.textHeight ?? h, glyphs: glyphs.glyphs,
-            horizontalPairs: glyphs.horizontalPairs, verticalPairs: glyphs.verticalPairs, scale: actualScale)
+            horizontalPairs: glyphs.horizontalPairs, verticalPairs: glyphs.verticalPairs, scale: scale)
     }
 
     /// Background normalisation, then Sauvola over a window sized to the text.
-    private static func binarize(_ gray: borrowing Pix, textHeight: Double?, parameters p: AnalysisParameters)
+    private static func binarize(_ gray: borrowing Pix, textHeight h: Double, parameters p: AnalysisParameters)
         throws -> Pix
     {
-        let h = textHeight ?? Double(max(gray.width, gray.height)) / 120
-        let tile = max(16, Int(h * 4))
-        let normalized = try gray.backgroundNormalized(tile: tile)
+        let normalized = try gray.backgroundNormalized(tile: max(16, Int(h * 4)))
         let half = max(7, Int(h * p.sauvolaWindowInTextHeights))
         return try normalized.sauvolaBinarized(halfWindow: half, factor: p.sauvolaFactor)
     }
@@ -111,6 +125,20 @@ extension AnalysisImage {
         var textHeight: Double?
         var horizontalPairs: Int
         var verticalPairs: Int
+
+        /// The box around all glyphs, grown by `margin` on every side (not clipped).
+        func bounds(margin: Double) -> PixelBox? {
+            guard let first = glyphs.first else { return nil }
+            var x0 = first.box.x, y0 = first.box.y, x1 = first.box.maxX, y1 = first.box.maxY
+            for g in glyphs {
+                x0 = min(x0, g.box.x)
+                y0 = min(y0, g.box.y)
+                x1 = max(x1, g.box.maxX)
+                y1 = max(y1, g.box.maxY)
+            }
+            let m = Int(margin)
+            return PixelBox(x: max(0, x0 - m), y: max(0, y0 - m), width: x1 - max(0, x0 - m) + m, height: y1 - max(0, y0 - m) + m)
+        }
     }
 
     /// Finds the components that sit next to one of similar size, as letters in a word do, and

@@ -113,6 +113,16 @@ struct Pix: ~Copyable {
         return try Pix(taking: out, "pixSauvolaBinarizeTiled")
     }
 
+    /// Background normalisation to white, then one Otsu threshold for the whole image: flattens uneven
+    /// light without turning paper grain and sensor noise into ink. Stands for
+    /// `pixOtsuThreshOnBackgroundNorm`.
+    func otsuOnNormalizedBackground(tile: Int) throws -> Pix {
+        var threshold: Int32 = 0
+        return try Pix(
+            taking: pixOtsuThreshOnBackgroundNorm(raw, nil, Int32(tile), Int32(tile), 100, 50, 255, 2, 2, 0.1, &threshold),
+            "pixOtsuThreshOnBackgroundNorm")
+    }
+
     /// Binary image: pixels darker than `threshold` become ink. Stands for `pixThresholdToBinary`.
     func thresholded(_ threshold: Int) throws -> Pix {
         try Pix(taking: pixThresholdToBinary(raw, Int32(threshold)), "pixThresholdToBinary")
@@ -210,3 +220,15 @@ struct Pix: ~Copyable {
 }
 
 private let isLittleEndianHost: Bool = 1.littleEndian == 1
+
+/// Process-wide Leptonica settings.
+enum Leptonica {
+    /// Leptonica prints "Error in ..." lines to stderr for conditions the resolver handles, e.g.
+    /// `pixBackgroundNorm` on a page with no bright background ("numaGetIValue: index not valid"
+    /// from `pixFillMapHoles`, after which it returns a copy of its input). docorient reports real
+    /// failures as `DocOrientError`, so the messages only garble the CLI's output. The severity is
+    /// process-wide (`setMsgSeverity`); it is set once, before the first resolver runs.
+    static let silenced: Void = {
+        _ = setMsgSeverity(Int32(L_SEVERITY_NONE))
+    }()
+}

@@ -5,9 +5,9 @@ extension Calibration {
     /// The values in Models/calibration.json.
     static let embedded = Calibration(
         version: 1,
-        fittedWith: "hand-set starting values (not fitted yet)",
-        analysis: AnalysisParameters(firstPassLongSide: 2000, targetTextHeight: 22, minTextHeight: 14, maxTextHeight: 40, sauvolaWindowInTextHeights: 1.5, sauvolaFactor: 0.3),
-        scoring: ScoringWeights(minWordConfidence: 60, dictionaryWeight: 1.0),
-        cascade: CascadeParameters(minGlyphs: 12, windowSideInTextHeights: 16, windowMinGlyphs: 10, maxWindows: 3, earlyExitScore: 40, earlyExitRatio: 4, mirrorMinDictionaryShare: 0.4, mirrorMinDictionaryWords: 4),
-        confidence: ConfidenceModel(intercept: -4, bestScore: 1.0, secondScore: -0.5, margin: 3, dictionaryWords: 0.5, priorAgrees: 0.5, priorDisagrees: -0.3, decideAt: 0.5, minScore: 10, priorMargin: 0.15))
+        fittedWith: "python3 Models/fit.py resolver-exh-a2.jsonl --write (see Models/README.md)",
+        analysis: AnalysisParameters(firstPassLongSide: 2000, targetTextHeight: 22, minTextHeight: 14, maxTextHeight: 40, probeThreshold: 160, maxUpscale: 3.0, sauvolaWindowInTextHeights: 1.5, sauvolaFactor: 0.34),
+        scoring: ScoringWeights(minWordConfidence: 70, dictionaryWeight: 1.0),
+        cascade: CascadeParameters(minGlyphs: 12, windowSideInTextHeights: 16, windowMinGlyphs: 10, maxWindows: 3, earlyExitScore: 20, earlyExitRatio: 2.5, mirrorMinDictionaryShare: 0.4, mirrorMinDictionaryWords: 4),
+        confidence: ConfidenceModel(intercept: -2.5529, bestScore: 2.7175, secondScore: -1.6911, margin: 0.0763, dictionaryWords: 0.1523, priorAgrees: 2.1099, priorDisagrees: -0.5998, decideAt: 0.61, minScore: 10, priorMargin: 0.15))
 }

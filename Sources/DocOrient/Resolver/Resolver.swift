@@ -21,6 +21,7 @@ public final class Resolver: Sendable {
     }
 
     init(configuration: ResolverConfiguration, calibration: Calibration) throws {
+        Leptonica.silenced
         self.configuration = configuration
         self.calibration = calibration
         self.modelDirectory = try ModelLocator.locate(
@@ -59,6 +60,7 @@ public final class Resolver: Sendable {
         }
         try pool.withEngine { engine in
             var reader = CandidateReader(engine: engine, windows: windows, weights: calibration.scoring)
+            reader.keepWords = configuration.exhaustive
             try runCascade(&reader, image: analysis, prior: prior, trace: &trace)
         }
         return trace
@@ -111,6 +113,7 @@ public final class Resolver: Sendable {
         }
         trace.depth = depth
         trace.evidence = reader.allEvidence(depth: depth)
+        trace.words = reader.words
         trace.decision = conclude(reader, considered, depth: depth, prior: prior)
     }
 
@@ -190,6 +193,8 @@ struct Trace: Sendable {
     var depth = 0
     /// Per candidate, the evidence of each window read (index 0 = densest).
     var evidence: [Orientation: [Evidence]] = [:]
+    /// Per candidate and window, the words read (exhaustive mode only).
+    var words: [Orientation: [[RecognizedWord]]] = [:]
     var decision = Decision(orientation: nil, confidence: 0, margin: 0, reason: nil, candidates: [])
 }
 
@@ -199,6 +204,9 @@ struct CandidateReader {
     let windows: [PixelBox]
     let weights: ScoringWeights
     private var read: [Orientation: [Evidence]] = [:]
+    /// The words behind the evidence, kept only when `keepWords` (for fitting).
+    var keepWords = false
+    private(set) var words: [Orientation: [[RecognizedWord]]] = [:]
 
     init(engine: TesseractEngine, windows: [PixelBox], weights: ScoringWeights) {
         self.engine = engine
@@ -215,6 +223,7 @@ struct CandidateReader {
             view.setResolution(300)
             let words = try engine.recognize(view, mode: .singleBlock, deadlineMilliseconds: 2000)
             list.append(Evidence(words: words, weights: weights))
+            if keepWords { self.words[o, default: []].append(words) }
         }
         read[o] = list
     }

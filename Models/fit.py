@@ -1,0 +1,352 @@
+#!/usr/bin/env python3
+"""Fit docorient's resolver calibration (Models/calibration.json) from exhaustive OCR evidence.
+
+Input: JSON lines written by the ResolverEvaluation test in exhaustive mode, where every candidate
+orientation was read on every text window and the recognised words were kept:
+
+    python3 Corpus/generate.py --seed 7 --count 200 --out /tmp/resolver-set-a
+    DOCORIENT_EVAL_MANIFEST=/tmp/resolver-set-a/manifest.csv DOCORIENT_EVAL_OUT=/tmp/resolver-exh-a.jsonl \\
+      DOCORIENT_EVAL_EXHAUSTIVE=1 DOCORIENT_EVAL_WINDOWS=4 DOCORIENT_EVAL_JOBS=2 \\
+      swift test -c release -Xswiftc -enable-testing --scratch-path .build-resolver-release \\
+      --filter ResolverEvaluation
+    python3 Models/fit.py /tmp/resolver-exh-a.jsonl [--validate other.jsonl] [--write]
+
+Because OCR of a (candidate, window) pair does not depend on the cascade, the cascade of
+Resolver.swift is replayed here exactly on the recorded words for any parameters. The script
+  1. grid-searches the scoring weights and cascade thresholds: fewest wrong winners first, then
+     fewest OCR calls (time);
+  2. fits the logistic confidence model (Newton's method, light L2) on "the winner is right",
+     with hard negatives counted as wrong, so that its output is a calibrated probability;
+  3. picks decideAt, the lowest confidence at which the resolver answers, so that at least 97% of
+     the hard negatives that reach the model stay undecidable and no wrong answer is decided;
+  4. with --write, stores everything in Models/calibration.json (analysis parameters are kept as
+     they are: they shape the OCR input and so cannot be replayed) and runs Models/embed.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import math
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CALIBRATION = os.path.join(HERE, "calibration.json")
+
+ROTATIONS = [1, 3, 6, 8]
+MIRRORED = [2, 4, 5, 7]
+# Rotation part (mirror dropped) of each EXIF value; see Orientation.rotationPart.
+ROTATION_PART = {1: 1, 2: 1, 3: 3, 4: 3, 5: 8, 6: 6, 7: 6, 8: 8}
+
+
+def load(paths):
+    rows = []
+    for path in paths:
+        with open(path) as fh:
+            for line in fh:
+                if line.strip():
+                    rows.append(json.loads(line))
+    return rows
+
+
+def evidence(words, min_conf):
+    """Evidence.init(words:weights:) of Evidence.swift."""
+    e = dict(words=0, confident=0, chars=0.0, dict_words=0, dict_chars=0.0)
+    for w in words:
+        text = w["text"]
+        letters = sum(1 for ch in text if ch.isalpha())
+        alnum = sum(1 for ch in text if ch.isalpha() or ch.isnumeric())
+        if alnum == 0:
+            continue
+        e["words"] += 1
+        if alnum < 2 or w["confidence"] < min_conf:
+            continue
+        weight = w["confidence"] / 100
+        e["confident"] += 1
+        e["chars"] += alnum * weight
+        if w["isFromDictionary"] and letters >= 3:
+            e["dict_words"] += 1
+            e["dict_chars"] += letters * weight
+    return e
+
+
+def total(evs):
+    out = dict(words=0, confident=0, chars=0.0, dict_words=0, dict_chars=0.0)
+    for e in evs:
+        for k in out:
+            out[k] += e[k]
+    return out
+
+
+class FileEvidence:
+    """Per candidate and window, evidence for one scoring weight setting."""
+
+    def __init__(self, row, min_conf, dict_weight):
+        self.row = row
+        self.windows = row["windows"]
+        self.per = {int(o): [evidence(ws, min_conf) for ws in lists] for o, lists in row["words"].items()}
+        self.dict_weight = dict_weight
+
+    def ev(self, o, depth):
+        return total(self.per.get(o, [])[:depth])
+
+    def score(self, o, depth):
+        e = self.ev(o, depth)
+        return e["chars"] + self.dict_weight * e["dict_chars"]
+
+
+def replay(fe: FileEvidence, p, prior, mirror_always=False):
+    """Resolver.runCascade + conclude, on recorded evidence. Returns (ranked, depth, calls)."""
+    calls = set()
+
+    def read(o, d):
+        for i in range(min(d, fe.windows)):
+            calls.add((o, i))
+
+    def ranked(cands, depth):
+        return sorted(cands, key=lambda o: (-fe.score(o, depth), cands.index(o)))
+
+    def clear(cands, depth):
+        r = ranked(cands, depth)
+        if len(r) < 2:
+            return False
+        best, second = fe.score(r[0], depth), fe.score(r[1], depth)
+        return best >= p["earlyExitScore"] and best + 1 >= p["earlyExitRatio"] * (second + 1)
+
+    along_x = fe.row["horizontalPairs"] >= fe.row["verticalPairs"]
+    pairs = [[1, 3], [6, 8]] if along_x else [[6, 8], [1, 3]]
+    if prior is not None:
+        rp = ROTATION_PART[prior]
+        for pair in pairs:
+            if rp in pair:
+                pair.sort(key=lambda o: o != rp)
+    rotations = pairs[0] + pairs[1]
+    depth = 1
+    considered = []
+    for pair in pairs:
+        for o in pair:
+            read(o, depth)
+        considered += pair
+        if clear(considered, depth):
+            break
+    if not clear(considered, depth):
+        considered = list(rotations)
+        for d in range(2, fe.windows + 1):
+            for o in rotations:
+                read(o, d)
+            depth = d
+            if clear(considered, depth):
+                break
+        for o in rotations:
+            read(o, depth)
+    best_rotation = ranked(considered, depth)[0]
+    e = fe.ev(best_rotation, depth)
+    share = e["dict_words"] / e["confident"] if e["confident"] else 0
+    reads_as_text = e["dict_words"] >= p["mirrorMinDictionaryWords"] and share >= p["mirrorMinDictionaryShare"]
+    if mirror_always or (prior is not None and prior in MIRRORED) or not reads_as_text:
+        for o in MIRRORED:
+            read(o, depth)
+        considered += MIRRORED
+    return ranked(considered, depth), depth, len(calls)
+
+
+def features(fe, ranked, depth, prior, prior_margin):
+    """The winner (prior kept when close) and ConfidenceModel's feature vector."""
+    winner = ranked[0]
+    top = fe.score(winner, depth)
+    if prior is not None and prior != winner and prior in ranked and fe.score(prior, depth) >= top * (1 - prior_margin):
+        winner = prior
+    best = fe.score(winner, depth)
+    second = max([fe.score(o, depth) for o in ranked if o != winner] or [0])
+    margin = (best - second) / best if best > 0 else 0
+    dict_words = fe.ev(winner, depth)["dict_words"]
+    agrees = 1.0 if prior is not None and prior == winner else 0.0
+    disagrees = 1.0 if prior is not None and prior != winner else 0.0
+    x = [math.log1p(best), math.log1p(second), margin, math.log1p(dict_words), agrees, disagrees]
+    return winner, best, x
+
+
+FEATURES = ["bestScore", "secondScore", "margin", "dictionaryWords", "priorAgrees", "priorDisagrees"]
+
+
+def fit_logistic(X, y, l2=0.05, iterations=60):
+    X = np.hstack([np.ones((len(X), 1)), np.asarray(X, dtype=float)])
+    y = np.asarray(y, dtype=float)
+    w = np.zeros(X.shape[1])
+    reg = np.full(X.shape[1], l2)
+    reg[0] = 0
+    for _ in range(iterations):
+        z = X @ w
+        p = 1 / (1 + np.exp(-z))
+        grad = X.T @ (p - y) + reg * w
+        H = (X * (p * (1 - p))[:, None]).T @ X + np.diag(reg) + 1e-9 * np.eye(X.shape[1])
+        step = np.linalg.solve(H, grad)
+        w -= step
+        if np.max(np.abs(step)) < 1e-8:
+            break
+    return w
+
+
+def probability(w, x):
+    z = w[0] + sum(wi * xi for wi, xi in zip(w[1:], x))
+    return 1 / (1 + math.exp(-z))
+
+
+def evaluate(rows, params, w, decide_at, min_score, prior_margin, verbose=False):
+    """Accuracy, abstentions and cost of the full resolver on recorded rows."""
+    out = dict(right=0, wrong=0, undecided=0, confident_wrong=0, neg=0, neg_undecided=0, calls=[], bins={})
+    for row in rows:
+        prior = row.get("prior")
+        decidable = row["decidable"]
+        if not row["words"]:  # no text found: undecidable before any OCR
+            answer, calls, conf = None, 0, 0.0
+        else:
+            fe = FileEvidence(row, params["minWordConfidence"], params["dictionaryWeight"])
+            ranked, depth, calls = replay(fe, params, prior)
+            winner, best, x = features(fe, ranked, depth, prior, prior_margin)
+            conf = probability(w, x)
+            answer = winner if (best >= min_score and conf >= decide_at) else None
+            if decidable:
+                b = min(9, int(conf * 10))
+                hit = out["bins"].setdefault(b, [0, 0])
+                hit[0] += 1
+                hit[1] += winner == row["truth"]
+        out["calls"].append(calls)
+        if decidable:
+            if answer is None:
+                out["undecided"] += 1
+            elif answer == row["truth"]:
+                out["right"] += 1
+            else:
+                out["wrong"] += 1
+                out["confident_wrong"] += conf > 0.9
+                if verbose:
+                    print(f"  wrong: {row['file']} truth {row['truth']} answer {answer} conf {conf:.3f}")
+            if verbose and answer is None:
+                print(f"  undecided: {row['file']} truth {row['truth']} conf {conf:.3f}")
+        else:
+            out["neg"] += 1
+            out["neg_undecided"] += answer is None
+            if verbose and answer is not None:
+                print(f"  negative answered: {row['file']} ({row['kind']}) answer {answer} conf {conf:.3f}")
+    return out
+
+
+def training_set(rows, params, prior_margin):
+    X, y = [], []
+    for row in rows:
+        if not row["words"]:
+            continue
+        prior = row.get("prior")
+        fe = FileEvidence(row, params["minWordConfidence"], params["dictionaryWeight"])
+        ranked, depth, _ = replay(fe, params, prior)
+        winner, _, x = features(fe, ranked, depth, prior, prior_margin)
+        X.append(x)
+        y.append(1 if row["decidable"] and winner == row["truth"] else 0)
+    return X, y
+
+
+def search(rows, current):
+    """Scoring and cascade parameters: fewest wrong winners, then fewest OCR calls."""
+    grid = dict(
+        minWordConfidence=[50, 60, 70],
+        dictionaryWeight=[0.5, 1.0, 2.0],
+        earlyExitScore=[20, 30, 40, 60],
+        earlyExitRatio=[2.5, 4, 6],
+        mirrorMinDictionaryWords=[2, 3, 4, 6],
+        mirrorMinDictionaryShare=[0.3, 0.4, 0.5],
+    )
+    decidable = [r for r in rows if r["decidable"] and r["words"]]
+    cache = {}
+    best = None
+    for values in itertools.product(*grid.values()):
+        p = dict(zip(grid.keys(), values))
+        key = (p["minWordConfidence"], p["dictionaryWeight"])
+        if key not in cache:
+            cache[key] = [FileEvidence(r, *key) for r in decidable]
+        wrong = 0
+        calls = 0
+        for fe in cache[key]:
+            prior = fe.row.get("prior")
+            ranked, depth, n = replay(fe, p, prior)
+            winner, _, _ = features(fe, ranked, depth, prior, current["priorMargin"])
+            wrong += winner != fe.row["truth"]
+            calls += n
+        cost = (wrong, calls)
+        if best is None or cost < best[0]:
+            best = (cost, p)
+    return best
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("traces", nargs="+", help="exhaustive evaluation JSON lines to fit on")
+    ap.add_argument("--validate", nargs="*", default=[], help="JSON lines to report on, not fitted")
+    ap.add_argument("--write", action="store_true", help="update Models/calibration.json and the embedded copy")
+    args = ap.parse_args(argv)
+
+    with open(CALIBRATION) as fh:
+        calibration = json.load(fh)
+    rows = [r for r in load(args.traces) if "words" in r]
+    current = calibration["confidence"]
+    (wrong, calls), params = search(rows, current)
+    print(f"search: {wrong} wrong winners on {sum(1 for r in rows if r['decidable'])} decidable, "
+          f"{calls / max(1, len(rows)):.1f} OCR calls per file with {params}")
+
+    prior_margin = current["priorMargin"]
+    X, y = training_set(rows, params, prior_margin)
+    w = fit_logistic(X, y)
+    print("confidence model:", dict(zip(["intercept"] + FEATURES, np.round(w, 3))))
+
+    # decideAt: keep >= 97% of hard negatives undecidable and no wrong answer, answer as much as possible.
+    min_score = current["minScore"]
+    candidates = sorted(set([round(x, 3) for x in np.linspace(0.3, 0.95, 66)]))
+    chosen = None
+    for t in candidates:
+        r = evaluate(rows, params, w, t, min_score, prior_margin)
+        neg_ok = r["neg"] == 0 or r["neg_undecided"] >= 0.97 * r["neg"]
+        if neg_ok and r["wrong"] == 0:
+            chosen = (t, r)
+            break
+    if chosen is None:
+        chosen = (0.9, evaluate(rows, params, w, 0.9, min_score, prior_margin))
+    decide_at, r = chosen
+    print(f"decideAt {decide_at}: right {r['right']}, wrong {r['wrong']}, undecided {r['undecided']}, "
+          f"negatives undecidable {r['neg_undecided']}/{r['neg']}, median OCR calls {np.median(r['calls'])}")
+    for label, paths in [("fit set", args.traces)] + [(p, [p]) for p in args.validate]:
+        rs = [x for x in load(paths) if "words" in x]
+        e = evaluate(rs, params, w, decide_at, min_score, prior_margin, verbose=True)
+        n = e["right"] + e["wrong"] + e["undecided"]
+        print(f"{label}: right {e['right']}/{n} ({100 * e['right'] / max(1, n):.1f}%), wrong {e['wrong']} "
+              f"({e['confident_wrong']} above 0.9), undecided {e['undecided']}, "
+              f"negatives undecidable {e['neg_undecided']}/{e['neg']}, median OCR calls {np.median(e['calls'])}")
+        print("  reliability (confidence bin: winners right / files):",
+              {f"{b / 10:.1f}": f"{v[1]}/{v[0]}" for b, v in sorted(e["bins"].items())})
+
+    if args.write:
+        calibration["fittedWith"] = "python3 Models/fit.py " + " ".join(
+            os.path.basename(p) for p in args.traces) + " --write (see Models/README.md)"
+        calibration["scoring"]["minWordConfidence"] = params["minWordConfidence"]
+        calibration["scoring"]["dictionaryWeight"] = params["dictionaryWeight"]
+        for k in ["earlyExitScore", "earlyExitRatio", "mirrorMinDictionaryWords", "mirrorMinDictionaryShare"]:
+            calibration["cascade"][k] = params[k]
+        conf = calibration["confidence"]
+        conf["intercept"] = round(float(w[0]), 4)
+        for name, value in zip(FEATURES, w[1:]):
+            conf[name] = round(float(value), 4)
+        conf["decideAt"] = decide_at
+        with open(CALIBRATION, "w") as fh:
+            json.dump(calibration, fh, indent=2)
+            fh.write("\n")
+        subprocess.run([sys.executable, os.path.join(HERE, "embed.py")], check=True)
+        print("wrote", CALIBRATION)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
