@@ -88,3 +88,47 @@ struct BakeTests {
         #expect(try Bake.apply(to: original).outcome == .baked(.flipVertical))
     }
 }
+
+/// PNG and TIFF bakes re-encode losslessly: ImageMagick, an independent decoder, sees exactly the
+/// original pixels turned.
+struct LosslessReencodeBakeTests {
+    func rgba(_ path: String) throws -> (width: Int, height: Int, pixels: [UInt8]) {
+        let size = try Fixtures.run(["identify", "-format", "%w %h", path]).out.split(separator: " ").compactMap { Int($0) }
+        let dir = try Fixtures.temporaryDirectory()
+        let raw = dir.appendingPathComponent("p.rgba").path
+        try Fixtures.run(["convert", path, "-depth", "8", "rgba:\(raw)"])
+        return (size[0], size[1], try FileIO.read(raw))
+    }
+
+    @Test(arguments: [
+        ("png", ["-type", "TrueColorAlpha"]), ("png", ["-type", "Palette"]), ("png", ["-type", "Grayscale"]),
+        ("png", ["-type", "Bilevel"]), ("tif", ["-type", "TrueColor"]), ("tif", ["-type", "Bilevel"]),
+    ])
+    func bakingPNGAndTIFFTurnsThePixelsExactly(format: String, type: [String]) throws {
+        let dir = try Fixtures.temporaryDirectory()
+        let source = dir.appendingPathComponent("src.\(format)").path
+        let target = type.contains("Palette") ? "PNG8:" + source : source
+        try Fixtures.run(["convert", "-size", "61x37", "plasma:fractal", "-seed", "3"] + (type.contains("Palette") ? ["-colors", "64"] : type) + ["-depth", "8", target])
+        let original = try rgba(source)
+        for orientation in [Orientation.rotate90, .transpose, .rotate180, .flipHorizontal] {
+            let bytes = try TagRewrite.setting(orientation, in: FileIO.read(source))
+            let result = try Bake.apply(to: bytes)
+            #expect(result.outcome == .baked(orientation))
+            let baked = try Fixtures.write(result.bytes, "baked-\(orientation.exifValue).\(format)", in: dir)
+            let actual = try rgba(baked)
+            let expected = GrayImage(width: original.width * 4, height: original.height, pixels: original.pixels).transformed(by: orientation, channels: 4)
+            #expect(actual.width * 4 == expected.width && actual.height == expected.height, "\(format) \(type) \(orientation)")
+            let same = actual.pixels == expected.pixels
+            #expect(same, "\(format) \(type) \(orientation): pixels differ")
+            let tag = try ImageMetadata.read(result.bytes).exifOrientation
+            #expect(tag == nil || tag == 1, "no orientation other than 1 is left behind")
+        }
+    }
+
+    @Test func aSixteenBitPNGIsRefusedRatherThanReduced() throws {
+        let dir = try Fixtures.temporaryDirectory()
+        let source = dir.appendingPathComponent("deep.png").path
+        try Fixtures.run(["convert", "-size", "20x10", "gradient:", "-depth", "16", source])
+        #expect(throws: DocOrientError.self) { try Bake.apply(.rotate90, to: FileIO.read(source)) }
+    }
+}

@@ -22,14 +22,21 @@ public enum Bake {
     /// XMP orientation become 1, the IFD1 thumbnail is transformed too, and PixelXDimension/
     /// PixelYDimension follow the new frame. Unless `trim` is set, a transform that would move
     /// partial MCU blocks is not done: the tag is rewritten instead, which displays the same.
-    /// - Throws: `DocOrientError` for unsupported, malformed or corrupt input, and
-    ///   `.invalidRequest` for PNG and TIFF, whose bake is not implemented yet.
+    ///
+    /// PNG and TIFF: decoded, turned exactly and re-encoded with lossless compression (PNG
+    /// deflate; TIFF deflate, or G4 for 1-bit). PNG keeps its colour, text and time chunks (pHYs
+    /// turned with the image, eXIf set to 1); a TIFF keeps its pixels and resolution, not its other
+    /// tags. 16-bit images are refused rather than reduced to 8 bits.
+    /// - Throws: `DocOrientError` for unsupported, malformed or corrupt input.
     public static func apply(_ orientation: Orientation? = nil, to bytes: [UInt8], trim: Bool = false) throws -> Result {
         let parsed = try ParsedImage.parse(bytes)
         let metadata = try parsed.metadata(bytes)
         let target = orientation ?? metadata.effectiveOrientation ?? .identity
-        guard case .jpeg(let jpeg) = parsed else {
-            throw DocOrientError(.invalidRequest, "baking \(metadata.format.rawValue.uppercased()) files is not supported yet; use the tag rewrite")
+        let jpeg: JPEGStructure
+        switch parsed {
+        case .jpeg(let j): jpeg = j
+        case .png(let png): return try bakePNG(bytes, png: png, metadata: metadata, target: target)
+        case .tiff(let tiff): return try bakeTIFF(bytes, tiff: tiff, metadata: metadata, target: target)
         }
         if target == .identity {
             let allUpright = [metadata.exifOrientation, metadata.xmpOrientation, metadata.thumbnailOrientation]
@@ -69,5 +76,50 @@ public enum Bake {
             let turned = decoded.transformed(by: orientation, channels: 3)
             return try TurboJPEG.encode(turned.pixels, width: turned.width / 3, height: turned.height, subsampling: .s420, quality: 90)
         }
+    }
+
+    static func bakePNG(_ bytes: [UInt8], png: PNGStructure, metadata: ImageMetadata, target: Orientation) throws -> Result {
+        guard target != .identity || metadata.exifOrientation.map({ $0 != 1 }) == true else {
+            return Result(bytes: bytes, outcome: .unchanged)
+        }
+        guard png.bitDepth <= 8 else {
+            throw DocOrientError(.invalidRequest, "baking a \(png.bitDepth)-bit PNG would reduce it to 8 bits; use the tag rewrite (docorient tag, or fix without --bake)")
+        }
+        let encoded = try Pix.decode(bytes).oriented(target).encodedPNG()
+        let fresh = try PNGStructure.parse(encoded)
+        func chunk(_ c: PNGStructure.Chunk, in b: [UInt8]) -> [UInt8] { Array(b[c.start..<(c.data.upperBound + 4)]) }
+        // Ancillary chunks worth keeping, transformed where the turn changes their meaning.
+        var colour: [UInt8] = [], physical: [UInt8] = [], exif: [UInt8] = [], text: [UInt8] = []
+        for c in png.chunks {
+            let data = Array(bytes[c.data])
+            switch c.type {
+            case "iCCP", "sRGB", "gAMA", "cHRM": colour += chunk(c, in: bytes)
+            case "tEXt", "zTXt", "iTXt", "tIME": text += chunk(c, in: bytes)
+            case "pHYs" where data.count == 9:
+                let swapped = target.swapsDimensions ? Array(data[4..<8]) + Array(data[0..<4]) + [data[8]] : data
+                physical = PNGStructure.chunk(type: "pHYs", data: swapped)
+            case "eXIf":
+                exif = PNGStructure.chunk(type: "eXIf", data: try TIFFEditor.settingOrientation(1, in: data))
+            default: break
+            }
+        }
+        var out = PNGStructure.signature + chunk(fresh.chunks[0], in: encoded) + colour + physical + exif
+        for c in fresh.chunks.dropFirst() where ["PLTE", "tRNS", "IDAT"].contains(c.type) { out += chunk(c, in: encoded) }
+        out += text + PNGStructure.chunk(type: "IEND", data: [])
+        return Result(bytes: out, outcome: .baked(target))
+    }
+
+    static func bakeTIFF(_ bytes: [UInt8], tiff: TIFFStructure, metadata: ImageMetadata, target: Orientation) throws -> Result {
+        guard target != .identity || metadata.exifOrientation.map({ $0 != 1 }) == true else {
+            return Result(bytes: bytes, outcome: .unchanged)
+        }
+        if let bits = tiff.bitsPerSample, bits > 8, (tiff.samplesPerPixel?.read(bytes) ?? 1) > 1 || bits > 16 {
+            throw DocOrientError(.invalidRequest, "baking a \(bits)-bit-per-sample TIFF would lose precision; use the tag rewrite")
+        }
+        // Leptonica applies a TIFF's orientation tag while reading: read it as stored (tag 1), so
+        // that `target`, which is relative to the stored pixels, is applied exactly once.
+        let stored = try TIFFEditor.settingOrientation(1, in: bytes)
+        let encoded = try Pix.decode(stored).oriented(target).encodedTIFF()
+        return Result(bytes: encoded, outcome: .baked(target))
     }
 }

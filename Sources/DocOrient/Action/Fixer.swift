@@ -142,9 +142,9 @@ public final class Fixer: Sendable {
         let wantsBake = options.bake && target != .identity
         if !wantsBake, current == target, tagsConsistent { return nil }
         if options.dryRun {
-            return (bytes, wantsBake && metadata.format == .jpeg ? .wouldBake : .wouldRewriteTag, nil)
+            return (bytes, wantsBake ? .wouldBake : .wouldRewriteTag, nil)
         }
-        if wantsBake, metadata.format == .jpeg {
+        if wantsBake {
             let result = try Bake.apply(target, to: bytes, trim: options.trim)
             switch result.outcome {
             case .baked: return (result.bytes, .baked, nil)
@@ -152,8 +152,7 @@ public final class Fixer: Sendable {
             case .tagRewrittenInstead(_, let reason): return (result.bytes, .tagRewritten, "not baked: \(reason)")
             }
         }
-        let note = wantsBake ? "not baked: baking \(metadata.format.rawValue.uppercased()) is not supported yet; the tag was rewritten" : nil
-        return (try TagRewrite.setting(target, in: bytes), .tagRewritten, note)
+        return (try TagRewrite.setting(target, in: bytes), .tagRewritten, nil)
     }
 }
 

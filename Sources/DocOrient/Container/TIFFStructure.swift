@@ -23,6 +23,8 @@ struct TIFFStructure: Sendable {
     enum Tag {
         static let imageWidth = 0x0100
         static let imageLength = 0x0101
+        static let bitsPerSample = 0x0102
+        static let samplesPerPixel = 0x0115
         static let orientation = 0x0112
         static let exifIFD = 0x8769
         static let thumbnailOffset = 0x0201
@@ -42,6 +44,9 @@ struct TIFFStructure: Sendable {
     var orientation: TIFFValueSlot?
     var imageWidth: TIFFValueSlot?
     var imageLength: TIFFValueSlot?
+    /// Bits per sample of the first channel (inline SHORT, or the first of an out-of-line list).
+    var bitsPerSample: Int?
+    var samplesPerPixel: TIFFValueSlot?
     var pixelXDimension: TIFFValueSlot?
     var pixelYDimension: TIFFValueSlot?
     var ifd1Orientation: TIFFValueSlot?
@@ -86,6 +91,11 @@ struct TIFFStructure: Sendable {
             case Tag.imageWidth: s.imageWidth = e.slot
             case Tag.imageLength: s.imageLength = e.slot
             case Tag.exifIFD: exifIFDOffset = e.slot?.read(b)
+            case Tag.samplesPerPixel: s.samplesPerPixel = e.slot
+            case Tag.bitsPerSample where e.type == 3:
+                // Count 1 or 2 fits inline; more lives at the offset in the value field.
+                let at = e.count <= 2 ? e.at + 8 : (Bytes.u32(b, e.at + 8, bigEndian: bigEndian).map { base + $0 } ?? -1)
+                s.bitsPerSample = at + 2 <= end ? Bytes.u16(b, at, bigEndian: bigEndian) : nil
             default: break
             }
         }
