@@ -228,25 +228,28 @@ def peer_rapid(files, jobs):
 def peer_docorient(files, jobs, binary=None):
     """One docorient process over all files; per-file time is its own elapsed_ms."""
     cmd = [binary, "fix", "--dry-run", "--json", *files]
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # docorient may echo paths as given, resolved, or relative: match all three
+    by_real = {os.path.realpath(f): f for f in files}
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     seen = set()
     for line in p.stdout:
         line = line.strip()
         if not line.startswith("{"):
             continue
         obj = json.loads(line)
-        path = obj.get("path")
+        path = by_real.get(os.path.realpath(str(obj.get("path"))))
+        if path is None or path in seen:
+            continue
         seen.add(path)
         det = obj.get("detected_orientation")
         ms = obj.get("elapsed_ms")
         yield result(path, int(det) if det is not None else None,
                      (ms / 1000.0) if ms is not None else None,
                      verdict=obj.get("verdict"), confidence=obj.get("confidence"))
-    err = p.stderr.read()
     rc = p.wait()
     for path in files:
         if path not in seen:
-            yield result(path, None, None, note=f"no output (exit {rc}) {err.strip()[:200]}")
+            yield result(path, None, None, note=f"no output (exit {rc})")
 
 
 PEER_FUNCS = {
