@@ -128,14 +128,17 @@ struct BakeCommand: ParsableCommand {
     @Flag(help: "Drop partial edge blocks when a perfect lossless transform is impossible.")
     var trim = false
 
+    @Option(help: ArgumentHelp("Refuse images with more pixels than this (decompression bombs).", valueName: "N"))
+    var maxPixels = Bake.defaultMaxPixels
+
     @OptionGroup var write: WriteOptions
 
-    @Argument(help: "JPEG files.")
+    @Argument(help: "JPEG, PNG and TIFF files.")
     var paths: [String]
 
     func run() throws {
         try forEachFile(paths) { path in
-            let outcome = try FileActions.bake(path, trim: trim, destination: write.destination)
+            let outcome = try FileActions.bake(path, trim: trim, maxPixels: maxPixels, destination: write.destination)
             switch outcome.bake {
             case .baked(let o)?: print("\(path): baked \(o), orientation now 1")
             case .tagRewrittenInstead(let o, let reason)?:

@@ -59,6 +59,9 @@ struct FixCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Directory with the <lang>.traineddata models (default: $TESSDATA_PREFIX, then Debian's).", valueName: "DIR"))
     var tessdata: String?
 
+    @Option(help: ArgumentHelp("Refuse images with more pixels than this, before decoding (decompression bombs).", valueName: "N"))
+    var maxPixels = Bake.defaultMaxPixels
+
     @Option(help: ArgumentHelp("Append a JSON Lines record per file to FILE.", valueName: "FILE"))
     var report: String?
 
@@ -101,7 +104,7 @@ struct FixCommand: ParsableCommand {
         let folders = paths.filter { isDirectory($0) }
         let journalPath = journal ?? folders.first.map { ($0.hasSuffix("/") ? $0 : $0 + "/") + Journal.defaultName }
 
-        let configuration = ResolverConfiguration(tessdata: tessdata, languages: lang, mirror: mirror ? .always : .auto)
+        let configuration = ResolverConfiguration(tessdata: tessdata, languages: lang, mirror: mirror ? .always : .auto, maxPixels: maxPixels)
         let resolver: Resolver
         let openedJournal: Journal?
         do {

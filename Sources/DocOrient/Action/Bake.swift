@@ -1,5 +1,8 @@
 /// Applies an orientation to the pixels themselves and leaves orientation 1 behind.
 public enum Bake {
+    /// The default pixel limit for decoding and transforming: 100 megapixels.
+    public static let defaultMaxPixels = 100_000_000
+
     /// What a bake did to a file.
     public enum Outcome: Equatable, Sendable {
         /// The pixels were transformed losslessly; every orientation value now says 1.
@@ -28,9 +31,15 @@ public enum Bake {
     /// turned with the image, eXIf set to 1); a TIFF keeps its pixels and resolution, not its other
     /// tags. 16-bit images are refused rather than reduced to 8 bits.
     /// - Throws: `DocOrientError` for unsupported, malformed or corrupt input.
-    public static func apply(_ orientation: Orientation? = nil, to bytes: [UInt8], trim: Bool = false) throws -> Result {
+    /// - Parameter maxPixels: frames larger than this are refused before any pixel memory is
+    ///   allocated (a 65500x65500 header in a small file is a decompression bomb).
+    public static func apply(_ orientation: Orientation? = nil, to bytes: [UInt8], trim: Bool = false, maxPixels: Int = defaultMaxPixels) throws -> Result {
         let parsed = try ParsedImage.parse(bytes)
         let metadata = try parsed.metadata(bytes)
+        let pixels = metadata.width.multipliedReportingOverflow(by: metadata.height)
+        guard !pixels.overflow, pixels.partialValue <= maxPixels else {
+            throw DocOrientError(.limitExceeded, "the image is \(metadata.width)x\(metadata.height), over the limit of \(maxPixels) pixels (--max-pixels)")
+        }
         let target = orientation ?? metadata.effectiveOrientation ?? .identity
         let jpeg: JPEGStructure
         switch parsed {

@@ -31,10 +31,13 @@ public enum FileActions {
     }
 
     /// Bakes `orientation` (default: the file's current tag) into the pixels of the file at `path`.
-    public static func bake(_ path: String, orientation: Orientation? = nil, trim: Bool = false, destination: Destination = .inPlace) throws -> Outcome {
+    public static func bake(
+        _ path: String, orientation: Orientation? = nil, trim: Bool = false, maxPixels: Int = Bake.defaultMaxPixels,
+        destination: Destination = .inPlace
+    ) throws -> Outcome {
         do {
             let bytes = try FileIO.read(path)
-            let result = try Bake.apply(orientation, to: bytes, trim: trim)
+            let result = try Bake.apply(orientation, to: bytes, trim: trim, maxPixels: maxPixels)
             var outcome = try commit(result.bytes, original: bytes, path: path, destination: destination)
             outcome.bake = result.outcome
             return outcome

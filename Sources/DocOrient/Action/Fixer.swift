@@ -145,7 +145,7 @@ public final class Fixer: Sendable {
             return (bytes, wantsBake ? .wouldBake : .wouldRewriteTag, nil)
         }
         if wantsBake {
-            let result = try Bake.apply(target, to: bytes, trim: options.trim)
+            let result = try Bake.apply(target, to: bytes, trim: options.trim, maxPixels: resolver.configuration.maxPixels)
             switch result.outcome {
             case .baked: return (result.bytes, .baked, nil)
             case .unchanged: return nil

@@ -47,6 +47,14 @@ enum JPEGEditor {
         if let xmp = jpeg.xmpOrientation {
             edits.append(xmpEdit(xmp, value: value, in: bytes))
         }
+        for index in jpeg.exifSegments.dropFirst() {
+            let payload = jpeg.segments[index].payload
+            // A later block is only patched in place; a broken one is left as it is (readers ignore it).
+            if let other = try? TIFFStructure.parse(bytes, base: payload.lowerBound + 6, end: payload.upperBound) {
+                other.orientation?.write(&out, value)
+                other.ifd1Orientation?.write(&out, value)
+            }
+        }
         if let index = jpeg.exifSegment, let exif = jpeg.exif {
             let segment = jpeg.segments[index]
             var tiff = try TIFFEditor.settingOrientation(

@@ -26,8 +26,10 @@ struct JPEGStructure: Sendable {
     /// Index in `segments` of the XMP APP1 and where its tiff:Orientation digits are.
     var xmpSegment: Int?
     var xmpOrientation: XMPOrientation?
-    /// Number of EXIF APP1 segments (more than one is unusual; the first is the one readers use).
-    var exifSegmentCount: Int
+    /// Indices in `segments` of every EXIF APP1 (more than one is unusual; readers use the first,
+    /// docorient rewrites the orientation in all of them so none is left disagreeing).
+    var exifSegments: [Int] = []
+    var exifSegmentCount: Int { exifSegments.count }
 
     /// Walks the marker segments of `b` up to the first SOS.
     /// - Throws: `.malformed` naming what is broken, `.unsupportedFormat` if it is not a JPEG.
@@ -76,10 +78,10 @@ struct JPEGStructure: Sendable {
         }
         var s = JPEGStructure(
             segments: segments, width: frame.width, height: frame.height, components: frame.components,
-            frameMarker: frame.marker, exifSegmentCount: 0)
+            frameMarker: frame.marker)
         for (i, seg) in segments.enumerated() where seg.marker == 0xE1 {
             if Bytes.hasPrefix(b, exifHeader, at: seg.payload.lowerBound) {
-                s.exifSegmentCount += 1
+                s.exifSegments.append(i)
                 if s.exifSegment == nil {
                     s.exifSegment = i
                     s.exif = try TIFFStructure.parse(b, base: seg.payload.lowerBound + 6, end: seg.payload.upperBound)

@@ -87,10 +87,12 @@ enum TurboJPEG {
         let scale = factors.first { (longSide * $0.num + $0.denom - 1) / $0.denom >= minimumLongSide } ?? (1, 1)
         let sw = (Int(w) * scale.num + scale.denom - 1) / scale.denom
         let sh = (Int(h) * scale.num + scale.denom - 1) / scale.denom
-        let channels = rgb ? 3 : 1
+        // CMYK and YCCK JPEGs (print workflows, some scanners) decode only to CMYK.
+        let cmyk = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
+        let channels = cmyk ? 4 : rgb ? 3 : 1
         var pixels = [UInt8](repeating: 0, count: sw * sh * channels)
         let flags = TJFLAG_ACCURATEDCT | TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS
-        let format = rgb ? TJPF_RGB : TJPF_GRAY
+        let format = cmyk ? TJPF_CMYK : rgb ? TJPF_RGB : TJPF_GRAY
         let status = jpeg.withUnsafeBufferPointer { src in
             pixels.withUnsafeMutableBufferPointer { dst in
                 tjDecompress2(
@@ -99,7 +101,26 @@ enum TurboJPEG {
             }
         }
         guard status == 0 else { throw DocOrientError(.malformed, "JPEG data is corrupt: \(handle.lastError)") }
+        if cmyk { return fromCMYK(pixels, width: sw, height: sh, rgb: rgb, inverted: isAdobe(jpeg)) }
         return GrayImage(width: sw * channels, height: sh, pixels: pixels)
+    }
+
+    /// Converts decoded CMYK to grey or RGB. Adobe applications (and ImageMagick) write CMYK
+    /// inverted and mark the file with an APP14 "Adobe" segment; readers invert it back, as here.
+    private static func fromCMYK(_ cmyk: [UInt8], width: Int, height: Int, rgb: Bool, inverted: Bool) -> GrayImage {
+        let count = width * height
+        var rgbPixels = [UInt8](repeating: 0, count: count * 3)
+        for i in 0..<count {
+            func ink(_ c: Int) -> Int { inverted ? 255 - Int(cmyk[i * 4 + c]) : Int(cmyk[i * 4 + c]) }
+            let k = 255 - ink(3)
+            for c in 0..<3 { rgbPixels[i * 3 + c] = UInt8((255 - ink(c)) * k / 255) }
+        }
+        if rgb { return GrayImage(width: width * 3, height: height, pixels: rgbPixels) }
+        var gray = [UInt8](repeating: 0, count: count)
+        for i in 0..<count {
+            gray[i] = UInt8((Int(rgbPixels[i * 3]) * 77 + Int(rgbPixels[i * 3 + 1]) * 150 + Int(rgbPixels[i * 3 + 2]) * 29) >> 8)
+        }
+        return GrayImage(width: width, height: height, pixels: gray)
     }
 
     /// Decodes to packed pixels at full size, grey (1 byte per pixel) or RGB (3 bytes).
@@ -184,6 +205,11 @@ enum TurboJPEG {
             throw DocOrientError(.library, "lossless transform failed: \(message)")
         }
         return Array(UnsafeBufferPointer(start: dst, count: Int(dstSize)))
+    }
+
+    private static func isAdobe(_ jpeg: [UInt8]) -> Bool {
+        guard let structure = try? JPEGStructure.parse(jpeg) else { return false }
+        return structure.segments.contains { $0.marker == 0xEE && Bytes.hasPrefix(jpeg, Array("Adobe".utf8), at: $0.payload.lowerBound) }
     }
 
     private static func operation(_ o: Orientation) -> TJXOP {
