@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "DocOrient", targets: ["DocOrient"]),
         .executable(name: "docorient", targets: ["DocOrientCLI"]),
+        .executable(name: "docorient-fuzz", targets: ["DocOrientFuzz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -39,6 +40,9 @@ let package = Package(
                 "DocOrient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+
+        // libFuzzer targets (Scripts/fuzz.sh); without -DFUZZING it replays files.
+        .executableTarget(name: "DocOrientFuzz", dependencies: ["DocOrient"]),
 
         .testTarget(name: "DocOrientTests", dependencies: ["DocOrient"]),
         .testTarget(name: "DocOrientCLITests", dependencies: ["DocOrient", "DocOrientCLI"]),

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Runs docorient's libFuzzer targets (address sanitizer on), each for SECONDS, seeded from Corpus/.
+#   Scripts/fuzz.sh [SECONDS] [TARGET...]     targets: jpeg tiff png xmp turbojpeg (default: all)
+# Crashes land in .fuzz/crashes/TARGET/; copy each into Tests/Regressions/TARGET/ (the test suite
+# replays every file there through `docorient-fuzz TARGET FILE`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-600}; shift || true
+targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(jpeg tiff png xmp turbojpeg)
+scratch=.build-fuzz
+swift build --scratch-path "$scratch" --product docorient-fuzz \
+  -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -DFUZZING >/dev/null
+bin=$(swift build --scratch-path "$scratch" --show-bin-path)/docorient-fuzz
+
+seed_dir() {  # target -> a folder of seed inputs
+  local t=$1 d=.fuzz/seeds/$1
+  rm -rf "$d"; mkdir -p "$d"
+  case $t in
+    jpeg|turbojpeg) for f in Corpus/samples/*.jpg; do head -c 400000 "$f" > "$d/$(basename "$f")"; done ;;
+    png) cp Corpus/samples/*.png "$d/" ;;
+    tiff) for f in Corpus/samples/*.jpg; do python3 - "$f" "$d/$(basename "$f").tiff" <<'PY'
+import sys
+data = open(sys.argv[1], 'rb').read()
+i = data.find(b'Exif\0\0')
+if i >= 0:
+    open(sys.argv[2], 'wb').write(data[i + 6:i + 6 + 65000])
+PY
+          done ;;
+    xmp) printf '<x:xmpmeta><rdf:Description tiff:Orientation="6"/></x:xmpmeta>' > "$d/attr"
+         printf '<tiff:Orientation>3</tiff:Orientation>' > "$d/element" ;;
+  esac
+  echo "$d"
+}
+
+printf '%-10s %10s %14s %10s %s\n' target seconds executions exec/s result
+for t in "${targets[@]}"; do
+  seeds=$(seed_dir "$t")
+  mkdir -p ".fuzz/corpus/$t" ".fuzz/crashes/$t"
+  log=.fuzz/$t.log
+  DOCORIENT_FUZZ_TARGET=$t "$bin" ".fuzz/corpus/$t" "$seeds" -max_total_time="$seconds" -rss_limit_mb=2048 \
+    -max_len=500000 -timeout=10 -artifact_prefix=".fuzz/crashes/$t/" -print_final_stats=1 >"$log" 2>&1 || true
+  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+  speed=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+  crashes=$(find ".fuzz/crashes/$t" -type f | wc -l)
+  printf '%-10s %10s %14s %10s %s\n' "$t" "$seconds" "$runs" "$speed" "$([ "$crashes" -eq 0 ] && echo "no crash" || echo "$crashes crash file(s), see $log")"
+done
