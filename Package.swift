@@ -45,6 +45,6 @@ let package = Package(
         .executableTarget(name: "DocOrientFuzz", dependencies: ["DocOrient"]),
 
         .testTarget(name: "DocOrientTests", dependencies: ["DocOrient"]),
-        .testTarget(name: "DocOrientCLITests", dependencies: ["DocOrient", "DocOrientCLI"]),
+        .testTarget(name: "DocOrientCLITests", dependencies: ["DocOrient", "DocOrientCLI", "DocOrientFuzz"]),
     ]
 )

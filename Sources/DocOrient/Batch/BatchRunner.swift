@@ -136,15 +136,12 @@ public final class BatchRunner: @unchecked Sendable {
     private func journalEntry(_ outcome: Fixer.FileOutcome) -> JournalEntry? {
         guard let facts = outcome.after ?? outcome.before ?? FileFacts.stat(outcome.record.path) else { return nil }
         let r = outcome.record
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let json = (try? encoder.encode(r)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         return JournalEntry(
             path: Self.absolute(r.path), mode: mode, size: facts.size, mtimeNs: facts.modified, ctimeNs: facts.changed,
             inode: Int64(bitPattern: facts.inode), hashBefore: outcome.before?.hash ?? "", hashAfter: facts.hash,
             verdict: r.verdict.rawValue, action: r.action.rawValue, exifOrientation: r.exifOrientation,
             detectedOrientation: r.detectedOrientation, confidence: r.confidence, reason: r.reason,
-            elapsedMs: r.elapsedMilliseconds, record: json, updatedAt: ISO8601DateFormatter().string(from: Date()))
+            elapsedMs: r.elapsedMilliseconds, record: r.jsonLine, updatedAt: ISO8601DateFormatter().string(from: Date()))
     }
 
     /// The journal's key for a file: its absolute path, so reports work from any directory.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What docorient decided and did for one file: one line of `fix --json` and of `--report`.
 public struct FixRecord: Sendable, Encodable, Equatable {
     public var path: String
@@ -50,6 +52,13 @@ public struct FixRecord: Sendable, Encodable, Equatable {
         } else {
             reason = "\(error)"
         }
+    }
+
+    /// The record as one line of JSON (sorted keys): what `--json`, `--report` and the journal hold.
+    public var jsonLine: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
     /// Whether the report must show this file: a disagreement, an undecidable or an error.

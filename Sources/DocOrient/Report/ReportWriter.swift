@@ -21,7 +21,6 @@ public final class ReportWriter {
     private let json: Bool
     private let quiet: Bool
     private let report: FileHandle?
-    private let encoder: JSONEncoder
 
     /// - Parameters:
     ///   - json: one JSON object per file per line on stdout.
@@ -30,8 +29,6 @@ public final class ReportWriter {
     public init(json: Bool, reportPath: String?, quiet: Bool = false) throws {
         self.json = json
         self.quiet = quiet
-        encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         if let reportPath {
             if !FileManager.default.fileExists(atPath: reportPath) {
                 guard FileManager.default.createFile(atPath: reportPath, contents: nil) else {
@@ -63,7 +60,7 @@ public final class ReportWriter {
         if r.action == .tagRewritten || r.action == .baked { summary.fixed += 1 }
         if r.action == .wouldRewriteTag || r.action == .wouldBake { summary.wouldFix += 1 }
 
-        let line = (try? encoder.encode(r)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        let line = r.jsonLine
         if json { Self.write(line + "\n", to: .standardOutput) }
         if r.isNoteworthy {
             Self.write("docorient: " + r.humanLine + "\n", to: .standardError)
