@@ -98,6 +98,7 @@ struct FixCommand: ParsableCommand {
     }
 
     func run() throws {
+        Interrupts.install()
         let walker = FileWalker(include: include, exclude: exclude, includeHidden: hidden, shard: shard.flatMap(Shard.init))
         let found = walker.walk(paths)
         for problem in found.problems { printError("docorient: \(problem)") }
@@ -123,7 +124,6 @@ struct FixCommand: ParsableCommand {
         if found.otherShards > 0 { skipped.append("\(found.otherShards) files of other shards") }
         if !skipped.isEmpty, !quiet { printError("docorient: skipped " + skipped.joined(separator: ", ")) }
 
-        Interrupts.install()
         let progress = ProgressLine(enabled: !quiet && (found.files.count > 1))
         let final = try runner.run(
             files: found.files, onRecord: writer.record, onProgress: progress.update,

@@ -14,6 +14,13 @@ enum Interrupts {
     static var requested: Bool { count.load(ordering: .relaxed) > 0 }
 
     static func install() {
+        // A parent may have started us with these signals blocked (the mask survives exec): a
+        // batch that cannot be interrupted is worse than one that can.
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
         signal(SIGINT) { _ in
             if Interrupts.count.add(1, ordering: .relaxed).newValue > 1 { _exit(130) }
             let message = "\ndocorient: stopping after the files in flight (Ctrl-C again to quit now)\n"

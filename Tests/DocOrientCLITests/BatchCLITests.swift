@@ -58,6 +58,12 @@ struct BatchCLITests {
         return result
     }
 
+    /// The journal appears once the models are loaded and the signal handlers are in place.
+    static func waitForJournal(_ root: URL) {
+        let path = root.appendingPathComponent(Journal.defaultName).path
+        for _ in 0..<200 where !FileManager.default.fileExists(atPath: path) { usleep(50_000) }
+    }
+
     func fix(_ root: URL, _ extra: [String] = []) throws -> CLITests.Output {
         try CLITests.run(CLITests.binary, ["fix", "--jobs", "2", "--json"] + extra + [root.path])
     }
@@ -151,5 +157,51 @@ struct BatchCLITests {
         }
         #expect(html.contains("data:image/jpeg;base64,"), "thumbnails are embedded")
         #expect(!html.contains("src=\"http"), "the page is self-contained")
+    }
+
+    @Test func ctrlCStopsCleanlyPrintsTheSummaryAndTheNextRunFinishes() throws {
+        let tree = try Self.makeTree()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLITests.binary)
+        process.arguments = ["fix", "--jobs", "2", "--quiet", tree.root.path]
+        let err = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = err
+        try process.run()
+        Self.waitForJournal(tree.root)
+        usleep(300_000)
+        kill(process.processIdentifier, SIGINT)
+        let text = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 130, "\(text.suffix(300))")
+        #expect(text.contains("stopping after the files in flight"))
+        #expect(text.contains("files:"), "the summary prints")
+        #expect(text.contains("files left for the next run"))
+        let rest = try fix(tree.root)
+        #expect(rest.err.contains("already handled"), "the journal kept what the first run did")
+        #expect(!rest.lines.isEmpty, "the second run does the rest")
+        #expect(try fix(tree.root).lines.isEmpty, "and then nothing is left")
+    }
+
+    @Test func aSecondCtrlCExitsAtOnce() throws {
+        let tree = try Self.makeTree()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: CLITests.binary)
+        process.arguments = ["fix", "--jobs", "1", "--quiet", tree.root.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        Self.waitForJournal(tree.root)
+        usleep(300_000)
+        kill(process.processIdentifier, SIGINT)
+        usleep(50_000)
+        kill(process.processIdentifier, SIGINT)
+        let start = ContinuousClock.now
+        process.waitUntilExit()
+        #expect(start.duration(to: .now) < .seconds(2))
+        #expect(process.terminationStatus == 130)
+        for (name, data) in try Self.snapshot(tree.root) where name.hasSuffix(".jpg") && !name.contains("corrupt") {
+            #expect((try? ImageMetadata.read([UInt8](data))) != nil, "\(name) is damaged")
+        }
     }
 }
