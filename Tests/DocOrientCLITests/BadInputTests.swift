@@ -170,4 +170,57 @@ struct BadInputTests {
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: mount.path)
         #expect(leftovers == ["letter.jpg"], "no temporary file is left: \(leftovers)")
     }
+
+    @Test func ifdLoopsAreFollowedOnceAndTheFileIsStillFixed() throws {
+        var b = try Self.sample()
+        let jpeg = try JPEGStructure.parse(b)
+        let exif = try #require(jpeg.exif)
+        let ifd0 = exif.ifd0 - exif.base
+        // IFD0's next-IFD pointer back to IFD0 itself: a loop.
+        let count = try #require(Bytes.u16(b, exif.ifd0, bigEndian: exif.bigEndian))
+        Bytes.put32(&b, exif.ifd0 + 2 + count * 12, ifd0, bigEndian: exif.bigEndian)
+        let dir = try CLITests.temporaryDirectory()
+        let path = dir.appendingPathComponent("loop.jpg").path
+        try Data(b).write(to: URL(fileURLWithPath: path))
+        let (record, output) = try fixJSON(path)
+        #expect(output.status == 0, "\(output.err)")
+        #expect(record["action"] as? String == "tag_rewritten")
+        #expect(try ImageMetadata.read(FileIO.read(path)).exifOrientation == 8)
+    }
+
+    @Test func aDirectoryNamedLikeAJPEGIsAnErrorForThatPathOnly() throws {
+        let dir = try CLITests.temporaryDirectory()
+        let fake = dir.appendingPathComponent("folder.jpg").path
+        try FileManager.default.createDirectory(atPath: fake, withIntermediateDirectories: true)
+        let result = try CLITests.docorient("inspect", "--json", fake, Self.letter)
+        #expect(result.status == 1)
+        #expect(result.lines.count == 2)
+        #expect(result.lines[0].contains("a directory, not an image file"))
+        #expect(result.lines[1].contains("\"error\":null"))
+    }
+
+    @Test func aFileThatDisappearsBeforeTheWriteIsNotBroughtBack() throws {
+        let dir = try CLITests.temporaryDirectory()
+        let path = dir.appendingPathComponent("gone.jpg").path
+        try FileManager.default.copyItem(atPath: Self.letter, toPath: path)
+        let bytes = try FileIO.read(path)
+        let fixed = try TagRewrite.setting(.rotate270, in: bytes)
+        try FileManager.default.removeItem(atPath: path)
+        #expect(throws: DocOrientError.self) {
+            try FileActions.commit(fixed, original: bytes, path: path, destination: .inPlace)
+        }
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty, "no temporary file is left")
+    }
+
+    @Test func fixingThroughASymlinkFixesTheFileAndKeepsTheLink() throws {
+        let dir = try CLITests.temporaryDirectory()
+        let real = dir.appendingPathComponent("real.jpg").path, link = dir.appendingPathComponent("link.jpg").path
+        try FileManager.default.copyItem(atPath: Self.letter, toPath: real)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "real.jpg")
+        let (record, _) = try fixJSON(link)
+        #expect(record["action"] as? String == "tag_rewritten")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "real.jpg", "the link is still a link")
+        #expect(try ImageMetadata.read(FileIO.read(real)).exifOrientation == 8)
+    }
 }

@@ -54,7 +54,14 @@ public enum FileIO {
     /// - Parameter replacing: `path` must still exist at the moment of the rename, so that a file
     ///   deleted while docorient worked on it is not brought back.
     /// - Throws: `.io` on any failure; the temporary file is removed and `path` is untouched.
-    public static func writeAtomically(_ bytes: [UInt8], to path: String, replacing: Bool = true, modeFrom: String? = nil) throws {
+    public static func writeAtomically(_ bytes: [UInt8], to givenPath: String, replacing: Bool = true, modeFrom: String? = nil) throws {
+        // Through a symlink, replace the file it points to: renaming over the link itself would
+        // turn it into a copy and leave the real file unfixed.
+        var path = givenPath
+        if replacing, let resolved = realpath(givenPath, nil) {
+            path = String(cString: resolved)
+            free(resolved)
+        }
         let directory = parentDirectory(of: path)
         let name = path.split(separator: "/").last.map(String.init) ?? path
         var template = Array("\(directory)/.\(name).docorient-XXXXXX".utf8CString)
