@@ -39,8 +39,8 @@ for t in "${targets[@]}"; do
   log=.fuzz/$t.log
   DOCORIENT_FUZZ_TARGET=$t "$bin" ".fuzz/corpus/$t" "$seeds" -max_total_time="$seconds" -rss_limit_mb=2048 \
     -max_len=500000 -timeout=10 -artifact_prefix=".fuzz/crashes/$t/" -print_final_stats=1 >"$log" 2>&1 || true
-  runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
-  speed=$(grep -o 'stat::average_exec_per_sec: *[0-9]*' "$log" | grep -o '[0-9]*$' || echo 0)
+  runs=$(grep -ao 'stat::number_of_executed_units: *[0-9]*' "$log" | tail -1 | grep -ao '[0-9]*$' || echo 0)
+  speed=$(grep -ao 'stat::average_exec_per_sec: *[0-9]*' "$log" | tail -1 | grep -ao '[0-9]*$' || echo 0)
   crashes=$(find ".fuzz/crashes/$t" -type f | wc -l)
   printf '%-10s %10s %14s %10s %s\n' "$t" "$seconds" "$runs" "$speed" "$([ "$crashes" -eq 0 ] && echo "no crash" || echo "$crashes crash file(s), see $log")"
 done
