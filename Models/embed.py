@@ -27,6 +27,9 @@ SECTIONS = {
     "confidence": ("ConfidenceModel", [
         "intercept", "bestScore", "secondScore", "margin", "dictionaryWords", "priorAgrees",
         "priorDisagrees", "decideAt", "minScore", "priorMargin"]),
+    "page": ("PageParameters", [
+        "longSide", "maxUpscale", "backgroundTile", "deadlineMilliseconds", "earlyExitScore", "earlyExitRatio",
+        "minScore", "mirrorMinDictionaryShare", "thresholdingMethod"]),
 }
 
 

@@ -37,6 +37,9 @@ struct ResolverDebug {
             }
             try report("otsu", try big.otsuOnNormalizedBackground(tile: tile))
         }
+        let page = try AnalysisImage.page(
+            bytes: bytes, metadata: metadata, maxPixels: 100_000_000, parameters: calibration.page)
+        page.writeDebugPNG("/tmp/resolver-debug-page.png")
         let clock = ContinuousClock()
         let start = clock.now
         let analysis = try AnalysisImage.make(

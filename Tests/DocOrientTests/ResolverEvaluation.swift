@@ -33,6 +33,7 @@ struct ResolverEvaluation {
         var verticalPairs: Int
         var evidence: [String: [Evidence]]
         var words: [String: [[RecognizedWord]]]
+        var pageEvidence: [String: Evidence]
         var candidates: [CandidateScore]
     }
 
@@ -54,6 +55,10 @@ struct ResolverEvaluation {
         if env["DOCORIENT_EVAL_MIRROR"] == "always" { configuration.mirror = .always }
         var calibration = Calibration.embedded
         if let windows = env["DOCORIENT_EVAL_WINDOWS"].flatMap({ Int($0) }) { calibration.cascade.maxWindows = windows }
+        if let method = env["DOCORIENT_EVAL_PAGE_THRESHOLDING"].flatMap({ Int($0) }) {
+            calibration.page.thresholdingMethod = method
+        }
+        if let side = env["DOCORIENT_EVAL_PAGE_LONGSIDE"].flatMap({ Int($0) }) { calibration.page.longSide = side }
         let resolver = try Resolver(configuration: configuration, calibration: calibration)
         let jobs = Int(env["DOCORIENT_EVAL_JOBS"] ?? "1") ?? 1
         let entries = lines.dropFirst().filter { !$0.isEmpty }.map {
@@ -78,6 +83,8 @@ struct ResolverEvaluation {
                     for (o, list) in trace.evidence { evidence[String(o.exifValue)] = list }
                     var words: [String: [[RecognizedWord]]] = [:]
                     for (o, list) in trace.words { words[String(o.exifValue)] = list }
+                    var pageEvidence: [String: Evidence] = [:]
+                    for (o, e) in trace.pageEvidence { pageEvidence[String(o.exifValue)] = e }
                     return Row(
                         file: fields[cFile], kind: fields[cKind], truth: Int(fields[cTruth]) ?? 0,
                         decidable: fields[cDecidable] == "1", prior: prior?.exifValue,
@@ -85,7 +92,7 @@ struct ResolverEvaluation {
                         margin: trace.decision.margin, reason: trace.decision.reason, seconds: seconds,
                         glyphs: trace.glyphs, textHeight: trace.textHeight, windows: trace.windows,
                         depth: trace.depth, horizontalPairs: trace.horizontalPairs,
-                        verticalPairs: trace.verticalPairs, evidence: evidence, words: words,
+                        verticalPairs: trace.verticalPairs, evidence: evidence, words: words, pageEvidence: pageEvidence,
                         candidates: trace.decision.candidates)
                 }
             }

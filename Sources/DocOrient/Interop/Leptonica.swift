@@ -123,12 +123,32 @@ struct Pix: ~Copyable {
             "pixOtsuThreshOnBackgroundNorm")
     }
 
+    /// Otsu's threshold between the dark and the bright pixels of a grey image (sampling every
+    /// `step`th pixel). Stands for `pixSplitDistributionFgBg`.
+    func otsuThreshold(step: Int = 1) throws -> Int {
+        var threshold: Int32 = 0
+        guard pixSplitDistributionFgBg(raw, 0, Int32(max(1, step)), &threshold, nil, nil, nil) == 0 else {
+            throw DocOrientError(.library, "Leptonica pixSplitDistributionFgBg failed")
+        }
+        return Int(threshold)
+    }
+
+    /// Binary image: ink where the pixel was background and background where it was ink. Stands for `pixInvert`.
+    func inverted() throws -> Pix {
+        try Pix(taking: pixInvert(nil, raw), "pixInvert")
+    }
+
     /// Binary image: pixels darker than `threshold` become ink. Stands for `pixThresholdToBinary`.
     func thresholded(_ threshold: Int) throws -> Pix {
         try Pix(taking: pixThresholdToBinary(raw, Int32(threshold)), "pixThresholdToBinary")
     }
 
     // MARK: Geometry (cheap on 1 bpp)
+
+    /// Another owner of the same pixels (a reference-count bump, no copy). Stands for `pixClone`.
+    func cloned() throws -> Pix {
+        try Pix(taking: pixClone(raw), "pixClone")
+    }
 
     /// Rotated clockwise by `quarterTurns` quarter turns. Stands for `pixRotateOrth`.
     func rotated(quarterTurns: Int) throws -> Pix {

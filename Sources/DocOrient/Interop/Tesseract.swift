@@ -69,6 +69,13 @@ final class TesseractEngine: @unchecked Sendable {
         TessBaseAPIDelete(handle)
     }
 
+    /// Sets a Tesseract parameter for the following recognitions. Stands for `TessBaseAPISetVariable`.
+    func setVariable(_ name: String, _ value: String) throws {
+        guard TessBaseAPISetVariable(handle, name, value) != 0 else {
+            throw DocOrientError(.library, "Tesseract has no parameter \(name)")
+        }
+    }
+
     /// Recognises `image` (1 bpp or 8 bpp) and returns its words in reading order.
     ///
     /// Stands for `TessBaseAPISetPageSegMode` + `SetImage2` + `Recognize` + the result iterator,

@@ -61,6 +61,32 @@ struct ConfidenceModel: Sendable, Codable, Equatable {
     enum PriorRelation: Sendable { case none, agrees, disagrees }
 }
 
+/// The full-page stage: the pages whose text windows did not settle the question (text too small,
+/// faint or blurred to be found or measured with the fixed probe threshold, too few lines in the
+/// windows) are read whole: the paper alone (the largest bright region), light-corrected, as grey
+/// that Tesseract thresholds itself, in the candidate orientations.
+struct PageParameters: Sendable, Codable, Equatable {
+    /// Long side of the page image (stored pixels are enlarged up to `maxUpscale` to reach it).
+    var longSide: Int
+    var maxUpscale: Double
+    /// Tile of the background normalisation, in page-image pixels.
+    var backgroundTile: Int
+    /// Recognition deadline per candidate (layout analysis at psm 4 is bounded on its own).
+    var deadlineMilliseconds: Int
+    /// After the first axis pair: stop when the leader scores at least this...
+    var earlyExitScore: Double
+    /// ...and this many times the runner-up (plus one), and reads as dictionary text.
+    var earlyExitRatio: Double
+    /// Below this winner score the page is "too little readable text".
+    var minScore: Double
+    /// The winner "reads as text" (mirrored candidates not needed) at this share of dictionary words.
+    var mirrorMinDictionaryShare: Double
+    /// Tesseract's binarisation of the grey page (`thresholding_method`: 0 Otsu, 1 tiled Otsu,
+    /// 2 Sauvola): a local one, because a global threshold splits paper from what is left of the
+    /// table around it instead of ink from paper.
+    var thresholdingMethod: Int
+}
+
 /// Everything fitted on the corpus.
 struct Calibration: Sendable, Codable, Equatable {
     /// Version of the file format; bump when fields change meaning.
@@ -71,6 +97,7 @@ struct Calibration: Sendable, Codable, Equatable {
     var scoring: ScoringWeights
     var cascade: CascadeParameters
     var confidence: ConfidenceModel
+    var page: PageParameters
 }
 
 #if canImport(Glibc)

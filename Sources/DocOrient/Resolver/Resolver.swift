@@ -53,17 +53,83 @@ public final class Resolver: Sendable {
         var trace = Trace(
             glyphs: analysis.glyphs.count, textHeight: analysis.textHeight, windows: windows.count,
             horizontalPairs: analysis.horizontalPairs, verticalPairs: analysis.verticalPairs)
-        guard analysis.glyphs.count >= c.minGlyphs, !windows.isEmpty else {
-            trace.decision = Decision(
-                orientation: nil, confidence: 0, margin: 0, reason: "no text found", candidates: [])
-            return trace
-        }
+        let alongX = analysis.horizontalPairs >= analysis.verticalPairs
         try pool.withEngine { engine in
-            var reader = CandidateReader(engine: engine, windows: windows, weights: calibration.scoring)
-            reader.keepWords = configuration.exhaustive
-            try runCascade(&reader, image: analysis, prior: prior, trace: &trace)
+            var hint: Orientation? = nil
+            if analysis.glyphs.count >= c.minGlyphs, !windows.isEmpty {
+                var reader = CandidateReader(engine: engine, windows: windows, weights: calibration.scoring)
+                reader.keepWords = configuration.exhaustive
+                try runCascade(&reader, image: analysis, prior: prior, trace: &trace)
+                if trace.decision.isDecided { return }
+                hint = trace.decision.candidates.first.flatMap { $0.score > 0 ? $0.orientation : nil }
+            }
+            // The windows did not settle it: read the whole page.
+            let page = try AnalysisImage.page(
+                bytes: imageBytes, metadata: metadata, maxPixels: configuration.maxPixels,
+                parameters: calibration.page)
+            try runPageStage(engine: engine, page: page, alongX: alongX, hint: hint, prior: prior, trace: &trace)
         }
         return trace
+    }
+
+    /// Reads the whole page in the candidate orientations: the likelier axis pair first, the other
+    /// pair unless the first settled it, then the mirrored pair along the winner's axis unless the
+    /// winner reads as dictionary text.
+    private func runPageStage(
+        engine: TesseractEngine, page: borrowing Pix, alongX: Bool, hint: Orientation?, prior: Orientation?,
+        trace: inout Trace
+    ) throws {
+        let p = calibration.page
+        let weights = calibration.scoring
+        var read: [Orientation: Evidence] = [:]
+        // Engines are pooled: leave this one as the window stage expects it.
+        try engine.setVariable("thresholding_method", String(p.thresholdingMethod))
+        defer { try? engine.setVariable("thresholding_method", "0") }
+        func readPage(_ o: Orientation) throws {
+            guard read[o] == nil else { return }
+            let view = try CandidateReader.display(try page.cloned(), as: o)
+            // Recognize fails when the deadline cancels it: that candidate read nothing in time.
+            let words = (try? engine.recognize(view, mode: .singleColumn, deadlineMilliseconds: p.deadlineMilliseconds)) ?? []
+            read[o] = Evidence(words: words, weights: weights)
+        }
+        func ranked() -> [Orientation] {
+            read.keys.sorted { a, b in
+                let (sa, sb) = (read[a]!.score(weights), read[b]!.score(weights))
+                return sa != sb ? sa > sb : a.exifValue < b.exifValue
+            }
+        }
+        var first: [Orientation] = alongX ? [.identity, .rotate180] : [.rotate90, .rotate270]
+        var second: [Orientation] = alongX ? [.rotate90, .rotate270] : [.identity, .rotate180]
+        if let h = hint?.rotationPart ?? prior?.rotationPart, second.contains(h) { swap(&first, &second) }
+        for o in first { try readPage(o) }
+        var order = ranked()
+        let lead = read[order[0]]!
+        let settled = lead.score(weights) >= p.earlyExitScore
+            && lead.score(weights) + 1 >= p.earlyExitRatio * (read[order[1]]!.score(weights) + 1)
+            && lead.dictionaryShare >= p.mirrorMinDictionaryShare
+        if configuration.exhaustive || !settled {
+            for o in second { try readPage(o) }
+            order = ranked()
+        }
+        let winner = read[order[0]]!
+        if configuration.exhaustive || configuration.mirror == .always || prior?.isMirrored == true
+            || winner.dictionaryShare < p.mirrorMinDictionaryShare
+        {
+            let mirrored: [Orientation] = configuration.exhaustive || configuration.mirror == .always
+                ? [.flipHorizontal, .flipVertical, .transpose, .transverse]
+                : Self.mirroredPair(alongAxisOf: order[0])
+            for o in mirrored { try readPage(o) }
+            if let prior, prior.isMirrored { try readPage(prior) }
+        }
+        trace.pageEvidence = read
+        trace.decision = conclude(
+            evidence: { read[$0] ?? Evidence() }, Array(read.keys), minScore: p.minScore,
+            prior: prior, note: "read the whole page")
+    }
+
+    /// The two mirrored orientations whose text lines run along the same stored axis as `o`'s.
+    static func mirroredPair(alongAxisOf o: Orientation) -> [Orientation] {
+        o.quarterTurns % 2 == 0 ? [.flipHorizontal, .flipVertical] : [.transpose, .transverse]
     }
 
     /// Reads candidates from cheapest and likeliest to dearest, stopping once the leader is clear.
@@ -107,14 +173,19 @@ public final class Resolver: Sendable {
         let e = reader.evidence(bestRotation, depth: depth)
         let readsAsText = e.dictionaryWords >= c.mirrorMinDictionaryWords && e.dictionaryShare >= c.mirrorMinDictionaryShare
         if exhaustive || configuration.mirror == .always || prior?.isMirrored == true || !readsAsText {
-            let mirrored: [Orientation] = [.flipHorizontal, .flipVertical, .transpose, .transverse]
+            var mirrored: [Orientation] = exhaustive || configuration.mirror == .always
+                ? [.flipHorizontal, .flipVertical, .transpose, .transverse]
+                : Self.mirroredPair(alongAxisOf: bestRotation)
+            if let prior, prior.isMirrored, !mirrored.contains(prior) { mirrored.append(prior) }
             for o in mirrored { try reader.read(o, windows: depth, of: image) }
             considered += mirrored
         }
         trace.depth = depth
         trace.evidence = reader.allEvidence(depth: depth)
         trace.words = reader.words
-        trace.decision = conclude(reader, considered, depth: depth, prior: prior)
+        trace.decision = conclude(
+            evidence: { reader.evidence($0, depth: depth) }, considered, minScore: calibration.confidence.minScore,
+            prior: prior, note: "read \(depth) text window\(depth == 1 ? "" : "s")")
     }
 
     /// Whether the best candidate read so far leads every other by the early-exit ratio and
@@ -130,39 +201,46 @@ public final class Resolver: Sendable {
 
     /// The decision from the evidence gathered: the winner (the prior when it is nearly as good),
     /// its calibrated confidence, or undecidable with the reason.
-    private func conclude(_ reader: CandidateReader, _ candidates: [Orientation], depth: Int, prior: Orientation?)
-        -> Decision
-    {
+    private func conclude(
+        evidence: (Orientation) -> Evidence, _ candidates: [Orientation], minScore: Double, prior: Orientation?,
+        note: String
+    ) -> Decision {
         let model = calibration.confidence
-        let ranked = reader.ranked(candidates, depth: depth)
+        let weights = calibration.scoring
+        func score(_ o: Orientation) -> Double { evidence(o).score(weights) }
+        // Best first; ties keep the given order.
+        let ranked = candidates.enumerated().sorted {
+            let (a, b) = (score($0.element), score($1.element))
+            return a != b ? a > b : $0.offset < $1.offset
+        }.map(\.element)
+        guard !ranked.isEmpty else {
+            return Decision(orientation: nil, confidence: 0, margin: 0, reason: "no text found", candidates: [])
+        }
         let scores = ranked.map { o -> CandidateScore in
-            let e = reader.evidence(o, depth: depth)
+            let e = evidence(o)
             return CandidateScore(
-                orientation: o, score: (e.score(calibration.scoring) * 100).rounded() / 100,
+                orientation: o, score: (e.score(weights) * 100).rounded() / 100,
                 characters: e.confidentCharacters, meanConfidence: (e.meanConfidence * 10).rounded() / 10)
         }
         var winner = ranked[0]
-        let topScore = reader.score(winner, depth: depth)
-        var note = "read \(depth) text window\(depth == 1 ? "" : "s")"
-        if let prior, prior != winner, candidates.contains(prior),
-            reader.score(prior, depth: depth) >= topScore * (1 - model.priorMargin)
-        {
+        let topScore = score(winner)
+        var note = note
+        if let prior, prior != winner, candidates.contains(prior), score(prior) >= topScore * (1 - model.priorMargin) {
             winner = prior
             note += "; the tag stands (within \(Int(model.priorMargin * 100))% of the best)"
         }
-        let best = reader.score(winner, depth: depth)
-        let second = ranked.filter { $0 != winner }.map { reader.score($0, depth: depth) }.max() ?? 0
+        let best = score(winner)
+        let second = ranked.filter { $0 != winner }.map { score($0) }.max() ?? 0
         let relation: ConfidenceModel.PriorRelation =
             prior == nil ? .none : (prior == winner ? .agrees : .disagrees)
         let confidence = model.probability(
-            best: best, second: second, dictionaryWords: reader.evidence(winner, depth: depth).dictionaryWords,
-            prior: relation)
+            best: best, second: second, dictionaryWords: evidence(winner).dictionaryWords, prior: relation)
         let margin = best > 0 ? max(0, (best - second) / best) : 0
         let rounded = (confidence * 1000).rounded() / 1000
         let roundedMargin = (margin * 1000).rounded() / 1000
 
-        if best < model.minScore {
-            let words = reader.evidence(winner, depth: depth).confidentWords
+        if best < minScore {
+            let words = evidence(winner).confidentWords
             return Decision(
                 orientation: nil, confidence: rounded, margin: roundedMargin,
                 reason: "too little readable text (\(words) confident word\(words == 1 ? "" : "s"))",
@@ -195,6 +273,8 @@ struct Trace: Sendable {
     var evidence: [Orientation: [Evidence]] = [:]
     /// Per candidate and window, the words read (exhaustive mode only).
     var words: [Orientation: [[RecognizedWord]]] = [:]
+    /// Per candidate, the evidence of the whole page (only when the full-page stage ran).
+    var pageEvidence: [Orientation: Evidence] = [:]
     var decision = Decision(orientation: nil, confidence: 0, margin: 0, reason: nil, candidates: [])
 }
 
@@ -229,7 +309,7 @@ struct CandidateReader {
     }
 
     /// The stored-orientation image as candidate `o` displays it: mirror first, then quarter turns.
-    private static func display(_ pix: consuming Pix, as o: Orientation) throws -> Pix {
+    static func display(_ pix: consuming Pix, as o: Orientation) throws -> Pix {
         var view = pix
         if o.isMirrored { view = try view.flippedLeftRight() }
         if o.quarterTurns != 0 { view = try view.rotated(quarterTurns: o.quarterTurns) }
