@@ -227,7 +227,7 @@ def peer_rapid(files, jobs):
 
 def peer_docorient(files, jobs, binary=None):
     """One docorient process over all files; per-file time is its own elapsed_ms."""
-    cmd = [binary, "fix", "--dry-run", "--json", *files]
+    cmd = [binary, "fix", "--dry-run", "--json", "--jobs", "1", *files]  # one at a time, like the in-process OSD peer
     # docorient may echo paths as given, resolved, or relative: match all three
     by_real = {os.path.realpath(f): f for f in files}
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
