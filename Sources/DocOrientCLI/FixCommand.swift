@@ -110,7 +110,8 @@ struct FixCommand: ParsableCommand {
         let openedJournal: Journal?
         do {
             resolver = try Resolver(configuration: configuration)
-            openedJournal = try journalPath.map { try Journal(path: $0) }
+            // A dry run changes nothing, not even by creating a journal in the user's folder.
+            openedJournal = dryRun ? nil : try journalPath.map { try Journal(path: $0) }
         } catch let error as DocOrientError {
             printError("docorient: \(error)")
             throw ExitCode(1)

@@ -38,6 +38,7 @@ final class ProgressLine {
     private let terminal: Bool
     private var lastPrint = ContinuousClock.now
     private var drawn = false
+    private var printedAny = false
 
     init(enabled: Bool) {
         self.enabled = enabled
@@ -47,8 +48,9 @@ final class ProgressLine {
     func update(_ p: BatchRunner.Progress) {
         guard enabled else { return }
         let interval: Duration = terminal ? .milliseconds(200) : .seconds(5)
-        guard lastPrint.duration(to: .now) >= interval || p.done == 0 && !drawn else { return }
+        guard lastPrint.duration(to: .now) >= interval || !printedAny else { return }
         lastPrint = .now
+        printedAny = true
         let todo = p.total - p.alreadyDone
         var line = "\(p.done)/\(todo) files"
         if p.alreadyDone > 0 { line += " (+\(p.alreadyDone) already done)" }

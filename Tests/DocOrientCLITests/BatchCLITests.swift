@@ -130,6 +130,7 @@ struct BatchCLITests {
         for k in 1...3 {
             let journal = dir.appendingPathComponent("shard\(k).sqlite").path
             let out = try fix(tree.root, ["--shard", "\(k)/3", "--journal", journal, "--dry-run"])
+            #expect(!FileManager.default.fileExists(atPath: journal), "a dry run writes nothing, not even a journal")
             handled.append(Set(out.lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["path"] as? String }))
         }
         #expect(handled[0].isDisjoint(with: handled[1]) && handled[1].isDisjoint(with: handled[2]) && handled[0].isDisjoint(with: handled[2]))
