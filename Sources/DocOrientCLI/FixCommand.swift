@@ -94,6 +94,10 @@ struct FixCommand: ParsableCommand {
     func validate() throws {
         if trim && !bake { throw ValidationError("--trim only applies with --bake") }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        let codes = lang.split(separator: "+", omittingEmptySubsequences: false)
+        if codes.contains(where: { $0.isEmpty || !$0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } }) {
+            throw ValidationError("--lang takes Tesseract language codes joined by '+', e.g. eng+deu; got '\(lang)'")
+        }
         if let shard, Shard(shard) == nil { throw ValidationError("--shard takes K/N with 1 <= K <= N, got \(shard)") }
     }
 

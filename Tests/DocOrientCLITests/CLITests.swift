@@ -97,7 +97,12 @@ struct CLITests {
         #expect(try Self.docorient("tag", "9", "x.jpg").status == 64)
         #expect(try Self.docorient("inspect").status == 64)
         #expect(try Self.docorient("bake", "--output", "/nonexistent-dir", "x.jpg").status == 64)
-        for command in ["inspect", "tag", "bake"] {
+        #expect(try Self.docorient("fix", "--lang", "../etc", "x.jpg").status == 64)
+        #expect(try Self.docorient("fix", "--trim", "x.jpg").status == 64, "--trim needs --bake")
+        #expect(try Self.docorient("fix", "--shard", "4/3", "x.jpg").status == 64)
+        let missing = try Self.docorient("fix", "--tessdata", "/nonexistent", "x.jpg")
+        #expect(missing.status == 1 && missing.err.contains("install tesseract-ocr-eng or pass --tessdata DIR"))
+        for command in ["fix", "report", "inspect", "tag", "bake"] {
             let help = try Self.docorient(command, "--help")
             #expect(help.status == 0)
             #expect(help.out.contains("Examples:") && help.out.contains("docorient \(command)"), "\(command) --help")
