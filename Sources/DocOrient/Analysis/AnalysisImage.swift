@@ -27,6 +27,18 @@ struct Glyph: Sendable, Equatable {
     var centerY: Double { Double(box.y) + Double(box.height) / 2 }
 }
 
+extension [Glyph] {
+    /// The smallest box holding every glyph, as (x0, y0, x1, y1); nil when there are none.
+    var extent: (x0: Int, y0: Int, x1: Int, y1: Int)? {
+        guard let first else { return nil }
+        var e = (x0: first.box.x, y0: first.box.y, x1: first.box.maxX, y1: first.box.maxY)
+        for g in self {
+            e = (Swift.min(e.x0, g.box.x), Swift.min(e.y0, g.box.y), Swift.max(e.x1, g.box.maxX), Swift.max(e.y1, g.box.maxY))
+        }
+        return e
+    }
+}
+
 /// The binarised page in stored orientation plus what was measured on it.
 ///
 /// Owns its Leptonica image: not copyable, used by one thread.
@@ -167,14 +179,7 @@ extension AnalysisImage {
 
         /// The box around all glyphs, grown by `margin` on every side (not clipped).
         func bounds(margin: Double) -> PixelBox? {
-            guard let first = glyphs.first else { return nil }
-            var x0 = first.box.x, y0 = first.box.y, x1 = first.box.maxX, y1 = first.box.maxY
-            for g in glyphs {
-                x0 = min(x0, g.box.x)
-                y0 = min(y0, g.box.y)
-                x1 = max(x1, g.box.maxX)
-                y1 = max(y1, g.box.maxY)
-            }
+            guard let (x0, y0, x1, y1) = glyphs.extent else { return nil }
             let m = Int(margin)
             return PixelBox(x: max(0, x0 - m), y: max(0, y0 - m), width: x1 - max(0, x0 - m) + m, height: y1 - max(0, y0 - m) + m)
         }

@@ -67,14 +67,7 @@ extension AnalysisImage {
 
     /// The box around all glyphs, with a margin of two text heights, in analysis-image pixels.
     var textBounds: PixelBox? {
-        guard let first = glyphs.first else { return nil }
-        var x0 = first.box.x, y0 = first.box.y, x1 = first.box.maxX, y1 = first.box.maxY
-        for g in glyphs {
-            x0 = min(x0, g.box.x)
-            y0 = min(y0, g.box.y)
-            x1 = max(x1, g.box.maxX)
-            y1 = max(y1, g.box.maxY)
-        }
+        guard var (x0, y0, x1, y1) = glyphs.extent else { return nil }
         let m = Int(textHeight * 2)
         x0 = max(0, x0 - m)
         y0 = max(0, y0 - m)
