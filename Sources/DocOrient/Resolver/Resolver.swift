@@ -11,7 +11,7 @@ public final class Resolver: Sendable {
     /// The directory the models were loaded from.
     public let modelDirectory: String
     let calibration: Calibration
-    private let pool: TesseractPool
+    let pool: TesseractPool
 
     /// Finds and loads the models.
     /// - Throws: `.missingModel` when a language's `.traineddata` is not found (the message names
@@ -70,61 +70,6 @@ public final class Resolver: Sendable {
             try runPageStage(engine: engine, page: page, alongX: alongX, hint: hint, prior: prior, trace: &trace)
         }
         return trace
-    }
-
-    /// Reads the whole page in the candidate orientations: the likelier axis pair first, the other
-    /// pair unless the first settled it, then the mirrored pair along the winner's axis unless the
-    /// winner reads as dictionary text.
-    private func runPageStage(
-        engine: TesseractEngine, page: borrowing Pix, alongX: Bool, hint: Orientation?, prior: Orientation?,
-        trace: inout Trace
-    ) throws {
-        let p = calibration.page
-        let weights = calibration.scoring
-        var read: [Orientation: Evidence] = [:]
-        // Engines are pooled: leave this one as the window stage expects it.
-        try engine.setVariable("thresholding_method", String(p.thresholdingMethod))
-        defer { try? engine.setVariable("thresholding_method", "0") }
-        func readPage(_ o: Orientation) throws {
-            guard read[o] == nil else { return }
-            let view = try CandidateReader.display(try page.cloned(), as: o)
-            // Recognize fails when the deadline cancels it: that candidate read nothing in time.
-            let words = (try? engine.recognize(view, mode: .singleColumn, deadlineMilliseconds: p.deadlineMilliseconds)) ?? []
-            read[o] = Evidence(words: words, weights: weights)
-        }
-        func ranked() -> [Orientation] {
-            read.keys.sorted { a, b in
-                let (sa, sb) = (read[a]!.score(weights), read[b]!.score(weights))
-                return sa != sb ? sa > sb : a.exifValue < b.exifValue
-            }
-        }
-        var first: [Orientation] = alongX ? [.identity, .rotate180] : [.rotate90, .rotate270]
-        var second: [Orientation] = alongX ? [.rotate90, .rotate270] : [.identity, .rotate180]
-        if let h = hint?.rotationPart ?? prior?.rotationPart, second.contains(h) { swap(&first, &second) }
-        for o in first { try readPage(o) }
-        var order = ranked()
-        let lead = read[order[0]]!
-        let settled = lead.score(weights) >= p.earlyExitScore
-            && lead.score(weights) + 1 >= p.earlyExitRatio * (read[order[1]]!.score(weights) + 1)
-            && lead.dictionaryShare >= p.mirrorMinDictionaryShare
-        if configuration.exhaustive || !settled {
-            for o in second { try readPage(o) }
-            order = ranked()
-        }
-        let winner = read[order[0]]!
-        if configuration.exhaustive || configuration.mirror == .always || prior?.isMirrored == true
-            || winner.dictionaryShare < p.mirrorMinDictionaryShare
-        {
-            let mirrored: [Orientation] = configuration.exhaustive || configuration.mirror == .always
-                ? [.flipHorizontal, .flipVertical, .transpose, .transverse]
-                : Self.mirroredPair(alongAxisOf: order[0])
-            for o in mirrored { try readPage(o) }
-            if let prior, prior.isMirrored { try readPage(prior) }
-        }
-        trace.pageEvidence = read
-        trace.decision = conclude(
-            evidence: { read[$0] ?? Evidence() }, Array(read.keys), minScore: p.minScore,
-            prior: prior, note: "read the whole page")
     }
 
     /// The two mirrored orientations whose text lines run along the same stored axis as `o`'s.
@@ -201,7 +146,7 @@ public final class Resolver: Sendable {
 
     /// The decision from the evidence gathered: the winner (the prior when it is nearly as good),
     /// its calibrated confidence, or undecidable with the reason.
-    private func conclude(
+    func conclude(
         evidence: (Orientation) -> Evidence, _ candidates: [Orientation], minScore: Double, prior: Orientation?,
         note: String
     ) -> Decision {
