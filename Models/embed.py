@@ -18,12 +18,13 @@ TARGET = os.path.join(HERE, "..", "Sources", "DocOrient", "Resolver", "Calibrati
 # Swift type of each section, in declaration order of the memberwise initialisers.
 SECTIONS = {
     "analysis": ("AnalysisParameters", [
-        "firstPassLongSide", "targetTextHeight", "minTextHeight", "maxTextHeight", "probeThreshold", "maxUpscale",
+        "probeLongSide", "firstPassLongSide", "minProbeTextHeight", "targetTextHeight", "minTextHeight", "maxTextHeight", "probeThreshold", "maxUpscale",
         "sauvolaWindowInTextHeights", "sauvolaFactor"]),
     "scoring": ("ScoringWeights", ["minWordConfidence", "dictionaryWeight"]),
     "cascade": ("CascadeParameters", [
         "minGlyphs", "windowSideInTextHeights", "windowMinGlyphs", "maxWindows", "earlyExitScore",
-        "earlyExitRatio", "mirrorMinDictionaryShare", "mirrorMinDictionaryWords"]),
+        "earlyExitRatio", "mirrorMinDictionaryShare", "mirrorMinDictionaryWords", "singleReadDictionaryWords",
+        "singleReadDictionaryShare", "singleReadDictionaryCharacters"]),
     "confidence": ("ConfidenceModel", [
         "intercept", "bestScore", "secondScore", "margin", "dictionaryWords", "priorAgrees",
         "priorDisagrees", "decideAt", "minScore", "priorMargin"]),

@@ -42,15 +42,17 @@ struct ResolverDebug {
         page.writeDebugPNG("/tmp/resolver-debug-page.png")
         let clock = ContinuousClock()
         let start = clock.now
-        let analysis = try AnalysisImage.make(
-            bytes: bytes, metadata: metadata, maxPixels: 100_000_000, parameters: calibration.analysis)
-        print("analysis \(clock.now - start): \(analysis.binary.width)x\(analysis.binary.height) text \(analysis.textHeight) glyphs \(analysis.glyphs.count) pairs \(analysis.horizontalPairs)/\(analysis.verticalPairs)")
-        analysis.binary.writeDebugPNG("/tmp/resolver-debug-binary.png")
         let c = calibration.cascade
-        let windows = analysis.textWindows(count: c.maxWindows, sideInTextHeights: c.windowSideInTextHeights, minGlyphs: c.windowMinGlyphs)
+        let analysis = try AnalysisImage.make(
+            bytes: bytes, metadata: metadata, maxPixels: 100_000_000, parameters: calibration.analysis,
+            windows: WindowRequest(
+                count: c.maxWindows, sideInTextHeights: c.windowSideInTextHeights, minGlyphs: c.windowMinGlyphs))
+        print("analysis \(clock.now - start): \(analysis.windows.count) windows, text \(analysis.textHeight) glyphs \(analysis.glyphs) pairs \(analysis.horizontalPairs)/\(analysis.verticalPairs)")
+        analysis.strip.writeDebugPNG("/tmp/resolver-debug-binary.png")
+        let windows = analysis.windows
         let engine = try TesseractEngine(datapath: "/usr/share/tesseract-ocr/5/tessdata", languages: "eng")
         for (i, w) in windows.enumerated() {
-            let crop = try analysis.binary.cropped(to: w)
+            let crop = try analysis.strip.cropped(to: w)
             crop.writeDebugPNG("/tmp/resolver-debug-window\(i).png")
             for o in [Orientation.identity, .rotate90, .rotate180, .rotate270] {
                 var view = try crop.rotated(quarterTurns: o.quarterTurns)

@@ -3,14 +3,18 @@
 
 /// How the analysis image is made. Values come from `Calibration` (Models/calibration.json).
 struct AnalysisParameters: Sendable, Codable, Equatable {
-    /// Long side of the first, exploratory decode.
+    /// Long side of the first probe decode, which finds and measures the text.
+    var probeLongSide: Int
+    /// When the probe's text is shorter than `minProbeTextHeight` pixels (fine print) or it finds
+    /// no text, it is decoded again at twice the size, up to this long side.
     var firstPassLongSide: Int
-    /// Median character height (pixels) Tesseract reads best at; the image is rescaled towards it.
+    var minProbeTextHeight: Double
+    /// Median character height (pixels) Tesseract reads best at; the windows are rescaled towards it.
     var targetTextHeight: Double
     /// Rescale only when the measured height falls outside this band.
     var minTextHeight: Double
     var maxTextHeight: Double
-    /// Ink threshold (0...255, paper at 200) of the first pass, which only measures the text.
+    /// Ink threshold (0...255, paper at 200) of the probe, which only finds and measures the text.
     var probeThreshold: Int
     /// Largest enlargement over the stored pixels, for fine print.
     var maxUpscale: Double
@@ -39,28 +43,45 @@ extension [Glyph] {
     }
 }
 
-/// The binarised page in stored orientation plus what was measured on it.
+/// The densest text of the page, binarised, in stored orientation, plus what was measured on it.
 ///
+/// Only the text windows are ever binarised at reading size: the whole page is seen only at the
+/// probe's size, where finding and measuring the text is cheap.
 /// Owns its Leptonica image: not copyable, used by one thread.
 struct AnalysisImage: ~Copyable {
-    /// 1 bpp, ink = 1, stored orientation; components far too large or small to be text removed.
-    let binary: Pix
-    /// Median height of the glyphs, in `binary` pixels.
+    /// The text windows stacked top to bottom: 1 bpp, ink = 1, stored orientation, letters about
+    /// `targetTextHeight` high; components far too large or small to be text removed.
+    let strip: Pix
+    /// Each window's box in `strip`, densest first.
+    let windows: [PixelBox]
+    /// Median height of the glyphs, in window pixels.
     let textHeight: Double
-    /// Character-like components (with an aligned neighbour of similar size).
-    let glyphs: [Glyph]
+    /// Character-like components found by the probe (with an aligned neighbour of similar size).
+    let glyphs: Int
     /// Glyph pairs side by side along stored x and along stored y: which way the text lines run.
     let horizontalPairs: Int
     let verticalPairs: Int
-    /// Analysis pixels per stored pixel (the image covers only the region with text).
-    let scale: Double
+}
+
+/// Which text windows to cut from the page.
+struct WindowRequest: Sendable, Equatable {
+    /// At most this many windows, densest first.
+    var count: Int
+    /// Side of the square window, in text heights.
+    var sideInTextHeights: Double
+    /// Windows holding fewer glyphs are left out.
+    var minGlyphs: Int
 }
 
 extension AnalysisImage {
-    /// Builds the analysis image from a file's bytes, refusing frames over `maxPixels` before
-    /// allocating them. JPEG is DCT-scaled while decoding; PNG and TIFF are decoded by Leptonica.
+    /// Finds the text on a small probe decode, then cuts the densest `request.count` windows from a
+    /// decode at the size where the text (not the file) has the height Tesseract reads well (fine
+    /// print enlarged up to `maxUpscale`, posters shrunk) and binarises only those. Refuses frames
+    /// over `maxPixels` before allocating them. JPEG is DCT-scaled while decoding; PNG and TIFF are
+    /// decoded by Leptonica.
     static func make(
-        bytes: [UInt8], metadata: ImageMetadata, maxPixels: Int, parameters p: AnalysisParameters
+        bytes: [UInt8], metadata: ImageMetadata, maxPixels: Int, parameters p: AnalysisParameters,
+        windows request: WindowRequest
     ) throws -> AnalysisImage {
         guard metadata.width > 0, metadata.height > 0 else {
             throw DocOrientError(.malformed, "the image has no pixels")
@@ -72,54 +93,133 @@ extension AnalysisImage {
                 .limitExceeded,
                 "the image is \(metadata.width)x\(metadata.height), over the limit of \(maxPixels) pixels")
         }
-        let storedLongSide = max(metadata.width, metadata.height)
         let source = try GraySource(bytes: bytes, format: metadata.format, maxPixels: maxPixels)
+        let storedLongSide = max(source.storedWidth, source.storedHeight)
 
-        // Pass 1: a modest size, only to measure the text and find where it is.
-        let first = try source.gray(longSide: min(storedLongSide, p.firstPassLongSide))
-        let firstScale = Double(first.width) / Double(source.storedWidth)
-        // A fixed threshold on the normalised page: enough to measure the text, and unlike a local
-        // threshold it does not turn paper grain and sensor noise into specks that pair up.
-        let probe = try first.backgroundNormalized(tile: max(16, first.width / 30)).thresholded(p.probeThreshold)
-        let measured = measureGlyphs(try probe.componentBoxes())
-        guard let firstHeight = measured.textHeight, let bounds = measured.bounds(margin: 3 * firstHeight) else {
-            return try finish(probe, textHeight: p.targetTextHeight, scale: firstScale, parameters: p)
+        // The probe: small, then twice the size while the text is too small to measure.
+        var probeSide = min(storedLongSide, p.probeLongSide)
+        var probe = try Probe(source: source, longSide: probeSide, parameters: p)
+        while probeSide < min(storedLongSide, p.firstPassLongSide),
+            (probe.measure.textHeight ?? 0) < p.minProbeTextHeight
+        {
+            probeSide = min(storedLongSide, p.firstPassLongSide, probeSide * 2)
+            probe = try Probe(source: source, longSide: probeSide, parameters: p)
+        }
+        let measure = probe.measure
+        guard let probeHeight = measure.textHeight else {
+            return AnalysisImage(
+                strip: try Pix.blank(width: 1, height: 1, depth: 1), windows: [], textHeight: 0, glyphs: 0,
+                horizontalPairs: measure.horizontalPairs, verticalPairs: measure.verticalPairs)
+        }
+        // Twice as many candidates as wanted: a window whose marks do not survive binarisation
+        // at reading size as glyphs (texture, a photo, a barcode) gives way to the next.
+        var wider = request
+        wider.count *= 2
+        let boxes = densestWindows(
+            of: measure.glyphs, width: probe.width, height: probe.height, textHeight: probeHeight, wider)
+        guard !boxes.isEmpty else {
+            return AnalysisImage(
+                strip: try Pix.blank(width: 1, height: 1, depth: 1), windows: [], textHeight: probeHeight / probe.scale, glyphs: measure.glyphs.count,
+                horizontalPairs: measure.horizontalPairs, verticalPairs: measure.verticalPairs)
         }
 
-        // Pass 2: only the region with text, at a scale where the text (not the file) has the
-        // size Tesseract reads well: fine print is enlarged (up to maxUpscale), posters shrunk.
-        var scale = firstScale
-        if firstHeight < p.minTextHeight || firstHeight > p.maxTextHeight {
-            scale = min(p.maxUpscale, firstScale * p.targetTextHeight / firstHeight)
+        // Reading size: analysis pixels per stored pixel.
+        let storedHeight = probeHeight / probe.scale
+        var scale = 1.0
+        if storedHeight < p.minTextHeight || storedHeight > p.maxTextHeight {
+            scale = min(p.maxUpscale, p.targetTextHeight / storedHeight)
         }
         let gray = try source.gray(longSide: Int((Double(storedLongSide) * min(1, scale)).rounded(.up)))
         let grayScale = Double(gray.width) / Double(source.storedWidth)
-        let k = grayScale / firstScale
-        let region = PixelBox(
-            x: Int(Double(bounds.x) * k), y: Int(Double(bounds.y) * k),
-            width: Int(Double(bounds.width) * k), height: Int(Double(bounds.height) * k))
-        var part = try gray.cropped(to: region)
         let resize = scale / grayScale
-        if abs(resize - 1) > 0.08 { part = try part.scaled(by: resize) }
-        let partScale = grayScale * Double(part.width) / Double(max(1, min(region.width, gray.width - region.x)))
-        let height = firstHeight * partScale / firstScale
-        let binary = try binarize(part, textHeight: height, parameters: p)
-        return try finish(
-            binary, textHeight: height, scale: partScale, parameters: p)
+        let height = storedHeight * scale
+
+        // Each window is binarised on its own and pasted under the previous one into one strip,
+        // sized generously first and cut to what was used.
+        let k = grayScale / probe.scale
+        let crops = boxes.map { box in
+            PixelBox(
+                x: Int(Double(box.x) * k), y: Int(Double(box.y) * k),
+                width: Int(Double(box.width) * k), height: Int(Double(box.height) * k))
+        }
+        let room = max(1, resize) * 1.1 + 0.01
+        let strip = try Pix.blank(
+            width: Int(Double(crops.map(\.width).max()!) * room) + 2,
+            height: Int(Double(crops.map(\.height).sorted(by: >).prefix(request.count).reduce(0, +)) * room) + 2,
+            depth: 1)
+        var placed: [PixelBox] = []
+        var y = 0
+        for crop in crops {
+            var part = try gray.cropped(to: crop)
+            if abs(resize - 1) > 0.08 { part = try part.scaled(by: resize) }
+            let window = try clean(try binarize(part, textHeight: height, parameters: p), textHeight: height)
+            guard measureGlyphs(try window.componentBoxes()).glyphs.count >= request.minGlyphs else { continue }
+            strip.paste(window, x: 0, y: y)
+            placed.append(PixelBox(x: 0, y: y, width: window.width, height: window.height))
+            y += window.height
+            if placed.count == request.count { break }
+        }
+        let used = PixelBox(x: 0, y: 0, width: placed.map(\.width).max() ?? 1, height: max(1, y))
+        return AnalysisImage(
+            strip: try strip.cropped(to: used), windows: placed, textHeight: height,
+            glyphs: measure.glyphs.count, horizontalPairs: measure.horizontalPairs,
+            verticalPairs: measure.verticalPairs)
     }
 
-    /// Keeps the marks that can be characters (drops speckle, page edges, table texture, photos)
-    /// and measures the glyphs on what is left.
-    private static func finish(
-        _ binary: consuming Pix, textHeight h: Double, scale: Double, parameters p: AnalysisParameters
-    ) throws -> AnalysisImage {
+    /// The first look at the page: grey at a small size, light corrected, one fixed threshold, the
+    /// glyphs measured. A fixed threshold on the normalised page is enough to find and measure the
+    /// text, and unlike a local threshold it does not turn paper grain and sensor noise into specks
+    /// that pair up.
+    private struct Probe {
+        var width: Int
+        var height: Int
+        /// Probe pixels per stored pixel.
+        var scale: Double
+        var measure: GlyphMeasure
+
+        init(source: borrowing GraySource, longSide: Int, parameters p: AnalysisParameters) throws {
+            let gray = try source.gray(longSide: longSide)
+            let binary = try gray.backgroundNormalized(tile: max(16, gray.width / 30)).thresholded(p.probeThreshold)
+            width = gray.width
+            height = gray.height
+            scale = Double(gray.width) / Double(source.storedWidth)
+            // Table texture (fabric, wood grain, stone) makes regular marks that pair up like
+            // letters: only marks on the paper count.
+            let paper = try AnalysisImage.paper(in: gray) ?? PixelBox(x: 0, y: 0, width: width, height: height)
+            measure = measureGlyphs(
+                try binary.componentBoxes().filter {
+                    $0.x >= paper.x && $0.y >= paper.y && $0.maxX <= paper.maxX && $0.maxY <= paper.maxY
+                })
+        }
+    }
+
+    /// The paper: the bounding box of the largest bright region, when it covers at least a
+    /// twentieth of the image; nil otherwise (the page fills the frame, or no region stands out).
+    /// Judged on a thumbnail: the paper is large, and a dark table around a small page would
+    /// otherwise hold marks and take thresholds.
+    static func paper(in gray: borrowing Pix) throws -> PixelBox? {
+        let side = max(gray.width, gray.height)
+        let factor = side > 400 ? 400 / Double(side) : 1
+        let thumb = try gray.scaled(by: factor)
+        let bright = try thumb.thresholded(try thumb.otsuThreshold()).inverted()
+        guard let largest = try bright.componentBoxes().max(by: { $0.area < $1.area }),
+            Double(largest.area) >= 0.05 * Double(thumb.width * thumb.height)
+        else { return nil }
+        let k = Double(gray.width) / Double(thumb.width)
+        let margin = 2
+        let x0 = max(0, largest.x - margin), y0 = max(0, largest.y - margin)
+        let x1 = min(thumb.width, largest.maxX + margin), y1 = min(thumb.height, largest.maxY + margin)
+        return PixelBox(
+            x: Int(Double(x0) * k), y: Int(Double(y0) * k),
+            width: min(gray.width, Int((Double(x1 - x0) * k).rounded(.up))),
+            height: min(gray.height, Int((Double(y1 - y0) * k).rounded(.up))))
+    }
+
+    /// Keeps the marks that can be characters (drops speckle, page edges, table texture, photos).
+    private static func clean(_ binary: consuming Pix, textHeight h: Double) throws -> Pix {
         let h = max(4, h)
-        let cleaned = try binary.keepingComponents(
+        return try binary.keepingComponents(
             minSide: max(2, Int(h * 0.25)), maxWidth: Int(h * 6), maxHeight: Int(h * 3))
-        let glyphs = measureGlyphs(try cleaned.componentBoxes())
-        return AnalysisImage(
-            binary: cleaned, textHeight: glyphs.textHeight ?? h, glyphs: glyphs.glyphs,
-            horizontalPairs: glyphs.horizontalPairs, verticalPairs: glyphs.verticalPairs, scale: scale)
     }
 
     /// Background normalisation, then Sauvola over a window sized to the text.

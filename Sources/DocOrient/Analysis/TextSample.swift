@@ -3,15 +3,18 @@
 // until the candidates have been read.
 
 extension AnalysisImage {
-    /// Up to `count` non-overlapping square windows of side `sideInTextHeights` text heights,
-    /// densest first, in analysis-image pixels. Windows holding fewer than `minGlyphs` glyphs are
-    /// left out.
-    func textWindows(count: Int, sideInTextHeights: Double, minGlyphs: Int) -> [PixelBox] {
+    /// Up to `request.count` non-overlapping square windows of side `request.sideInTextHeights`
+    /// text heights, densest first, in the pixels of the `width` x `height` image the glyphs were
+    /// found on. Windows holding fewer than `request.minGlyphs` glyphs are left out.
+    static func densestWindows(
+        of glyphs: [Glyph], width: Int, height: Int, textHeight: Double, _ request: WindowRequest
+    ) -> [PixelBox] {
+        let count = request.count
         guard !glyphs.isEmpty, count > 0 else { return [] }
-        let side = max(32, Int(textHeight * sideInTextHeights))
-        let cell = max(4, side / 6)
-        let cols = (binary.width + cell - 1) / cell
-        let rows = (binary.height + cell - 1) / cell
+        let side = max(16, Int(textHeight * request.sideInTextHeights))
+        let cell = max(2, side / 6)
+        let cols = (width + cell - 1) / cell
+        let rows = (height + cell - 1) / cell
         var density = [Int](repeating: 0, count: cols * rows)
         for g in glyphs {
             let cx = min(cols - 1, max(0, Int(g.centerX) / cell))
@@ -52,27 +55,16 @@ extension AnalysisImage {
                     if !overlaps { best = (n, x, y) }
                 }
             }
-            guard best.count >= minGlyphs else { break }
+            guard best.count >= request.minGlyphs else { break }
             for cy in best.y..<(best.y + spanY) {
                 for cx in best.x..<(best.x + spanX) { used[cy * cols + cx] = true }
             }
             let box = PixelBox(
                 x: best.x * cell, y: best.y * cell,
-                width: min(spanX * cell, binary.width - best.x * cell),
-                height: min(spanY * cell, binary.height - best.y * cell))
+                width: min(spanX * cell, width - best.x * cell),
+                height: min(spanY * cell, height - best.y * cell))
             taken.append(box)
         }
         return taken
-    }
-
-    /// The box around all glyphs, with a margin of two text heights, in analysis-image pixels.
-    var textBounds: PixelBox? {
-        guard var (x0, y0, x1, y1) = glyphs.extent else { return nil }
-        let m = Int(textHeight * 2)
-        x0 = max(0, x0 - m)
-        y0 = max(0, y0 - m)
-        x1 = min(binary.width, x1 + m)
-        y1 = min(binary.height, y1 + m)
-        return PixelBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 }

@@ -228,6 +228,15 @@ struct Pix: ~Copyable {
         return Int(count)
     }
 
+    /// Leptonica's ascender/descender count on 1 bpp text with horizontal lines: positive when the
+    /// text is upright, negative when upside down, near 0 when it cannot tell. Cheap (a few
+    /// hit-miss transforms) and only a hint. Stands for `pixOrientDetect` (the "up" confidence).
+    func uprightness() -> Double {
+        var up: Float = 0
+        guard pixOrientDetect(raw, &up, nil, 0, 0) == 0 else { return 0 }
+        return Double(up)
+    }
+
     /// Declares the resolution Tesseract should assume. Stands for `pixSetResolution`.
     func setResolution(_ ppi: Int) {
         _ = pixSetResolution(raw, Int32(ppi), Int32(ppi))

@@ -21,6 +21,14 @@ struct CascadeParameters: Sendable, Codable, Equatable {
     var mirrorMinDictionaryShare: Double
     /// ...or it has at least this many dictionary words.
     var mirrorMinDictionaryWords: Int
+    /// The first candidate read decides alone when its densest window holds at least this many
+    /// confident dictionary words...
+    var singleReadDictionaryWords: Int
+    /// ...at least this share of its confident words are dictionary words...
+    var singleReadDictionaryShare: Double
+    /// ...and those words hold at least this many confidence-weighted letters (short all-caps
+    /// "words" read from upside-down print are in the dictionary too).
+    var singleReadDictionaryCharacters: Double
 }
 
 /// Logistic model turning the winner's evidence into the probability that it is right.

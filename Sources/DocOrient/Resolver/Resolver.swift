@@ -44,19 +44,20 @@ public final class Resolver: Sendable {
 
     /// The decision together with the evidence behind it (for the evaluation and fitting tools).
     func trace(imageBytes: [UInt8], metadata: ImageMetadata, prior: Orientation?) throws -> Trace {
+        let c = calibration.cascade
         let analysis = try AnalysisImage.make(
             bytes: imageBytes, metadata: metadata, maxPixels: configuration.maxPixels,
-            parameters: calibration.analysis)
-        let c = calibration.cascade
-        let windows = analysis.textWindows(
-            count: c.maxWindows, sideInTextHeights: c.windowSideInTextHeights, minGlyphs: c.windowMinGlyphs)
+            parameters: calibration.analysis,
+            windows: WindowRequest(
+                count: c.maxWindows, sideInTextHeights: c.windowSideInTextHeights, minGlyphs: c.windowMinGlyphs))
+        let windows = analysis.windows
         var trace = Trace(
-            glyphs: analysis.glyphs.count, textHeight: analysis.textHeight, windows: windows.count,
+            glyphs: analysis.glyphs, textHeight: analysis.textHeight, windows: windows.count,
             horizontalPairs: analysis.horizontalPairs, verticalPairs: analysis.verticalPairs)
         let alongX = analysis.horizontalPairs >= analysis.verticalPairs
         try pool.withEngine { engine in
             var hint: Orientation? = nil
-            if analysis.glyphs.count >= c.minGlyphs, !windows.isEmpty {
+            if analysis.glyphs >= c.minGlyphs, !windows.isEmpty {
                 var reader = CandidateReader(engine: engine, windows: windows, weights: calibration.scoring)
                 reader.keepWords = configuration.exhaustive
                 try runCascade(&reader, image: analysis, prior: prior, trace: &trace)
@@ -88,15 +89,33 @@ public final class Resolver: Sendable {
         let alongX = image.horizontalPairs >= image.verticalPairs
         var pairs: [[Orientation]] = alongX ? [[.identity, .rotate180], [.rotate90, .rotate270]]
             : [[.rotate90, .rotate270], [.identity, .rotate180]]
-        if let p = prior?.rotationPart, let i = pairs.firstIndex(where: { $0.contains(p) }) {
-            pairs[i].sort { a, _ in a == p }
+        // Within a pair, the tag's rotation first; without one, the way Leptonica's ascender and
+        // descender count points on the densest window.
+        for i in pairs.indices {
+            if let p = prior?.rotationPart, pairs[i].contains(p) {
+                if pairs[i][0] != p { pairs[i].reverse() }
+            } else if try reader.uprightness(of: pairs[i][0], in: image) < 0 {
+                pairs[i].reverse()
+            }
         }
         let rotations = pairs.flatMap { $0 }
         let windowCount = reader.windows.count
 
-        // Stage 1: the densest window, one axis pair at a time.
+        // Stage 1: the densest window, one axis pair at a time. The likeliest candidate alone
+        // settles it when it reads as plain dictionary text: upside-down, sideways and mirrored
+        // print do not (Models/calibration.json `cascade.singleRead*`).
         var depth = 1
         var considered: [Orientation] = []
+        try reader.read(pairs[0][0], windows: depth, of: image)
+        if !exhaustive, readsAsPlainText(reader.evidence(pairs[0][0], depth: depth)) {
+            trace.depth = depth
+            trace.evidence = reader.allEvidence(depth: depth)
+            trace.words = reader.words
+            trace.decision = conclude(
+                evidence: { reader.evidence($0, depth: depth) }, [pairs[0][0]], minScore: calibration.confidence.minScore,
+                prior: prior, note: "read 1 text window in 1 orientation")
+            return
+        }
         for pair in pairs {
             for o in pair { try reader.read(o, windows: depth, of: image) }
             considered += pair
@@ -131,6 +150,14 @@ public final class Resolver: Sendable {
         trace.decision = conclude(
             evidence: { reader.evidence($0, depth: depth) }, considered, minScore: calibration.confidence.minScore,
             prior: prior, note: "read \(depth) text window\(depth == 1 ? "" : "s")")
+    }
+
+    /// Whether one candidate's evidence is enough on its own: many confident dictionary words,
+    /// most of its confident words from the dictionary.
+    private func readsAsPlainText(_ e: Evidence) -> Bool {
+        let c = calibration.cascade
+        return e.dictionaryWords >= c.singleReadDictionaryWords && e.dictionaryShare >= c.singleReadDictionaryShare
+            && e.weightedDictionaryCharacters >= c.singleReadDictionaryCharacters
     }
 
     /// Whether the best candidate read so far leads every other by the early-exit ratio and
@@ -243,7 +270,7 @@ struct CandidateReader {
     mutating func read(_ o: Orientation, windows count: Int, of image: borrowing AnalysisImage) throws {
         var list = read[o] ?? []
         while list.count < min(count, windows.count) {
-            let crop = try image.binary.cropped(to: windows[list.count])
+            let crop = try image.strip.cropped(to: windows[list.count])
             let view = try Self.display(crop, as: o)
             view.setResolution(300)
             let words = try engine.recognize(view, mode: .singleBlock, deadlineMilliseconds: 2000)
@@ -259,6 +286,13 @@ struct CandidateReader {
         if o.isMirrored { view = try view.flippedLeftRight() }
         if o.quarterTurns != 0 { view = try view.rotated(quarterTurns: o.quarterTurns) }
         return view
+    }
+
+    /// Leptonica's uprightness of the densest window shown as `o` (a rotation whose lines run
+    /// along the displayed x axis): positive when `o` rather than its half-turn looks upright.
+    func uprightness(of o: Orientation, in image: borrowing AnalysisImage) throws -> Double {
+        guard let first = windows.first else { return 0 }
+        return try Self.display(try image.strip.cropped(to: first), as: o).uprightness()
     }
 
     func evidence(_ o: Orientation, depth: Int) -> Evidence {
