@@ -23,7 +23,7 @@ SECTIONS = {
     "scoring": ("ScoringWeights", ["minWordConfidence", "dictionaryWeight"]),
     "cascade": ("CascadeParameters", [
         "minGlyphs", "windowSideInTextHeights", "windowMinGlyphs", "maxWindows", "earlyExitScore",
-        "earlyExitRatio", "mirrorMinDictionaryShare", "mirrorMinDictionaryWords", "singleReadDictionaryWords",
+        "earlyExitRatio", "axisMinPairs", "axisMinRatio", "singleReadDictionaryWords",
         "singleReadDictionaryShare", "singleReadDictionaryCharacters"]),
     "confidence": ("ConfidenceModel", [
         "intercept", "bestScore", "secondScore", "margin", "dictionaryWords", "priorAgrees",

@@ -16,13 +16,13 @@ struct CascadeParameters: Sendable, Codable, Equatable {
     var earlyExitScore: Double
     /// ...and at least this many times the runner-up (plus one, so zero scores compare).
     var earlyExitRatio: Double
-    /// In `.auto`, the best rotation "reads as text" (no mirrored candidates needed) when at least
-    /// this share of its confident words are dictionary words...
-    var mirrorMinDictionaryShare: Double
-    /// ...or it has at least this many dictionary words.
-    var mirrorMinDictionaryWords: Int
-    /// The first candidate read decides alone when its densest window holds at least this many
-    /// confident dictionary words...
+    /// The text lines run along the axis with more glyph pairs, beyond doubt, when it has at least
+    /// this many pairs...
+    var axisMinPairs: Int
+    /// ...and this many times those of the other axis (both plus one).
+    var axisMinRatio: Double
+    /// A candidate reads as plain text (the first one read then decides alone; the best rotation
+    /// then needs no mirrored rival in `.auto`) with at least this many confident dictionary words...
     var singleReadDictionaryWords: Int
     /// ...at least this share of its confident words are dictionary words...
     var singleReadDictionaryShare: Double

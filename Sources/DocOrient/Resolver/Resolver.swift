@@ -105,37 +105,46 @@ public final class Resolver: Sendable {
         // settles it when it reads as plain dictionary text: upside-down, sideways and mirrored
         // print do not (Models/calibration.json `cascade.singleRead*`).
         var depth = 1
-        var considered: [Orientation] = []
+        var considered: [Orientation] = [pairs[0][0]]
         try reader.read(pairs[0][0], windows: depth, of: image)
         if !exhaustive, readsAsPlainText(reader.evidence(pairs[0][0], depth: depth)) {
             trace.depth = depth
             trace.evidence = reader.allEvidence(depth: depth)
             trace.words = reader.words
             trace.decision = conclude(
-                evidence: { reader.evidence($0, depth: depth) }, [pairs[0][0]], minScore: calibration.confidence.minScore,
+                evidence: { reader.evidence($0, depth: depth) }, considered, minScore: calibration.confidence.minScore,
                 prior: prior, note: "read 1 text window in 1 orientation")
             return
         }
-        for pair in pairs {
-            for o in pair { try reader.read(o, windows: depth, of: image) }
-            considered += pair
-            if !exhaustive, leaderIsClear(reader, considered, depth: depth) { break }
-        }
-        // Stage 2: more windows for the rotations still in the running.
+        considered = pairs[0]
+        try reader.read(pairs[0][1], windows: depth, of: image)
         if exhaustive || !leaderIsClear(reader, considered, depth: depth) {
-            considered = rotations
-            for d in 2...max(2, windowCount) where d <= windowCount {
-                for o in rotations { try reader.read(o, windows: d, of: image) }
-                depth = d
-                if !exhaustive, leaderIsClear(reader, considered, depth: depth) { break }
+            if !exhaustive, axisIsClear(image) {
+                // The lines run one way beyond doubt: the other pair shows them sideways and
+                // cannot read better. More windows of this pair instead.
+                while depth < windowCount, !leaderIsClear(reader, considered, depth: depth) {
+                    depth += 1
+                    for o in pairs[0] { try reader.read(o, windows: depth, of: image) }
+                }
+            } else {
+                // Stage 2: the other pair, then more windows for all four rotations.
+                considered = rotations
+                for o in pairs[1] { try reader.read(o, windows: depth, of: image) }
+                if exhaustive || !leaderIsClear(reader, considered, depth: depth) {
+                    for d in 2...max(2, windowCount) where d <= windowCount {
+                        for o in rotations { try reader.read(o, windows: d, of: image) }
+                        depth = d
+                        if !exhaustive, leaderIsClear(reader, considered, depth: depth) { break }
+                    }
+                }
             }
-            for o in rotations { try reader.read(o, windows: depth, of: image) }
         }
-        // Mirrored candidates: on request, for a mirrored tag, or when no rotation reads as
-        // dictionary text.
+        // Mirrored candidates: on request, for a mirrored tag, or unless the best rotation reads
+        // as plain dictionary text. Mirrored print read unmirrored still yields a few short
+        // dictionary words ("bid" for "did"), so a weaker rule let mirrored pages through as
+        // rotations with high confidence.
         let bestRotation = reader.ranked(considered, depth: depth)[0]
-        let e = reader.evidence(bestRotation, depth: depth)
-        let readsAsText = e.dictionaryWords >= c.mirrorMinDictionaryWords && e.dictionaryShare >= c.mirrorMinDictionaryShare
+        let readsAsText = readsAsPlainText(reader.evidence(bestRotation, depth: depth))
         if exhaustive || configuration.mirror == .always || prior?.isMirrored == true || !readsAsText {
             var mirrored: [Orientation] = exhaustive || configuration.mirror == .always
                 ? [.flipHorizontal, .flipVertical, .transpose, .transverse]
@@ -152,12 +161,21 @@ public final class Resolver: Sendable {
             prior: prior, note: "read \(depth) text window\(depth == 1 ? "" : "s")")
     }
 
-    /// Whether one candidate's evidence is enough on its own: many confident dictionary words,
-    /// most of its confident words from the dictionary.
+    /// Whether a candidate's evidence reads as plain text: many confident dictionary words, most of
+    /// its confident words from the dictionary. Enough for the first candidate read to decide
+    /// alone, and for the best rotation to need no mirrored rival.
     private func readsAsPlainText(_ e: Evidence) -> Bool {
         let c = calibration.cascade
         return e.dictionaryWords >= c.singleReadDictionaryWords && e.dictionaryShare >= c.singleReadDictionaryShare
             && e.weightedDictionaryCharacters >= c.singleReadDictionaryCharacters
+    }
+
+    /// Whether the glyph pairs run along one axis so much more than along the other that the
+    /// sideways rotations need not be read (Models/calibration.json `cascade.axis*`).
+    private func axisIsClear(_ image: borrowing AnalysisImage) -> Bool {
+        let c = calibration.cascade
+        let (more, fewer) = (max(image.horizontalPairs, image.verticalPairs), min(image.horizontalPairs, image.verticalPairs))
+        return more >= c.axisMinPairs && Double(more + 1) >= c.axisMinRatio * Double(fewer + 1)
     }
 
     /// Whether the best candidate read so far leads every other by the early-exit ratio and
