@@ -60,6 +60,7 @@ struct BadInputTests {
 
     @Test func brokenFilesFailClearlyAndStayUntouched() throws {
         let dir = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         for (c, expected) in try Self.failingCases() {
             let path = dir.appendingPathComponent(c.name).path
             try Data(c.bytes).write(to: URL(fileURLWithPath: path))
@@ -76,6 +77,7 @@ struct BadInputTests {
     @Test(arguments: [0, 9, 65535])
     func anUnusableOrientationValueIsNoTagAndGetsFixed(value: Int) throws {
         let dir = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("odd.jpg").path
         let bytes = try Self.patchingOrientationEntry(Self.sample(), type: 3, value: value)
         try Data(bytes).write(to: URL(fileURLWithPath: path))
@@ -89,6 +91,7 @@ struct BadInputTests {
 
     @Test func anOrientationStoredAsLongIsReadAndRewrittenInItsOwnWidth() throws {
         let dir = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("long.jpg").path
         let bytes = try Self.patchingOrientationEntry(Self.sample(), type: 4, value: 6)
         try Data(bytes).write(to: URL(fileURLWithPath: path))
@@ -112,6 +115,7 @@ struct BadInputTests {
         var bytes = b
         bytes.insert(contentsOf: second, at: first.payload.upperBound)
         let dir = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("two.jpg").path
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let (record, _) = try fixJSON(path)
@@ -128,6 +132,7 @@ struct BadInputTests {
 
     @Test func oddButValidJPEGsAreHandled() throws {
         let dir = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let cmyk = dir.appendingPathComponent("cmyk.jpg").path, progressive = dir.appendingPathComponent("progressive.jpg").path
         let arithmetic = dir.appendingPathComponent("arithmetic.jpg").path, tiny = dir.appendingPathComponent("tiny.jpg").path
         try CLITests.run("convert", [Self.letter, "-colorspace", "CMYK", cmyk])
@@ -144,6 +149,7 @@ struct BadInputTests {
 
     @Test func aPNGNamedLikeAJPEGAndASixteenBitPNGAreReadByContent() throws {
         let dir = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let misnamed = dir.appendingPathComponent("really-a-png.jpg").path
         let deep = dir.appendingPathComponent("deep.png").path
         try CLITests.run("convert", [Self.letter, "PNG24:" + misnamed])  // PNG has no tag: stored pixels need 8
@@ -157,6 +163,7 @@ struct BadInputTests {
     @Test func aFullDiskLeavesTheOriginalIntact() throws {
         guard getuid() == 0 else { return }  // mounting a tiny file system needs root
         let mount = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: mount) }
         guard (try? CLITests.run("mount", ["-t", "tmpfs", "-o", "size=200k", "tmpfs", mount.path]))?.status == 0 else { return }
         defer { _ = try? CLITests.run("umount", [mount.path]) }
         let path = mount.appendingPathComponent("letter.jpg").path
@@ -180,6 +187,7 @@ struct BadInputTests {
         let count = try #require(Bytes.u16(b, exif.ifd0, bigEndian: exif.bigEndian))
         Bytes.put32(&b, exif.ifd0 + 2 + count * 12, ifd0, bigEndian: exif.bigEndian)
         let dir = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("loop.jpg").path
         try Data(b).write(to: URL(fileURLWithPath: path))
         let (record, output) = try fixJSON(path)
@@ -190,6 +198,7 @@ struct BadInputTests {
 
     @Test func aDirectoryNamedLikeAJPEGIsAnErrorForThatPathOnly() throws {
         let dir = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let fake = dir.appendingPathComponent("folder.jpg").path
         try FileManager.default.createDirectory(atPath: fake, withIntermediateDirectories: true)
         let result = try CLITests.docorient("inspect", "--json", fake, Self.letter)
@@ -201,6 +210,7 @@ struct BadInputTests {
 
     @Test func aFileThatDisappearsBeforeTheWriteIsNotBroughtBack() throws {
         let dir = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("gone.jpg").path
         try FileManager.default.copyItem(atPath: Self.letter, toPath: path)
         let bytes = try FileIO.read(path)
@@ -215,6 +225,7 @@ struct BadInputTests {
 
     @Test func fixingThroughASymlinkFixesTheFileAndKeepsTheLink() throws {
         let dir = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let real = dir.appendingPathComponent("real.jpg").path, link = dir.appendingPathComponent("link.jpg").path
         try FileManager.default.copyItem(atPath: Self.letter, toPath: real)
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "real.jpg")

@@ -70,6 +70,7 @@ struct BatchCLITests {
 
     @Test func aSecondRunHasNoWorkAndTheFirstHandledEverything() throws {
         let tree = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(at: tree.root.deletingLastPathComponent()) }
         let first = try fix(tree.root)
         #expect(first.status == 1, "the read-only, corrupt and FIFO files fail; the rest is handled")
         let records = first.lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
@@ -95,10 +96,12 @@ struct BatchCLITests {
 
     @Test func aRunKilledAtRandomPointsThenResumedEndsLikeAnUninterruptedRun() throws {
         let reference = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(at: reference.root.deletingLastPathComponent()) }
         _ = try fix(reference.root)
         let expected = try Self.snapshot(reference.root)
 
         let tree = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(at: tree.root.deletingLastPathComponent()) }
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<3 {
             let process = Process()
@@ -125,6 +128,7 @@ struct BatchCLITests {
 
     @Test func shardsSplitTheTreeAndTheirJournalsMergeInTheReport() throws {
         let tree = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(at: tree.root.deletingLastPathComponent()) }
         let dir = tree.root.deletingLastPathComponent()
         var handled: [Set<String>] = []
         for k in 1...3 {
@@ -145,6 +149,7 @@ struct BatchCLITests {
 
     @Test func theHTMLReportListsEveryDisagreementUndecidableAndError() throws {
         let tree = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(at: tree.root.deletingLastPathComponent()) }
         _ = try fix(tree.root)
         let page = tree.root.deletingLastPathComponent().appendingPathComponent("review.html").path
         let result = try CLITests.docorient("report", "--html", page, tree.root.path)
@@ -162,6 +167,7 @@ struct BatchCLITests {
 
     @Test func ctrlCStopsCleanlyPrintsTheSummaryAndTheNextRunFinishes() throws {
         let tree = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(at: tree.root.deletingLastPathComponent()) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLITests.binary)
         process.arguments = ["fix", "--jobs", "2", "--quiet", tree.root.path]
@@ -186,6 +192,7 @@ struct BatchCLITests {
 
     @Test func aSecondCtrlCExitsAtOnce() throws {
         let tree = try Self.makeTree()
+        defer { try? FileManager.default.removeItem(at: tree.root.deletingLastPathComponent()) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CLITests.binary)
         process.arguments = ["fix", "--jobs", "1", "--quiet", tree.root.path]

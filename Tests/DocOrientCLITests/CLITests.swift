@@ -82,6 +82,7 @@ struct CLITests {
 
     @Test func unsupportedAndMissingFilesFailOnlyThemselves() throws {
         let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let gif = dir.appendingPathComponent("x.gif").path
         try Data("GIF89a\u{1}\u{0}\u{1}\u{0}".utf8).write(to: URL(fileURLWithPath: gif))
         let good = try Self.sampleFiles()[0]
@@ -111,6 +112,7 @@ struct CLITests {
 
     @Test func tagRewritesInPlaceAndOutputWritesACopy() throws {
         let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let source = try Self.sampleFiles().first { $0.hasSuffix(".jpg") }!
         let path = dir.appendingPathComponent("a.jpg").path
         try FileManager.default.copyItem(atPath: source, toPath: path)
@@ -132,6 +134,7 @@ struct CLITests {
 
     @Test func aReadOnlyFileIsAnErrorForThatFileAndStaysUntouched() throws {
         let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let source = try Self.sampleFiles().first { $0.hasSuffix(".jpg") }!
         let locked = dir.appendingPathComponent("locked.jpg").path, open = dir.appendingPathComponent("open.jpg").path
         try FileManager.default.copyItem(atPath: source, toPath: locked)
@@ -147,6 +150,7 @@ struct CLITests {
 
     @Test func bakeLeavesOrientationOneAndSaysWhenItCannotBePerfect() throws {
         let dir = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let aligned = dir.appendingPathComponent("aligned.jpg").path, odd = dir.appendingPathComponent("odd.jpg").path
         try Self.run("convert", ["-size", "320x240", "gradient:red-blue", "-sampling-factor", "2x2", aligned])
         try Self.run("convert", ["-size", "330x250", "gradient:red-blue", "-sampling-factor", "2x2", odd])

@@ -37,7 +37,8 @@ struct FixCLITests {
 
     @Test func aTagRightFileAgreesAndStaysByteIdentical() throws {
         let sample = try #require(try Self.manifest().first { $0.decidable && $0.tag == $0.upright && $0.file.hasSuffix(".jpg") })
-        let (_, paths) = try Self.copies([sample])
+        let (dir, paths) = try Self.copies([sample])
+        defer { try? FileManager.default.removeItem(at: dir) }
         let before = try Data(contentsOf: URL(fileURLWithPath: paths[0]))
         let result = try CLITests.docorient("fix", "--json", paths[0])
         #expect(result.status == 0, "\(result.err)")
@@ -49,7 +50,8 @@ struct FixCLITests {
 
     @Test func aTagWrongFileIsFixedByRewritingTheTag() throws {
         let sample = try #require(try Self.manifest().first { $0.decidable && $0.tag != nil && $0.tag != $0.upright && $0.file.hasSuffix(".jpg") })
-        let (_, paths) = try Self.copies([sample])
+        let (dir, paths) = try Self.copies([sample])
+        defer { try? FileManager.default.removeItem(at: dir) }
         let result = try CLITests.docorient("fix", "--json", paths[0])
         #expect(result.status == 0, "\(result.err)")
         let record = try #require(try records(result).first)
@@ -67,6 +69,7 @@ struct FixCLITests {
     @Test func bakeFixesTheTagWrongFileInThePixels() throws {
         let sample = try #require(try Self.manifest().first { $0.decidable && $0.tag != nil && $0.tag != $0.upright && $0.upright != 1 && $0.file.hasSuffix(".jpg") })
         let (dir, paths) = try Self.copies([sample])
+        defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
         let before = try Data(contentsOf: URL(fileURLWithPath: paths[0]))
@@ -86,7 +89,8 @@ struct FixCLITests {
     @Test func hardNegativesAreUndecidableAndUntouched() throws {
         let negatives = try Self.manifest().filter { !$0.decidable }
         #expect(negatives.count >= 3)
-        let (_, paths) = try Self.copies(negatives)
+        let (dir, paths) = try Self.copies(negatives)
+        defer { try? FileManager.default.removeItem(at: dir) }
         let before = try paths.map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
         let result = try CLITests.run(CLITests.binary, ["fix", "--json"] + paths)
         #expect(result.status == 0, "undecidable is handled: \(result.err)")
@@ -103,6 +107,7 @@ struct FixCLITests {
         let samples = try Self.manifest()
         let chosen = [samples.first { $0.decidable }!, samples.first { !$0.decidable }!]
         let (dir, paths) = try Self.copies(chosen)
+        defer { try? FileManager.default.removeItem(at: dir) }
         let missing = dir.appendingPathComponent("missing.jpg").path
         let report = dir.appendingPathComponent("report.jsonl").path
         let result = try CLITests.run(CLITests.binary, ["fix", "--dry-run", "--json", "--report", report] + paths + [missing])

@@ -36,6 +36,7 @@ struct BakeTests {
             // Exactly lossless: the same coefficients as jpegtran's transform, decoded identically.
             if orientation != .identity {
                 let dir = try Fixtures.temporaryDirectory()
+                defer { try? FileManager.default.removeItem(at: dir) }
                 let input = try Fixtures.write(original, "in.jpg", in: dir)
                 let peer = dir.appendingPathComponent("peer.jpg").path
                 try Fixtures.run(["jpegtran", "-perfect", "-copy", "none"] + Self.jpegtranArguments(orientation) + ["-outfile", peer, input])
@@ -60,6 +61,7 @@ struct BakeTests {
         #expect(thumb.width == Int(thumbShown.width) && thumb.height == Int(thumbShown.height))
         // Every other marker survives: ICC, comment, the maker note bytes.
         let dir = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let path = try Fixtures.write(baked, "baked.jpg", in: dir)
         #expect(try Fixtures.run(["exiftool", "-s3", "-Comment", path]).out.contains("docorient test comment"))
         #expect(try Fixtures.run(["exiftool", "-s3", "-Make", path]).out.contains("Canon"))
@@ -95,6 +97,7 @@ struct LosslessReencodeBakeTests {
     func rgba(_ path: String) throws -> (width: Int, height: Int, pixels: [UInt8]) {
         let size = try Fixtures.run(["identify", "-format", "%w %h", path]).out.split(separator: " ").compactMap { Int($0) }
         let dir = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let raw = dir.appendingPathComponent("p.rgba").path
         try Fixtures.run(["convert", path, "-depth", "8", "rgba:\(raw)"])
         return (size[0], size[1], try FileIO.read(raw))
@@ -106,6 +109,7 @@ struct LosslessReencodeBakeTests {
     ])
     func bakingPNGAndTIFFTurnsThePixelsExactly(format: String, type: [String]) throws {
         let dir = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let source = dir.appendingPathComponent("src.\(format)").path
         let target = type.contains("Palette") ? "PNG8:" + source : source
         try Fixtures.run(["convert", "-size", "61x37", "plasma:fractal", "-seed", "3"] + (type.contains("Palette") ? ["-colors", "64"] : type) + ["-depth", "8", target])
@@ -127,6 +131,7 @@ struct LosslessReencodeBakeTests {
 
     @Test func aSixteenBitPNGIsRefusedRatherThanReduced() throws {
         let dir = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let source = dir.appendingPathComponent("deep.png").path
         try Fixtures.run(["convert", "-size", "20x10", "gradient:", "-depth", "16", source])
         #expect(throws: DocOrientError.self) { try Bake.apply(.rotate90, to: FileIO.read(source)) }

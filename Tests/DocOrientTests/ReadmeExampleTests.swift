@@ -16,6 +16,7 @@ struct ReadmeExampleTests {
         #expect(record.verdict == .disagrees && record.action == .tagRewritten)
         #expect(try ImageMetadata.read(fixed).exifOrientation == 8)
         let dir = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("receipt.jpg").path
         try Data(upload).write(to: URL(fileURLWithPath: path))
         let onDisk = fixer.fix(path: path, options: FixOptions(bake: true))

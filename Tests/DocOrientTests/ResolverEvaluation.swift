@@ -34,6 +34,7 @@ struct ResolverEvaluation {
         var evidence: [String: [Evidence]]
         var words: [String: [[RecognizedWord]]]
         var pageEvidence: [String: Evidence]
+        var uprightness: [String: Double]
         var candidates: [CandidateScore]
     }
 
@@ -85,6 +86,8 @@ struct ResolverEvaluation {
                     for (o, list) in trace.words { words[String(o.exifValue)] = list }
                     var pageEvidence: [String: Evidence] = [:]
                     for (o, e) in trace.pageEvidence { pageEvidence[String(o.exifValue)] = e }
+                    var uprightness: [String: Double] = [:]
+                    for (o, u) in trace.uprightness { uprightness[String(o.exifValue)] = u }
                     return Row(
                         file: fields[cFile], kind: fields[cKind], truth: Int(fields[cTruth]) ?? 0,
                         decidable: fields[cDecidable] == "1", prior: prior?.exifValue,
@@ -93,6 +96,7 @@ struct ResolverEvaluation {
                         glyphs: trace.glyphs, textHeight: trace.textHeight, windows: trace.windows,
                         depth: trace.depth, horizontalPairs: trace.horizontalPairs,
                         verticalPairs: trace.verticalPairs, evidence: evidence, words: words, pageEvidence: pageEvidence,
+                        uprightness: uprightness,
                         candidates: trace.decision.candidates)
                 }
             }

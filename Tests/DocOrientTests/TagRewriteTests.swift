@@ -28,6 +28,7 @@ struct TagRewriteTests {
 
     @Test func exiftoolSeesTheRewrittenTagAndAnIntactMakerNoteAndThumbnail() throws {
         let dir = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let original = try Fixtures.cameraJPEG(width: 320, height: 240, orientation: 6)
         let path = try Fixtures.write(try TagRewrite.setting(.rotate270, in: original), "tagged.jpg", in: dir)
         #expect(try Fixtures.exiftool("IFD0:Orientation", path) == 8)
@@ -46,6 +47,7 @@ struct TagRewriteTests {
         let m = try ImageMetadata.read(tagged)
         #expect(m.exifOrientation == 6)
         let dir = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let path = try Fixtures.write(tagged, "noexif.jpg", in: dir)
         #expect(try Fixtures.exiftool("Orientation", path) == 6)
         #expect(try TurboJPEG.decodeFull(tagged, rgb: true).pixels == TurboJPEG.decodeFull(plain, rgb: true).pixels)
@@ -70,6 +72,7 @@ struct TagRewriteTests {
 
     @Test func pngGetsAnEXIfChunkThatExiftoolReads() throws {
         let dir = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let png = dir.appendingPathComponent("a.png").path
         try Fixtures.run(["convert", "-size", "40x30", "gradient:white-black", png])
         let original = try FileIO.read(png)
@@ -86,6 +89,7 @@ struct TagRewriteTests {
 
     @Test func tiffFilesAreRewrittenInPlace() throws {
         let dir = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
         let tif = dir.appendingPathComponent("a.tif").path
         try Fixtures.run(["convert", "-size", "40x30", "gradient:white-black", "-orient", "RightTop", tif])
         let original = try FileIO.read(tif)
