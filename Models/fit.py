@@ -13,8 +13,9 @@ orientation was read on every text window and the recognised words were kept:
 
 Because OCR of a (candidate, window) pair does not depend on the cascade, the cascade of
 Resolver.swift is replayed here exactly on the recorded words for any parameters. The script
-  1. grid-searches the scoring weights and cascade thresholds: fewest wrong winners first, then
-     fewest OCR calls (time);
+  1. grid-searches the scoring weights and cascade thresholds (early exit, the plain-text rule
+     that lets one read decide and spares the mirrored rivals): fewest wrong winners first, then
+     fewest OCR calls (time); the axis rule (cascade.axisMin*) is kept as it is;
   2. fits the logistic confidence model (Newton's method, light L2) on "the winner is right",
      with hard negatives counted as wrong, so that its output is a calibrated probability;
   3. picks decideAt, the lowest confidence at which the resolver answers, so that at least 97% of
@@ -100,12 +101,27 @@ class FileEvidence:
         return e["chars"] + self.dict_weight * e["dict_chars"]
 
 
+def reads_as_plain_text(e, p):
+    """Resolver.readsAsPlainText."""
+    share = e["dict_words"] / e["confident"] if e["confident"] else 0
+    return (e["dict_words"] >= p["singleReadDictionaryWords"] and share >= p["singleReadDictionaryShare"]
+            and e["dict_chars"] >= p["singleReadDictionaryCharacters"])
+
+
+def axis_is_clear(row, p):
+    """Resolver.axisIsClear."""
+    more = max(row["horizontalPairs"], row["verticalPairs"])
+    fewer = min(row["horizontalPairs"], row["verticalPairs"])
+    return more >= p["axisMinPairs"] and more + 1 >= p["axisMinRatio"] * (fewer + 1)
+
+
 def replay(fe: FileEvidence, p, prior, mirror_always=False):
     """Resolver.runCascade + conclude, on recorded evidence. Returns (ranked, depth, calls)."""
     calls = set()
+    windows = min(fe.windows, p.get("maxWindows", fe.windows))
 
     def read(o, d):
-        for i in range(min(d, fe.windows)):
+        for i in range(min(d, windows)):
             calls.add((o, i))
 
     def ranked(cands, depth):
@@ -120,38 +136,45 @@ def replay(fe: FileEvidence, p, prior, mirror_always=False):
 
     along_x = fe.row["horizontalPairs"] >= fe.row["verticalPairs"]
     pairs = [[1, 3], [6, 8]] if along_x else [[6, 8], [1, 3]]
-    if prior is not None:
-        rp = ROTATION_PART[prior]
-        for pair in pairs:
-            if rp in pair:
-                pair.sort(key=lambda o: o != rp)
+    uprightness = fe.row.get("uprightness", {})
+    for pair in pairs:
+        if prior is not None and ROTATION_PART[prior] in pair:
+            if pair[0] != ROTATION_PART[prior]:
+                pair.reverse()
+        elif uprightness.get(str(pair[0]), 0.0) < 0:
+            pair.reverse()
     rotations = pairs[0] + pairs[1]
     depth = 1
-    considered = []
-    for pair in pairs:
-        for o in pair:
-            read(o, depth)
-        considered += pair
-        if clear(considered, depth):
-            break
+    read(pairs[0][0], depth)
+    if reads_as_plain_text(fe.ev(pairs[0][0], depth), p):
+        return [pairs[0][0]], depth, len(calls)
+    considered = list(pairs[0])
+    read(pairs[0][1], depth)
     if not clear(considered, depth):
-        considered = list(rotations)
-        for d in range(2, fe.windows + 1):
-            for o in rotations:
-                read(o, d)
-            depth = d
-            if clear(considered, depth):
-                break
-        for o in rotations:
-            read(o, depth)
+        if axis_is_clear(fe.row, p):
+            while depth < windows and not clear(considered, depth):
+                depth += 1
+                for o in pairs[0]:
+                    read(o, depth)
+        else:
+            considered = list(rotations)
+            for o in pairs[1]:
+                read(o, depth)
+            if not clear(considered, depth):
+                for d in range(2, windows + 1):
+                    for o in rotations:
+                        read(o, d)
+                    depth = d
+                    if clear(considered, depth):
+                        break
     best_rotation = ranked(considered, depth)[0]
-    e = fe.ev(best_rotation, depth)
-    share = e["dict_words"] / e["confident"] if e["confident"] else 0
-    reads_as_text = e["dict_words"] >= p["mirrorMinDictionaryWords"] and share >= p["mirrorMinDictionaryShare"]
-    if mirror_always or (prior is not None and prior in MIRRORED) or not reads_as_text:
-        for o in MIRRORED:
+    if mirror_always or (prior is not None and prior in MIRRORED) or not reads_as_plain_text(fe.ev(best_rotation, depth), p):
+        mirrored = list(MIRRORED) if mirror_always else ([2, 4] if best_rotation in (1, 3) else [5, 7])
+        if prior is not None and prior in MIRRORED and prior not in mirrored:
+            mirrored.append(prior)
+        for o in mirrored:
             read(o, depth)
-        considered += MIRRORED
+        considered += mirrored
     return ranked(considered, depth), depth, len(calls)
 
 
@@ -251,21 +274,23 @@ def training_set(rows, params, prior_margin):
     return X, y
 
 
-def search(rows, current):
+def search(rows, current, current_cascade):
     """Scoring and cascade parameters: fewest wrong winners, then fewest OCR calls."""
     grid = dict(
         minWordConfidence=[50, 60, 70],
         dictionaryWeight=[0.5, 1.0, 2.0],
         earlyExitScore=[20, 30, 40, 60],
         earlyExitRatio=[2.5, 4, 6],
-        mirrorMinDictionaryWords=[2, 3, 4, 6],
-        mirrorMinDictionaryShare=[0.3, 0.4, 0.5],
+        singleReadDictionaryWords=[4, 5, 6, 8],
+        singleReadDictionaryShare=[0.5, 0.6],
+        singleReadDictionaryCharacters=[20, 30, 40],
     )
     decidable = [r for r in rows if r["decidable"] and r["words"]]
     cache = {}
     best = None
     for values in itertools.product(*grid.values()):
-        p = dict(zip(grid.keys(), values))
+        p = dict(zip(grid.keys(), values), axisMinPairs=current_cascade["axisMinPairs"],
+                 axisMinRatio=current_cascade["axisMinRatio"], maxWindows=current_cascade["maxWindows"])
         key = (p["minWordConfidence"], p["dictionaryWeight"])
         if key not in cache:
             cache[key] = [FileEvidence(r, *key) for r in decidable]
@@ -294,7 +319,7 @@ def main(argv=None):
         calibration = json.load(fh)
     rows = [r for r in load(args.traces) if "words" in r]
     current = calibration["confidence"]
-    (wrong, calls), params = search(rows, current)
+    (wrong, calls), params = search(rows, current, calibration["cascade"])
     print(f"search: {wrong} wrong winners on {sum(1 for r in rows if r['decidable'])} decidable, "
           f"{calls / max(1, len(rows)):.1f} OCR calls per file with {params}")
 
@@ -333,7 +358,8 @@ def main(argv=None):
             os.path.basename(p) for p in args.traces) + " --write (see Models/README.md)"
         calibration["scoring"]["minWordConfidence"] = params["minWordConfidence"]
         calibration["scoring"]["dictionaryWeight"] = params["dictionaryWeight"]
-        for k in ["earlyExitScore", "earlyExitRatio", "mirrorMinDictionaryWords", "mirrorMinDictionaryShare"]:
+        for k in ["earlyExitScore", "earlyExitRatio", "singleReadDictionaryWords", "singleReadDictionaryShare",
+                  "singleReadDictionaryCharacters"]:
             calibration["cascade"][k] = params[k]
         conf = calibration["confidence"]
         conf["intercept"] = round(float(w[0]), 4)

@@ -92,9 +92,12 @@ public final class Resolver: Sendable {
         // Within a pair, the tag's rotation first; without one, the way Leptonica's ascender and
         // descender count points on the densest window.
         for i in pairs.indices {
+            // pairs[i][0] is 1 or 6 here: its uprightness is recorded for Models/fit.py's replay.
+            let up = try reader.uprightness(of: pairs[i][0], in: image)
+            trace.uprightness[pairs[i][0]] = up
             if let p = prior?.rotationPart, pairs[i].contains(p) {
                 if pairs[i][0] != p { pairs[i].reverse() }
-            } else if try reader.uprightness(of: pairs[i][0], in: image) < 0 {
+            } else if up < 0 {
                 pairs[i].reverse()
             }
         }
@@ -263,6 +266,8 @@ struct Trace: Sendable {
     var evidence: [Orientation: [Evidence]] = [:]
     /// Per candidate and window, the words read (exhaustive mode only).
     var words: [Orientation: [[RecognizedWord]]] = [:]
+    /// Leptonica's uprightness of the densest window shown as 1 and as 6 (see `CandidateReader.uprightness`).
+    var uprightness: [Orientation: Double] = [:]
     /// Per candidate, the evidence of the whole page (only when the full-page stage ran).
     var pageEvidence: [Orientation: Evidence] = [:]
     var decision = Decision(orientation: nil, confidence: 0, margin: 0, reason: nil, candidates: [])
