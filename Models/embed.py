@@ -18,8 +18,8 @@ TARGET = os.path.join(HERE, "..", "Sources", "DocOrient", "Resolver", "Calibrati
 # Swift type of each section, in declaration order of the memberwise initialisers.
 SECTIONS = {
     "analysis": ("AnalysisParameters", [
-        "probeLongSide", "firstPassLongSide", "minProbeTextHeight", "targetTextHeight", "minTextHeight", "maxTextHeight", "probeThreshold", "maxUpscale",
-        "sauvolaWindowInTextHeights", "sauvolaFactor"]),
+        "probeLongSide", "firstPassLongSide", "minProbeTextHeight", "targetTextHeight", "minTextHeight", "maxTextHeight", "probeThreshold", "probeMaxThreshold",
+        "maxUpscale", "windowThresholdBelowProbe", "windowMaxThreshold"]),
     "scoring": ("ScoringWeights", ["minWordConfidence", "dictionaryWeight"]),
     "cascade": ("CascadeParameters", [
         "minGlyphs", "windowSideInTextHeights", "windowMinGlyphs", "maxWindows", "earlyExitScore",

@@ -14,14 +14,19 @@ struct AnalysisParameters: Sendable, Codable, Equatable {
     /// Rescale only when the measured height falls outside this band.
     var minTextHeight: Double
     var maxTextHeight: Double
-    /// Ink threshold (0...255, paper at 200) of the probe, which only finds and measures the text.
+    /// Ink threshold (0...255, paper at 200) of the probe, which only finds and measures the text:
+    /// Otsu's threshold of the light-corrected paper, kept within `probeThreshold...probeMaxThreshold`
+    /// (faded thermal print is lighter than 160; above the ceiling paper grain turns to ink).
     var probeThreshold: Int
+    var probeMaxThreshold: Int
     /// Largest enlargement over the stored pixels, for fine print.
     var maxUpscale: Double
-    /// Sauvola window half-size, in character heights.
-    var sauvolaWindowInTextHeights: Double
-    /// Sauvola's k.
-    var sauvolaFactor: Double
+    /// Each text window is thresholded at its own Otsu threshold, but never more than this many
+    /// levels below the probe's (a dark table edge in the window would otherwise set it and leave
+    /// faint letters in pieces)...
+    var windowThresholdBelowProbe: Int
+    /// ...nor above this (paper at 200).
+    var windowMaxThreshold: Int
 }
 
 /// One character-like mark on the page, in analysis-image pixels.
@@ -152,7 +157,8 @@ extension AnalysisImage {
         for crop in crops {
             var part = try gray.cropped(to: crop)
             if abs(resize - 1) > 0.08 { part = try part.scaled(by: resize) }
-            let window = try clean(try binarize(part, textHeight: height, parameters: p), textHeight: height)
+            let window = try clean(
+                try binarize(part, textHeight: height, probeThreshold: probe.threshold, parameters: p), textHeight: height)
             guard measureGlyphs(try window.componentBoxes()).glyphs.count >= request.minGlyphs else { continue }
             strip.paste(window, x: 0, y: y)
             placed.append(PixelBox(x: 0, y: y, width: window.width, height: window.height))
@@ -166,26 +172,31 @@ extension AnalysisImage {
             verticalPairs: measure.verticalPairs)
     }
 
-    /// The first look at the page: grey at a small size, light corrected, one fixed threshold, the
-    /// glyphs measured. A fixed threshold on the normalised page is enough to find and measure the
-    /// text, and unlike a local threshold it does not turn paper grain and sensor noise into specks
-    /// that pair up.
+    /// The first look at the page: grey at a small size, light corrected, one threshold for the
+    /// paper, the glyphs measured. One threshold on the normalised page is enough to find and
+    /// measure the text, and unlike a local threshold it does not turn paper grain and sensor noise
+    /// into specks that pair up.
     private struct Probe {
         var width: Int
         var height: Int
         /// Probe pixels per stored pixel.
         var scale: Double
         var measure: GlyphMeasure
+        /// The ink threshold used (on the light-corrected grey, paper at 200).
+        var threshold: Int
 
         init(source: borrowing GraySource, longSide: Int, parameters p: AnalysisParameters) throws {
             let gray = try source.gray(longSide: longSide)
-            let binary = try gray.backgroundNormalized(tile: max(16, gray.width / 30)).thresholded(p.probeThreshold)
+            let normalized = try gray.backgroundNormalized(tile: max(16, gray.width / 30))
             width = gray.width
             height = gray.height
             scale = Double(gray.width) / Double(source.storedWidth)
             // Table texture (fabric, wood grain, stone) makes regular marks that pair up like
-            // letters: only marks on the paper count.
+            // letters: only marks on the paper count, and only the paper sets the threshold.
             let paper = try AnalysisImage.paper(in: gray) ?? PixelBox(x: 0, y: 0, width: width, height: height)
+            let otsu = try normalized.cropped(to: paper).otsuThreshold()
+            threshold = min(max(otsu, p.probeThreshold), p.probeMaxThreshold)
+            let binary = try normalized.thresholded(threshold)
             measure = measureGlyphs(
                 try binary.componentBoxes().filter {
                     $0.x >= paper.x && $0.y >= paper.y && $0.maxX <= paper.maxX && $0.maxY <= paper.maxY
@@ -222,13 +233,16 @@ extension AnalysisImage {
             minSide: max(2, Int(h * 0.25)), maxWidth: Int(h * 6), maxHeight: Int(h * 3))
     }
 
-    /// Background normalisation, then Sauvola over a window sized to the text.
-    private static func binarize(_ gray: borrowing Pix, textHeight h: Double, parameters p: AnalysisParameters)
-        throws -> Pix
-    {
+    /// Background normalisation, then one Otsu threshold for the window (bounded by the probe's).
+    /// A window is a few lines of text under nearly even light once normalised: a global threshold
+    /// keeps thin, faint or blurred strokes whole where Sauvola's local one broke them into specks.
+    private static func binarize(
+        _ gray: borrowing Pix, textHeight h: Double, probeThreshold: Int, parameters p: AnalysisParameters
+    ) throws -> Pix {
         let normalized = try gray.backgroundNormalized(tile: max(16, Int(h * 4)))
-        let half = max(7, Int(h * p.sauvolaWindowInTextHeights))
-        return try normalized.sauvolaBinarized(halfWindow: half, factor: p.sauvolaFactor)
+        let otsu = try normalized.otsuThreshold()
+        return try normalized.thresholded(
+            min(max(otsu, probeThreshold - p.windowThresholdBelowProbe), p.windowMaxThreshold))
     }
 
     /// Glyph statistics from component boxes.
