@@ -56,6 +56,9 @@ struct ResolverEvaluation {
         if env["DOCORIENT_EVAL_MIRROR"] == "always" { configuration.mirror = .always }
         var calibration = Calibration.embedded
         if let windows = env["DOCORIENT_EVAL_WINDOWS"].flatMap({ Int($0) }) { calibration.cascade.maxWindows = windows }
+        if let side = env["DOCORIENT_EVAL_WINDOW_SIDE"].flatMap({ Double($0) }) {
+            calibration.cascade.windowSideInTextHeights = side
+        }
         if let method = env["DOCORIENT_EVAL_PAGE_THRESHOLDING"].flatMap({ Int($0) }) {
             calibration.page.thresholdingMethod = method
         }

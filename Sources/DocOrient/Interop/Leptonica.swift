@@ -90,9 +90,14 @@ struct Pix: ~Copyable {
 
     /// Grey with uneven illumination flattened: the estimated background is mapped to `background`.
     /// Stands for `pixBackgroundNorm`.
+    ///
+    /// The tile shrinks (to no less than 4 pixels) so that the image holds at least 6 tiles each
+    /// way: with fewer than 5, Leptonica cannot smooth its background map and silently returns
+    /// the image unchanged (a 16-text-height window with 4-text-height tiles was never normalised).
     func backgroundNormalized(tile: Int, background: Int = 200) throws -> Pix {
-        try Pix(
-            taking: pixBackgroundNorm(raw, nil, nil, Int32(tile), Int32(tile), 100, 50, Int32(background), 2, 1),
+        let side = max(4, min(tile, min(width, height) / 6))
+        return try Pix(
+            taking: pixBackgroundNorm(raw, nil, nil, Int32(side), Int32(side), 100, 50, Int32(background), 2, 1),
             "pixBackgroundNorm")
     }
 
