@@ -12,7 +12,8 @@ import Testing
 ///       --filter ResolverEvaluation
 ///
 /// DOCORIENT_EVAL_EXHAUSTIVE=1 reads every candidate at every stage (the evidence Models/fit.py
-/// fits on); DOCORIENT_EVAL_JOBS runs that many files at once (timings are per file either way).
+/// fits on); DOCORIENT_EVAL_JOBS runs that many files at once (timings are per file either way);
+/// DOCORIENT_EVAL_CALIBRATION changes calibration values for the run (a JSON object).
 struct ResolverEvaluation {
     struct Row: Codable {
         var file: String
@@ -40,6 +41,19 @@ struct ResolverEvaluation {
 
     static var manifest: String? { ProcessInfo.processInfo.environment["DOCORIENT_EVAL_MANIFEST"] }
 
+    /// `calibration` with the values of the JSON object `overrides` put in, section by section.
+    static func merging(_ overrides: String, into calibration: Calibration) throws -> Calibration {
+        var base = try #require(
+            try JSONSerialization.jsonObject(with: JSONEncoder().encode(calibration)) as? [String: Any])
+        let changes = try #require(try JSONSerialization.jsonObject(with: Data(overrides.utf8)) as? [String: Any])
+        for (section, values) in changes {
+            var merged = try #require(base[section] as? [String: Any], "no section \(section)")
+            for (key, value) in try #require(values as? [String: Any]) { merged[key] = value }
+            base[section] = merged
+        }
+        return try JSONDecoder().decode(Calibration.self, from: JSONSerialization.data(withJSONObject: base))
+    }
+
     @Test(.enabled(if: manifest != nil), .timeLimit(.minutes(60)))
     func evaluateOnManifest() async throws {
         let env = ProcessInfo.processInfo.environment
@@ -56,8 +70,10 @@ struct ResolverEvaluation {
         if env["DOCORIENT_EVAL_MIRROR"] == "always" { configuration.mirror = .always }
         var calibration = Calibration.embedded
         if let windows = env["DOCORIENT_EVAL_WINDOWS"].flatMap({ Int($0) }) { calibration.cascade.maxWindows = windows }
-        if let side = env["DOCORIENT_EVAL_WINDOW_SIDE"].flatMap({ Double($0) }) {
-            calibration.cascade.windowSideInTextHeights = side
+        if let overrides = env["DOCORIENT_EVAL_CALIBRATION"] {
+            // A JSON object shaped like Models/calibration.json with only the values to change,
+            // e.g. {"analysis": {"windowMaxThreshold": 195}}.
+            calibration = try Self.merging(overrides, into: calibration)
         }
         if let method = env["DOCORIENT_EVAL_PAGE_THRESHOLDING"].flatMap({ Int($0) }) {
             calibration.page.thresholdingMethod = method
