@@ -24,7 +24,7 @@ SECTIONS = {
     "cascade": ("CascadeParameters", [
         "minGlyphs", "windowSideInTextHeights", "windowMinGlyphs", "maxWindows", "earlyExitScore",
         "earlyExitRatio", "axisMinPairs", "axisMinRatio", "singleReadDictionaryWords",
-        "singleReadDictionaryShare", "singleReadDictionaryCharacters"]),
+        "singleReadDictionaryShare", "singleReadDictionaryCharacters", "singleReadLongWords"]),
     "confidence": ("ConfidenceModel", [
         "intercept", "bestScore", "secondScore", "margin", "dictionaryWords", "priorAgrees",
         "priorDisagrees", "decideAt", "minScore", "priorMargin"]),

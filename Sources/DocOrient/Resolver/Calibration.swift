@@ -29,6 +29,9 @@ struct CascadeParameters: Sendable, Codable, Equatable {
     /// ...and those words hold at least this many confidence-weighted letters (short all-caps
     /// "words" read from upside-down print are in the dictionary too).
     var singleReadDictionaryCharacters: Double
+    /// A candidate also reads as plain text when one text window of it reads at least this many
+    /// long dictionary words (`Evidence.longDictionaryWords`).
+    var singleReadLongWords: Int
 }
 
 /// Logistic model turning the winner's evidence into the probability that it is right.

@@ -114,23 +114,25 @@ public final class Resolver: Sendable {
         let rotations = pairs.flatMap { $0 }
         let windowCount = reader.windows.count
 
-        // Stage 1: the densest window, one axis pair at a time. The likeliest candidate alone
-        // settles it when it reads as plain dictionary text: upside-down, sideways and mirrored
-        // print do not (Models/calibration.json `cascade.singleRead*`).
+        // Stage 1: the densest window, the likelier axis pair, likelier candidate first. A
+        // candidate that reads as plain dictionary text settles it alone: upside-down, sideways
+        // and mirrored print do not (Models/calibration.json `cascade.singleRead*`).
         var depth = 1
-        var considered: [Orientation] = [pairs[0][0]]
-        try reader.read(pairs[0][0], windows: depth, of: image)
-        if !exhaustive, readsAsPlainText(reader.evidence(pairs[0][0], depth: depth)) {
-            trace.depth = depth
-            trace.evidence = reader.allEvidence(depth: depth)
-            trace.words = reader.words
-            trace.decision = conclude(
-                evidence: { reader.evidence($0, depth: depth) }, considered, minScore: calibration.confidence.minScore,
-                prior: prior, note: "read 1 text window in 1 orientation")
-            return
+        var considered: [Orientation] = []
+        for o in pairs[0] {
+            considered.append(o)
+            try reader.read(o, windows: depth, of: image)
+            if !exhaustive, readsAsPlainText(reader, o, depth: depth) {
+                trace.depth = depth
+                trace.evidence = reader.allEvidence(depth: depth)
+                trace.words = reader.words
+                trace.decision = conclude(
+                    evidence: { reader.evidence($0, depth: depth) }, considered,
+                    minScore: calibration.confidence.minScore, prior: prior,
+                    note: "read 1 text window in \(considered.count) orientation\(considered.count == 1 ? "" : "s")")
+                return
+            }
         }
-        considered = pairs[0]
-        try reader.read(pairs[0][1], windows: depth, of: image)
         if exhaustive || !leaderIsClear(reader, considered, depth: depth) {
             if !exhaustive, axisIsClear(image) {
                 // The lines run one way beyond doubt: the other pair shows them sideways and
@@ -157,7 +159,7 @@ public final class Resolver: Sendable {
         // dictionary words ("bid" for "did"), so a weaker rule let mirrored pages through as
         // rotations with high confidence.
         let bestRotation = reader.ranked(considered, depth: depth)[0]
-        let readsAsText = readsAsPlainText(reader.evidence(bestRotation, depth: depth))
+        let readsAsText = readsAsPlainText(reader, bestRotation, depth: depth)
         if exhaustive || configuration.mirror == .always || prior?.isMirrored == true || !readsAsText {
             var mirrored: [Orientation] = exhaustive || configuration.mirror == .always
                 ? [.flipHorizontal, .flipVertical, .transpose, .transverse]
@@ -174,11 +176,18 @@ public final class Resolver: Sendable {
             prior: prior, note: "read \(depth) text window\(depth == 1 ? "" : "s")")
     }
 
-    /// Whether a candidate's evidence reads as plain text: many confident dictionary words, most of
-    /// its confident words from the dictionary. Enough for the first candidate read to decide
+    /// Whether candidate `o` reads as plain text: one of its text windows reads several long
+    /// dictionary words, or its first `depth` windows together read many confident dictionary
+    /// words, most of its confident words from the dictionary. Enough for a candidate to decide
     /// alone, and for the best rotation to need no mirrored rival.
-    private func readsAsPlainText(_ e: Evidence) -> Bool {
+    private func readsAsPlainText(_ reader: CandidateReader, _ o: Orientation, depth: Int) -> Bool {
         let c = calibration.cascade
+        // Per window: a wrong candidate reads at most one long word in any one window, but may
+        // collect one in each.
+        if reader.windowEvidence(o).prefix(depth).contains(where: { $0.longDictionaryWords >= c.singleReadLongWords }) {
+            return true
+        }
+        let e = reader.evidence(o, depth: depth)
         return e.dictionaryWords >= c.singleReadDictionaryWords && e.dictionaryShare >= c.singleReadDictionaryShare
             && e.weightedDictionaryCharacters >= c.singleReadDictionaryCharacters
     }
@@ -327,6 +336,9 @@ struct CandidateReader {
         guard let first = windows.first else { return 0 }
         return try Self.display(try image.strip.cropped(to: first), as: o).uprightness()
     }
+
+    /// The evidence of each window of candidate `o` read so far, densest first.
+    func windowEvidence(_ o: Orientation) -> [Evidence] { read[o] ?? [] }
 
     func evidence(_ o: Orientation, depth: Int) -> Evidence {
         (read[o] ?? []).prefix(depth).reduce(Evidence()) { $0.adding($1) }
