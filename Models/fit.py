@@ -40,6 +40,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CALIBRATION = os.path.join(HERE, "calibration.json")
 
 ROTATIONS = [1, 3, 6, 8]
+# Evidence.longWordLetters: letters that make a dictionary word long.
+LONG_WORD_LETTERS = 5
 MIRRORED = [2, 4, 5, 7]
 # Rotation part (mirror dropped) of each EXIF value; see Orientation.rotationPart.
 ROTATION_PART = {1: 1, 2: 1, 3: 3, 4: 3, 5: 8, 6: 6, 7: 6, 8: 8}
@@ -57,7 +59,7 @@ def load(paths):
 
 def evidence(words, min_conf):
     """Evidence.init(words:weights:) of Evidence.swift."""
-    e = dict(words=0, confident=0, chars=0.0, dict_words=0, dict_chars=0.0)
+    e = dict(words=0, confident=0, chars=0.0, dict_words=0, dict_chars=0.0, long_words=0)
     for w in words:
         text = w["text"]
         letters = sum(1 for ch in text if ch.isalpha())
@@ -73,11 +75,13 @@ def evidence(words, min_conf):
         if w["isFromDictionary"] and letters >= 3:
             e["dict_words"] += 1
             e["dict_chars"] += letters * weight
+            if letters >= LONG_WORD_LETTERS:
+                e["long_words"] += 1
     return e
 
 
 def total(evs):
-    out = dict(words=0, confident=0, chars=0.0, dict_words=0, dict_chars=0.0)
+    out = dict(words=0, confident=0, chars=0.0, dict_words=0, dict_chars=0.0, long_words=0)
     for e in evs:
         for k in out:
             out[k] += e[k]
@@ -101,8 +105,12 @@ class FileEvidence:
         return e["chars"] + self.dict_weight * e["dict_chars"]
 
 
-def reads_as_plain_text(e, p):
-    """Resolver.readsAsPlainText."""
+def reads_as_plain_text(fe, o, depth, p):
+    """Resolver.readsAsPlainText: one window with singleReadLongWords long dictionary words, or the
+    plain-text rule on the first `depth` windows together."""
+    if any(w["long_words"] >= p.get("singleReadLongWords", 2) for w in fe.per.get(o, [])[:depth]):
+        return True
+    e = fe.ev(o, depth)
     share = e["dict_words"] / e["confident"] if e["confident"] else 0
     return (e["dict_words"] >= p["singleReadDictionaryWords"] and share >= p["singleReadDictionaryShare"]
             and e["dict_chars"] >= p["singleReadDictionaryCharacters"])
@@ -145,11 +153,12 @@ def replay(fe: FileEvidence, p, prior, mirror_always=False):
             pair.reverse()
     rotations = pairs[0] + pairs[1]
     depth = 1
-    read(pairs[0][0], depth)
-    if reads_as_plain_text(fe.ev(pairs[0][0], depth), p):
-        return [pairs[0][0]], depth, len(calls)
-    considered = list(pairs[0])
-    read(pairs[0][1], depth)
+    considered = []
+    for o in pairs[0]:
+        considered.append(o)
+        read(o, depth)
+        if reads_as_plain_text(fe, o, depth, p):
+            return ranked(considered, depth), depth, len(calls)
     if not clear(considered, depth):
         if axis_is_clear(fe.row, p):
             while depth < windows and not clear(considered, depth):
@@ -168,7 +177,7 @@ def replay(fe: FileEvidence, p, prior, mirror_always=False):
                     if clear(considered, depth):
                         break
     best_rotation = ranked(considered, depth)[0]
-    if mirror_always or (prior is not None and prior in MIRRORED) or not reads_as_plain_text(fe.ev(best_rotation, depth), p):
+    if mirror_always or (prior is not None and prior in MIRRORED) or not reads_as_plain_text(fe, best_rotation, depth, p):
         mirrored = list(MIRRORED) if mirror_always else ([2, 4] if best_rotation in (1, 3) else [5, 7])
         if prior is not None and prior in MIRRORED and prior not in mirrored:
             mirrored.append(prior)

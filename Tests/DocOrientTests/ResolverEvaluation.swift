@@ -26,6 +26,7 @@ struct ResolverEvaluation {
         var margin: Double
         var reason: String?
         var seconds: Double
+        var analysisSeconds: Double
         var glyphs: Int
         var textHeight: Double
         var windows: Int
@@ -111,7 +112,7 @@ struct ResolverEvaluation {
                         file: fields[cFile], kind: fields[cKind], truth: Int(fields[cTruth]) ?? 0,
                         decidable: fields[cDecidable] == "1", prior: prior?.exifValue,
                         answer: trace.decision.orientation?.exifValue, confidence: trace.decision.confidence,
-                        margin: trace.decision.margin, reason: trace.decision.reason, seconds: seconds,
+                        margin: trace.decision.margin, reason: trace.decision.reason, seconds: seconds, analysisSeconds: trace.analysisSeconds,
                         glyphs: trace.glyphs, textHeight: trace.textHeight, windows: trace.windows,
                         depth: trace.depth, horizontalPairs: trace.horizontalPairs,
                         verticalPairs: trace.verticalPairs, evidence: evidence, words: words, pageEvidence: pageEvidence,

@@ -45,15 +45,18 @@ public final class Resolver: Sendable {
     /// The decision together with the evidence behind it (for the evaluation and fitting tools).
     func trace(imageBytes: [UInt8], metadata: ImageMetadata, prior: Orientation?) throws -> Trace {
         let c = calibration.cascade
+        let started = ContinuousClock.now
         let analysis = try AnalysisImage.make(
             bytes: imageBytes, metadata: metadata, maxPixels: configuration.maxPixels,
             parameters: calibration.analysis,
             windows: WindowRequest(
                 count: c.maxWindows, sideInTextHeights: c.windowSideInTextHeights, minGlyphs: c.windowMinGlyphs))
         let windows = analysis.windows
+        let analysed = ContinuousClock.now - started
         var trace = Trace(
             glyphs: analysis.glyphs, textHeight: analysis.textHeight, windows: windows.count,
             horizontalPairs: analysis.horizontalPairs, verticalPairs: analysis.verticalPairs)
+        trace.analysisSeconds = Double(analysed.components.seconds) + Double(analysed.components.attoseconds) * 1e-18
         let alongX = analysis.horizontalPairs >= analysis.verticalPairs
         guard analysis.glyphs >= c.minGlyphs else {
             // Nothing on the paper pairs up like letters, even at a threshold for faded print: a
@@ -279,6 +282,8 @@ struct Trace: Sendable {
     var windows: Int
     var horizontalPairs: Int
     var verticalPairs: Int
+    /// Time spent decoding, measuring and binarising before any OCR.
+    var analysisSeconds = 0.0
     /// Windows read per candidate.
     var depth = 0
     /// Per candidate, the evidence of each window read (index 0 = densest).
