@@ -22,7 +22,7 @@ SECTIONS = {
         "maxUpscale", "windowThresholdBelowProbe", "windowMaxThreshold"]),
     "scoring": ("ScoringWeights", ["minWordConfidence", "dictionaryWeight"]),
     "cascade": ("CascadeParameters", [
-        "minGlyphs", "windowSideInTextHeights", "windowMinGlyphs", "maxWindows", "earlyExitScore",
+        "minGlyphs", "windowSideInTextHeights", "windowMinGlyphs", "maxWindows", "windowParts", "earlyExitScore",
         "earlyExitRatio", "axisMinPairs", "axisMinRatio", "singleReadDictionaryWords",
         "singleReadDictionaryShare", "singleReadDictionaryCharacters", "singleReadLongWords"]),
     "confidence": ("ConfidenceModel", [

@@ -76,6 +76,8 @@ struct WindowRequest: Sendable, Equatable {
     var sideInTextHeights: Double
     /// Windows holding fewer glyphs are left out.
     var minGlyphs: Int
+    /// Each window is read in this many parts, cut across the text lines (1: whole).
+    var parts: Int = 1
 }
 
 extension AnalysisImage {
@@ -166,8 +168,19 @@ extension AnalysisImage {
             if placed.count == request.count { break }
         }
         let used = PixelBox(x: 0, y: 0, width: placed.map(\.width).max() ?? 1, height: max(1, y))
+        // Parts of a window: a few whole lines each, cut across the lines (the way most glyph
+        // pairs run), so that one part may already decide at a fraction of the cost.
+        let alongX = measure.horizontalPairs >= measure.verticalPairs
+        let parts = placed.flatMap { w -> [PixelBox] in
+            let n = max(1, request.parts)
+            return (0..<n).map { i in
+                alongX
+                    ? PixelBox(x: w.x, y: w.y + w.height * i / n, width: w.width, height: w.height * (i + 1) / n - w.height * i / n)
+                    : PixelBox(x: w.x + w.width * i / n, y: w.y, width: w.width * (i + 1) / n - w.width * i / n, height: w.height)
+            }
+        }
         return AnalysisImage(
-            strip: try strip.cropped(to: used), windows: placed, textHeight: height,
+            strip: try strip.cropped(to: used), windows: parts, textHeight: height,
             glyphs: measure.glyphs.count, horizontalPairs: measure.horizontalPairs,
             verticalPairs: measure.verticalPairs)
     }

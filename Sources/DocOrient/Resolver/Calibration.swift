@@ -12,6 +12,8 @@ struct CascadeParameters: Sendable, Codable, Equatable {
     var windowMinGlyphs: Int
     /// At most this many windows are read per candidate.
     var maxWindows: Int
+    /// Each window is read in this many parts (cut across the lines), one part at a time.
+    var windowParts: Int
     /// Stop reading once the leader scores at least this...
     var earlyExitScore: Double
     /// ...and at least this many times the runner-up (plus one, so zero scores compare).

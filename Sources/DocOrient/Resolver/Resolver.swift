@@ -50,7 +50,8 @@ public final class Resolver: Sendable {
             bytes: imageBytes, metadata: metadata, maxPixels: configuration.maxPixels,
             parameters: calibration.analysis,
             windows: WindowRequest(
-                count: c.maxWindows, sideInTextHeights: c.windowSideInTextHeights, minGlyphs: c.windowMinGlyphs))
+                count: c.maxWindows, sideInTextHeights: c.windowSideInTextHeights, minGlyphs: c.windowMinGlyphs,
+                parts: c.windowParts))
         let windows = analysis.windows
         let analysed = ContinuousClock.now - started
         var trace = Trace(
