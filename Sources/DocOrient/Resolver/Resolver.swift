@@ -118,7 +118,8 @@ public final class Resolver: Sendable {
         let rotations = pairs.flatMap { $0 }
         let windowCount = reader.windows.count
 
-        // Stage 1: the densest window, the likelier axis pair, likelier candidate first. A
+        // Stage 1: the first part of the densest window (`cascade.windowParts`), the likelier
+        // axis pair, likelier candidate first. A
         // candidate that reads as plain dictionary text settles it alone: upside-down, sideways
         // and mirrored print do not (Models/calibration.json `cascade.singleRead*`).
         var depth = 1
