@@ -30,6 +30,7 @@ import argparse
 import itertools
 import json
 import math
+import re
 import os
 import subprocess
 import sys
@@ -42,6 +43,8 @@ CALIBRATION = os.path.join(HERE, "calibration.json")
 ROTATIONS = [1, 3, 6, 8]
 # Evidence.longWordLetters: letters that make a dictionary word long.
 LONG_WORD_LETTERS = 5
+# Evidence.isAmount: "12.34", "$1,234.56".
+AMOUNT = re.compile(r"[$\u20ac\u00a3]?\d{1,3}([,.]\d{3})*[.,]\d{2}")
 MIRRORED = [2, 4, 5, 7]
 # Rotation part (mirror dropped) of each EXIF value; see Orientation.rotationPart.
 ROTATION_PART = {1: 1, 2: 1, 3: 3, 4: 3, 5: 8, 6: 6, 7: 6, 8: 8}
@@ -77,6 +80,8 @@ def evidence(words, min_conf):
             e["dict_chars"] += letters * weight
             if letters >= LONG_WORD_LETTERS:
                 e["long_words"] += 1
+        if AMOUNT.fullmatch(text):
+            e["long_words"] += 1  # Evidence.tellingWords: long dictionary words and amounts
     return e
 
 
@@ -106,9 +111,9 @@ class FileEvidence:
 
 
 def reads_as_plain_text(fe, o, depth, p):
-    """Resolver.readsAsPlainText: one window with singleReadLongWords long dictionary words, or the
+    """Resolver.readsAsPlainText: one window with singleReadTellingWords telling words, or the
     plain-text rule on the first `depth` windows together."""
-    if any(w["long_words"] >= p.get("singleReadLongWords", 2) for w in fe.per.get(o, [])[:depth]):
+    if any(w["long_words"] >= p.get("singleReadTellingWords", 2) for w in fe.per.get(o, [])[:depth]):
         return True
     e = fe.ev(o, depth)
     share = e["dict_words"] / e["confident"] if e["confident"] else 0

@@ -134,6 +134,13 @@ struct ResolverTests {
         } throws: { ($0 as? DocOrientError)?.code == .limitExceeded }
     }
 
+    @Test(arguments: [("12.34", true), ("$1,234.56", true), ("1.234,56", true), ("0,99", true),
+        ("1234", false), ("12.3", false), ("2024", false), ("10:59", false), ("12.345", false), ("1234.56", false),
+        ("ab.cd", false), ("S6'0I", false)])
+    func amountsAreRecognisedByTheirShape(_ text: String, _ isAmount: Bool) {
+        #expect(Evidence.isAmount(text) == isAmount)
+    }
+
     @Test func theEmbeddedCalibrationIsModelsCalibrationJSON() throws {
         let url = ResolverSample.directory.deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Models/calibration.json")

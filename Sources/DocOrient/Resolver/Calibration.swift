@@ -32,8 +32,8 @@ struct CascadeParameters: Sendable, Codable, Equatable {
     /// "words" read from upside-down print are in the dictionary too).
     var singleReadDictionaryCharacters: Double
     /// A candidate also reads as plain text when one text window of it reads at least this many
-    /// long dictionary words (`Evidence.longDictionaryWords`).
-    var singleReadLongWords: Int
+    /// telling words (`Evidence.tellingWords`: long dictionary words and amounts).
+    var singleReadTellingWords: Int
 }
 
 /// Logistic model turning the winner's evidence into the probability that it is right.

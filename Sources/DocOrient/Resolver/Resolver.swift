@@ -181,15 +181,15 @@ public final class Resolver: Sendable {
             prior: prior, note: "read \(depth) text window\(depth == 1 ? "" : "s")")
     }
 
-    /// Whether candidate `o` reads as plain text: one of its text windows reads several long
-    /// dictionary words, or its first `depth` windows together read many confident dictionary
+    /// Whether candidate `o` reads as plain text: one of its text windows reads several telling
+    /// words (long dictionary words, amounts), or its first `depth` windows together read many confident dictionary
     /// words, most of its confident words from the dictionary. Enough for a candidate to decide
     /// alone, and for the best rotation to need no mirrored rival.
     private func readsAsPlainText(_ reader: CandidateReader, _ o: Orientation, depth: Int) -> Bool {
         let c = calibration.cascade
-        // Per window: a wrong candidate reads at most one long word in any one window, but may
+        // Per window: a wrong candidate reads at most one telling word in any one window, but may
         // collect one in each.
-        if reader.windowEvidence(o).prefix(depth).contains(where: { $0.longDictionaryWords >= c.singleReadLongWords }) {
+        if reader.windowEvidence(o).prefix(depth).contains(where: { $0.tellingWords >= c.singleReadTellingWords }) {
             return true
         }
         let e = reader.evidence(o, depth: depth)
