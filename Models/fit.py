@@ -6,7 +6,7 @@ orientation was read on every text window and the recognised words were kept:
 
     python3 Corpus/generate.py --seed 7 --count 200 --out /tmp/resolver-set-a
     DOCORIENT_EVAL_MANIFEST=/tmp/resolver-set-a/manifest.csv DOCORIENT_EVAL_OUT=/tmp/resolver-exh-a.jsonl \\
-      DOCORIENT_EVAL_EXHAUSTIVE=1 DOCORIENT_EVAL_WINDOWS=4 DOCORIENT_EVAL_JOBS=2 \\
+      DOCORIENT_EVAL_EXHAUSTIVE=1 DOCORIENT_EVAL_CALIBRATION='{"cascade":{"maxWindows":4}}' DOCORIENT_EVAL_JOBS=2 \\
       swift test -c release -Xswiftc -enable-testing --scratch-path .build-resolver-release \\
       --filter ResolverEvaluation
     python3 Models/fit.py /tmp/resolver-exh-a.jsonl [--validate other.jsonl] [--write]
@@ -62,7 +62,8 @@ def load(paths):
 
 def evidence(words, min_conf):
     """Evidence.init(words:weights:) of Evidence.swift."""
-    e = dict(words=0, confident=0, chars=0.0, dict_words=0, dict_chars=0.0, long_words=0)
+    # telling: Evidence.tellingWords (long dictionary words and amounts).
+    e = dict(words=0, confident=0, chars=0.0, dict_words=0, dict_chars=0.0, telling=0)
     for w in words:
         text = w["text"]
         letters = sum(1 for ch in text if ch.isalpha())
@@ -79,14 +80,15 @@ def evidence(words, min_conf):
             e["dict_words"] += 1
             e["dict_chars"] += letters * weight
             if letters >= LONG_WORD_LETTERS:
-                e["long_words"] += 1
+                e["telling"] += 1
         if AMOUNT.fullmatch(text):
-            e["long_words"] += 1  # Evidence.tellingWords: long dictionary words and amounts
+            e["telling"] += 1
+
     return e
 
 
 def total(evs):
-    out = dict(words=0, confident=0, chars=0.0, dict_words=0, dict_chars=0.0, long_words=0)
+    out = dict(words=0, confident=0, chars=0.0, dict_words=0, dict_chars=0.0, telling=0)
     for e in evs:
         for k in out:
             out[k] += e[k]
@@ -113,7 +115,7 @@ class FileEvidence:
 def reads_as_plain_text(fe, o, depth, p):
     """Resolver.readsAsPlainText: one window with singleReadTellingWords telling words, or the
     plain-text rule on the first `depth` windows together."""
-    if any(w["long_words"] >= p.get("singleReadTellingWords", 2) for w in fe.per.get(o, [])[:depth]):
+    if any(w["telling"] >= p.get("singleReadTellingWords", 2) for w in fe.per.get(o, [])[:depth]):
         return True
     e = fe.ev(o, depth)
     share = e["dict_words"] / e["confident"] if e["confident"] else 0

@@ -70,16 +70,11 @@ struct ResolverEvaluation {
         configuration.exhaustive = env["DOCORIENT_EVAL_EXHAUSTIVE"] == "1"
         if env["DOCORIENT_EVAL_MIRROR"] == "always" { configuration.mirror = .always }
         var calibration = Calibration.embedded
-        if let windows = env["DOCORIENT_EVAL_WINDOWS"].flatMap({ Int($0) }) { calibration.cascade.maxWindows = windows }
         if let overrides = env["DOCORIENT_EVAL_CALIBRATION"] {
             // A JSON object shaped like Models/calibration.json with only the values to change,
             // e.g. {"analysis": {"windowMaxThreshold": 195}}.
             calibration = try Self.merging(overrides, into: calibration)
         }
-        if let method = env["DOCORIENT_EVAL_PAGE_THRESHOLDING"].flatMap({ Int($0) }) {
-            calibration.page.thresholdingMethod = method
-        }
-        if let side = env["DOCORIENT_EVAL_PAGE_LONGSIDE"].flatMap({ Int($0) }) { calibration.page.longSide = side }
         let resolver = try Resolver(configuration: configuration, calibration: calibration)
         let jobs = Int(env["DOCORIENT_EVAL_JOBS"] ?? "1") ?? 1
         let entries = lines.dropFirst().filter { !$0.isEmpty }.map {
@@ -99,7 +94,7 @@ struct ResolverEvaluation {
                     let start = ContinuousClock.now
                     let trace = try resolver.trace(imageBytes: bytes, metadata: metadata, prior: prior)
                     let elapsed = ContinuousClock.now - start
-                    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+                    let seconds = elapsed.milliseconds / 1000
                     var evidence: [String: [Evidence]] = [:]
                     for (o, list) in trace.evidence { evidence[String(o.exifValue)] = list }
                     var words: [String: [[RecognizedWord]]] = [:]

@@ -53,11 +53,10 @@ public final class Resolver: Sendable {
                 count: c.maxWindows, sideInTextHeights: c.windowSideInTextHeights, minGlyphs: c.windowMinGlyphs,
                 parts: c.windowParts))
         let windows = analysis.windows
-        let analysed = ContinuousClock.now - started
         var trace = Trace(
             glyphs: analysis.glyphs, textHeight: analysis.textHeight, windows: windows.count,
             horizontalPairs: analysis.horizontalPairs, verticalPairs: analysis.verticalPairs)
-        trace.analysisSeconds = Double(analysed.components.seconds) + Double(analysed.components.attoseconds) * 1e-18
+        trace.analysisSeconds = (ContinuousClock.now - started).milliseconds / 1000
         let alongX = analysis.horizontalPairs >= analysis.verticalPairs
         guard analysis.glyphs >= c.minGlyphs else {
             // Nothing on the paper pairs up like letters, even at a threshold for faded print: a
@@ -119,9 +118,8 @@ public final class Resolver: Sendable {
         let windowCount = reader.windows.count
 
         // Stage 1: the first part of the densest window (`cascade.windowParts`), the likelier
-        // axis pair, likelier candidate first. A
-        // candidate that reads as plain dictionary text settles it alone: upside-down, sideways
-        // and mirrored print do not (Models/calibration.json `cascade.singleRead*`).
+        // axis pair, likelier candidate first. A candidate that reads as plain text settles it
+        // alone: upside-down, sideways and mirrored print do not (`cascade.singleRead*`).
         var depth = 1
         var considered: [Orientation] = []
         for o in pairs[0] {
@@ -182,8 +180,8 @@ public final class Resolver: Sendable {
     }
 
     /// Whether candidate `o` reads as plain text: one of its text windows reads several telling
-    /// words (long dictionary words, amounts), or its first `depth` windows together read many confident dictionary
-    /// words, most of its confident words from the dictionary. Enough for a candidate to decide
+    /// words (long dictionary words, amounts), or its first `depth` windows together read many
+    /// confident dictionary words, most of its confident words from the dictionary. Enough for a candidate to decide
     /// alone, and for the best rotation to need no mirrored rival.
     private func readsAsPlainText(_ reader: CandidateReader, _ o: Orientation, depth: Int) -> Bool {
         let c = calibration.cascade
