@@ -65,3 +65,33 @@ struct ResolverDebug {
         }
     }
 }
+
+/// Writes the probe's steps for DOCORIENT_DEBUG_PROBE (a JPEG) to /tmp/probe-*.png.
+struct ProbeDebug {
+    static var file: String? { ProcessInfo.processInfo.environment["DOCORIENT_DEBUG_PROBE"] }
+
+    @Test(.enabled(if: file != nil))
+    func dumpProbe() throws {
+        let path = try #require(Self.file)
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        let metadata = try ImageMetadata.read(bytes)
+        let source = try GraySource(bytes: bytes, format: metadata.format, maxPixels: 100_000_000)
+        let side = Int(ProcessInfo.processInfo.environment["DOCORIENT_DEBUG_SIDE"] ?? "1024")!
+        let gray = try source.gray(longSide: side)
+        gray.writeDebugPNG("/tmp/probe-gray.png")
+        let normalized = try gray.backgroundNormalized(tile: max(16, gray.width / 30))
+        normalized.writeDebugPNG("/tmp/probe-norm.png")
+        let paper = try AnalysisImage.paper(in: gray)
+        print("probe \(gray.width)x\(gray.height) paper \(String(describing: paper))")
+        let box = paper ?? PixelBox(x: 0, y: 0, width: gray.width, height: gray.height)
+        let otsu = try normalized.cropped(to: box).otsuThreshold()
+        print("otsu on paper \(otsu)")
+        for t in [otsu, 160, 185] {
+            let binary = try normalized.thresholded(t)
+            binary.writeDebugPNG("/tmp/probe-thr\(t).png")
+            let m = AnalysisImage.measureGlyphs(try binary.componentBoxes().filter {
+                $0.x >= box.x && $0.y >= box.y && $0.maxX <= box.maxX && $0.maxY <= box.maxY })
+            print("threshold \(t): glyphs \(m.glyphs.count) height \(String(describing: m.textHeight)) pairs \(m.horizontalPairs)/\(m.verticalPairs)")
+        }
+    }
+}

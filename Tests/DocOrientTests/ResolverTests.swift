@@ -141,6 +141,38 @@ struct ResolverTests {
         #expect(Evidence.isAmount(text) == isAmount)
     }
 
+    /// A grey scene of `width` x `height` at `background`, with `(box, level)` rectangles painted in order.
+    static func scene(_ width: Int, _ height: Int, background: UInt8, _ rects: [(PixelBox, UInt8)]) throws -> Pix {
+        var pixels = [UInt8](repeating: background, count: width * height)
+        for (box, level) in rects {
+            for y in box.y..<box.maxY { for x in box.x..<box.maxX { pixels[y * width + x] = level } }
+        }
+        return try Pix.gray(GrayImage(width: width, height: height, pixels: pixels))
+    }
+
+    @Test func thePaperIsTheBrightestRegionNotALargerLightStreakOfTheTable() throws {
+        // Dark wood with a broad light streak across the top; a small white receipt below it.
+        let receipt = PixelBox(x: 150, y: 230, width: 80, height: 150)
+        let scene = try Self.scene(400, 400, background: 60, [
+            (PixelBox(x: 0, y: 20, width: 400, height: 160), 130), (receipt, 215),
+        ])
+        let paper = try #require(try AnalysisImage.paper(in: scene))
+        #expect(paper.x <= receipt.x && paper.maxX >= receipt.maxX && paper.y <= receipt.y && paper.maxY >= receipt.maxY)
+        #expect(paper.area < 2 * receipt.area, "\(paper) should be the receipt, not the streak")
+    }
+
+    @Test func aFramedBoxOnThePageIsPartOfThePaper() throws {
+        // A white page on a dark table, with a dark frame line around a white box near its top.
+        let page = PixelBox(x: 60, y: 40, width: 280, height: 330)
+        let scene = try Self.scene(400, 400, background: 50, [
+            (page, 210), (PixelBox(x: 80, y: 60, width: 240, height: 120), 40),
+            (PixelBox(x: 83, y: 63, width: 234, height: 114), 230),
+        ])
+        let paper = try #require(try AnalysisImage.paper(in: scene))
+        #expect(paper.x <= page.x && paper.maxX >= page.maxX && paper.y <= page.y && paper.maxY >= page.maxY,
+            "\(paper) should hold the whole page")
+    }
+
     @Test func theEmbeddedCalibrationIsModelsCalibrationJSON() throws {
         let url = ResolverSample.directory.deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Models/calibration.json")

@@ -217,22 +217,30 @@ extension AnalysisImage {
         }
     }
 
-    /// The paper: the bounding box of the largest bright region, when it covers at least a
-    /// twentieth of the image; nil otherwise (the page fills the frame, or no region stands out).
-    /// Judged on a thumbnail: the paper is large, and a dark table around a small page would
-    /// otherwise hold marks and take thresholds.
+    /// The paper: the bounding box of the brightest of the bright regions that cover at least a
+    /// twentieth of the image; nil when there is none (the page fills the frame, or no region
+    /// stands out). Judged on a thumbnail: the paper is large, and a dark table around a small
+    /// page would otherwise hold marks and take thresholds. The brightest, not the largest: the
+    /// light streaks of a wood grain table can outgrow a receipt lying on it (0041_receipt of the
+    /// seed-1 set).
     static func paper(in gray: borrowing Pix) throws -> PixelBox? {
         let side = max(gray.width, gray.height)
         let factor = side > 400 ? 400 / Double(side) : 1
         let thumb = try gray.scaled(by: factor)
-        let bright = try thumb.thresholded(try thumb.otsuThreshold()).inverted()
-        guard let largest = try bright.componentBoxes().max(by: { $0.area < $1.area }),
-            Double(largest.area) >= 0.05 * Double(thumb.width * thumb.height)
-        else { return nil }
+        // Holes filled: a framed box or a photo on the page is enclosed by the paper, not a
+        // region of its own.
+        let bright = try thumb.thresholded(try thumb.otsuThreshold()).inverted().holesFilled()
+        let minArea = 0.05 * Double(thumb.width * thumb.height)
+        var brightest: (box: PixelBox, mean: Double)? = nil
+        for box in try bright.componentBoxes() where Double(box.area) >= minArea {
+            let mean = try thumb.cropped(to: box).meanGray()
+            if mean > brightest?.mean ?? -1 { brightest = (box, mean) }
+        }
+        guard let paper = brightest?.box else { return nil }
         let k = Double(gray.width) / Double(thumb.width)
         let margin = 2
-        let x0 = max(0, largest.x - margin), y0 = max(0, largest.y - margin)
-        let x1 = min(thumb.width, largest.maxX + margin), y1 = min(thumb.height, largest.maxY + margin)
+        let x0 = max(0, paper.x - margin), y0 = max(0, paper.y - margin)
+        let x1 = min(thumb.width, paper.maxX + margin), y1 = min(thumb.height, paper.maxY + margin)
         return PixelBox(
             x: Int(Double(x0) * k), y: Int(Double(y0) * k),
             width: min(gray.width, Int((Double(x1 - x0) * k).rounded(.up))),

@@ -138,6 +138,15 @@ struct Pix: ~Copyable {
         return Int(threshold)
     }
 
+    /// Mean grey level of an 8 bpp image. Stands for `pixGetAverageMasked` (no mask).
+    func meanGray() throws -> Double {
+        var mean: Float = 0
+        guard pixGetAverageMasked(raw, nil, 0, 0, 1, Int32(L_MEAN_ABSVAL), &mean) == 0 else {
+            throw DocOrientError(.library, "Leptonica pixGetAverageMasked failed")
+        }
+        return Double(mean)
+    }
+
     /// Binary image: ink where the pixel was background and background where it was ink. Stands for `pixInvert`.
     func inverted() throws -> Pix {
         try Pix(taking: pixInvert(nil, raw), "pixInvert")
@@ -188,6 +197,12 @@ struct Pix: ~Copyable {
     /// Closing with a `width` x `height` brick: joins ink closer than the brick. Stands for `pixCloseSafeBrick`.
     func closed(width: Int, height: Int) throws -> Pix {
         try Pix(taking: pixCloseSafeBrick(nil, raw, Int32(max(1, width)), Int32(max(1, height))), "pixCloseSafeBrick")
+    }
+
+    /// Ink with its holes filled: background enclosed by ink (not reachable from the image edge)
+    /// becomes ink. Stands for `pixFillClosedBorders`.
+    func holesFilled() throws -> Pix {
+        try Pix(taking: pixFillClosedBorders(raw, 4), "pixFillClosedBorders")
     }
 
     /// Keeps the connected components whose width and height are both within the limits.
