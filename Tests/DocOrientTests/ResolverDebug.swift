@@ -15,11 +15,14 @@ struct ResolverDebug {
         let metadata = try ImageMetadata.read(bytes)
         let calibration = Calibration.embedded
         if metadata.format == .jpeg, let spec = ProcessInfo.processInfo.environment["DOCORIENT_DEBUG_REGION"] {
-            // x,y,w,h in stored pixels, then upscale factor: try binarisations on that region.
+            // x,y,w,h in stored pixels, upscale factor, background tile[, quarter turns]: try
+            // binarisations on that region.
             let v = spec.split(separator: ",").compactMap { Double($0) }
             let full = try Pix.gray(TurboJPEG.decodeGray(bytes, minimumLongSide: 100_000, maxPixels: 100_000_000))
             let region = try full.cropped(to: PixelBox(x: Int(v[0]), y: Int(v[1]), width: Int(v[2]), height: Int(v[3])))
-            let big = v[4] == 1 ? try region.scaled(by: 1) : try region.scaled(by: v[4])
+            let scaled = v[4] == 1 ? try region.scaled(by: 1) : try region.scaled(by: v[4])
+            // Optional seventh value: quarter turns clockwise before reading.
+            let big = try scaled.rotated(quarterTurns: v.count > 6 ? Int(v[6]) : 0)
             let engine = try TesseractEngine(datapath: "/usr/share/tesseract-ocr/5/tessdata", languages: "eng")
             func report(_ name: String, _ pix: borrowing Pix) throws {
                 pix.writeDebugPNG("/tmp/resolver-debug-\(name).png")
