@@ -80,6 +80,19 @@ struct BatchCLITests {
         #expect(first.err.contains("skipped 6 non-image files, 1 symlink loop"), "\(first.err.suffix(300))")
         #expect(records.filter { $0["action"] as? String == "tag_rewritten" }.count >= 4, "the sample documents with wrong tags are fixed")
         #expect(FileManager.default.fileExists(atPath: tree.root.appendingPathComponent(Journal.defaultName).path))
+        // The journal's content hashes: before and after for a rewritten file, the same for the rest.
+        let entries = try Journal(path: tree.root.appendingPathComponent(Journal.defaultName).path).entries()
+        for record in records where record["verdict"] as? String != "error" {
+            let path = try #require(record["path"] as? String)
+            let entry = try #require(entries[path], "\(path) is journalled")
+            let now = FileFacts.contentHash(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
+            #expect(entry.hashAfter == now, "\(path)")
+            if record["action"] as? String == "tag_rewritten" {
+                #expect(entry.hashBefore != entry.hashAfter && !entry.hashBefore.isEmpty, "\(path)")
+            } else {
+                #expect(entry.hashBefore == entry.hashAfter, "\(path)")
+            }
+        }
 
         let before = try Self.snapshot(tree.root)
         let second = try fix(tree.root)

@@ -123,7 +123,7 @@ public final class BatchRunner: @unchecked Sendable {
             let path = todo[next]
             next += 1
             lock.unlock()
-            let outcome = fixer.fixFile(path: path, options: options)
+            let outcome = fixer.fixFile(path: path, options: options, hashing: journal != nil && !options.dryRun)
             lock.lock()
             results.append(outcome)
             lock.unlock()
