@@ -150,6 +150,16 @@ struct ResolverTests {
         return try Pix.gray(GrayImage(width: width, height: height, pixels: pixels))
     }
 
+    @Test func greyPixelsKeepTheirPlacesInLeptonica() throws {
+        // An odd width, so rows end inside a 32-bit word.
+        let (w, h) = (13, 5)
+        let pixels = (0..<(w * h)).map { UInt8(($0 % w) * 17 + ($0 / w) * 3) }
+        let pix = try Pix.gray(GrayImage(width: w, height: h, pixels: pixels))
+        for y in 0..<h {
+            for x in 0..<w { #expect(pix.value(x: x, y: y) == UInt32(pixels[y * w + x]), "pixel \(x),\(y)") }
+        }
+    }
+
     @Test func thePaperIsTheBrightestRegionNotALargerLightStreakOfTheTable() throws {
         // Dark wood with a broad light streak across the top; a small white receipt below it.
         let receipt = PixelBox(x: 150, y: 230, width: 80, height: 150)

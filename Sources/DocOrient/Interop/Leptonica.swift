@@ -43,24 +43,22 @@ struct Pix: ~Copyable {
         try Pix(taking: pixCreate(Int32(width), Int32(height), Int32(depth)), "pixCreate")
     }
 
-    /// An 8-bit grey image holding `image`'s pixels. Stands for `pixCreate` + `SET_DATA_BYTE`.
+    /// An 8-bit grey image holding `image`'s pixels. Stands for `pixCreate` + row copies +
+    /// `pixEndianByteSwap`.
     static func gray(_ image: GrayImage) throws -> Pix {
         let pix = try Pix.blank(width: image.width, height: image.height, depth: 8)
         let wpl = Int(pixGetWpl(pix.raw))
         guard let data = pixGetData(pix.raw) else { throw DocOrientError(.library, "Leptonica pixGetData failed") }
-        let bytes = UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt8.self)
-        // Leptonica packs pixels big-endian inside native 32-bit words: on a little-endian host
-        // byte x of a row sits at x ^ 3 (the SET_DATA_BYTE macro).
-        let swizzle = isLittleEndianHost ? 3 : 0
-        image.pixels.withUnsafeBufferPointer { src in
+        let bytes = UnsafeMutableRawPointer(data)
+        image.pixels.withUnsafeBytes { src in
+            guard let base = src.baseAddress else { return }
             for y in 0..<image.height {
-                let row = bytes + y * wpl * 4
-                let base = y * image.width
-                for x in 0..<image.width {
-                    row[x ^ swizzle] = src[base + x]
-                }
+                (bytes + y * wpl * 4).copyMemory(from: base + y * image.width, byteCount: image.width)
             }
         }
+        // Leptonica packs pixels big-endian inside native 32-bit words (the SET_DATA_BYTE macro):
+        // rows copied in reading order are put right with one word-wise swap (none on big-endian hosts).
+        guard pixEndianByteSwap(pix.raw) == 0 else { throw DocOrientError(.library, "Leptonica pixEndianByteSwap failed") }
         return pix
     }
 
@@ -257,6 +255,13 @@ struct Pix: ~Copyable {
         return Double(up)
     }
 
+    /// One pixel's value. Stands for `pixGetPixel`.
+    func value(x: Int, y: Int) -> UInt32 {
+        var v: UInt32 = 0
+        _ = pixGetPixel(raw, Int32(x), Int32(y), &v)
+        return v
+    }
+
     /// Declares the resolution Tesseract should assume. Stands for `pixSetResolution`.
     func setResolution(_ ppi: Int) {
         _ = pixSetResolution(raw, Int32(ppi), Int32(ppi))
@@ -267,8 +272,6 @@ struct Pix: ~Copyable {
         _ = pixWrite(path, raw, Int32(IFF_PNG))
     }
 }
-
-private let isLittleEndianHost: Bool = 1.littleEndian == 1
 
 /// Process-wide Leptonica settings.
 enum Leptonica {
