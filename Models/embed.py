@@ -24,7 +24,8 @@ SECTIONS = {
     "cascade": ("CascadeParameters", [
         "minGlyphs", "windowSideInTextHeights", "windowMinGlyphs", "maxWindows", "windowParts", "earlyExitScore",
         "earlyExitRatio", "axisMinPairs", "axisMinRatio", "singleReadDictionaryWords",
-        "singleReadDictionaryShare", "singleReadDictionaryCharacters", "singleReadTellingWords"]),
+        "singleReadDictionaryShare", "singleReadDictionaryCharacters", "singleReadTellingWords",
+        "singleReadDictionaryWordsWithOneTelling", "uprightnessOverTag"]),
     "confidence": ("ConfidenceModel", [
         "intercept", "bestScore", "secondScore", "margin", "dictionaryWords", "priorAgrees",
         "priorDisagrees", "decideAt", "minScore", "priorMargin"]),

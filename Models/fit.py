@@ -115,7 +115,9 @@ class FileEvidence:
 def reads_as_plain_text(fe, o, depth, p):
     """Resolver.readsAsPlainText: one window with singleReadTellingWords telling words, or the
     plain-text rule on the first `depth` windows together."""
-    if any(w["telling"] >= p.get("singleReadTellingWords", 2) for w in fe.per.get(o, [])[:depth]):
+    if any(w["telling"] >= p["singleReadTellingWords"]
+           or (w["telling"] >= 1 and w["dict_words"] >= p["singleReadDictionaryWordsWithOneTelling"])
+           for w in fe.per.get(o, [])[:depth]):
         return True
     e = fe.ev(o, depth)
     share = e["dict_words"] / e["confident"] if e["confident"] else 0
@@ -133,7 +135,7 @@ def axis_is_clear(row, p):
 def replay(fe: FileEvidence, p, prior, mirror_always=False):
     """Resolver.runCascade + conclude, on recorded evidence. Returns (ranked, depth, calls)."""
     calls = set()
-    windows = min(fe.windows, p.get("maxWindows", fe.windows))
+    windows = fe.windows  # the parts recorded: maxWindows windows of windowParts parts each
 
     def read(o, d):
         for i in range(min(d, windows)):
@@ -153,7 +155,11 @@ def replay(fe: FileEvidence, p, prior, mirror_always=False):
     pairs = [[1, 3], [6, 8]] if along_x else [[6, 8], [1, 3]]
     uprightness = fe.row.get("uprightness", {})
     for pair in pairs:
-        if prior is not None and ROTATION_PART[prior] in pair:
+        up = uprightness.get(str(pair[0]), 0.0)
+        if abs(up) >= p["uprightnessOverTag"]:
+            if up < 0:
+                pair.reverse()
+        elif prior is not None and ROTATION_PART[prior] in pair:
             if pair[0] != ROTATION_PART[prior]:
                 pair.reverse()
         elif uprightness.get(str(pair[0]), 0.0) < 0:
@@ -161,6 +167,15 @@ def replay(fe: FileEvidence, p, prior, mirror_always=False):
     rotations = pairs[0] + pairs[1]
     depth = 1
     considered = []
+
+    def read_deeper(cands, d):
+        """One more part of each candidate, the leader first; True once one reads as plain text."""
+        for o in ranked(cands, d - 1):
+            read(o, d)
+            if reads_as_plain_text(fe, o, d, p):
+                return True
+        return False
+
     for o in pairs[0]:
         considered.append(o)
         read(o, depth)
@@ -170,17 +185,19 @@ def replay(fe: FileEvidence, p, prior, mirror_always=False):
         if axis_is_clear(fe.row, p):
             while depth < windows and not clear(considered, depth):
                 depth += 1
-                for o in pairs[0]:
-                    read(o, depth)
+                if read_deeper(pairs[0], depth):
+                    return ranked(considered, depth), depth, len(calls)
         else:
             considered = list(rotations)
             for o in pairs[1]:
                 read(o, depth)
+                if reads_as_plain_text(fe, o, depth, p):
+                    return ranked(considered, depth), depth, len(calls)
             if not clear(considered, depth):
                 for d in range(2, windows + 1):
-                    for o in rotations:
-                        read(o, d)
                     depth = d
+                    if read_deeper(rotations, d):
+                        return ranked(considered, depth), depth, len(calls)
                     if clear(considered, depth):
                         break
     best_rotation = ranked(considered, depth)[0]
@@ -306,7 +323,10 @@ def search(rows, current, current_cascade):
     best = None
     for values in itertools.product(*grid.values()):
         p = dict(zip(grid.keys(), values), axisMinPairs=current_cascade["axisMinPairs"],
-                 axisMinRatio=current_cascade["axisMinRatio"], maxWindows=current_cascade["maxWindows"])
+                 axisMinRatio=current_cascade["axisMinRatio"], maxWindows=current_cascade["maxWindows"],
+                 singleReadTellingWords=current_cascade["singleReadTellingWords"],
+                 singleReadDictionaryWordsWithOneTelling=current_cascade["singleReadDictionaryWordsWithOneTelling"],
+                 uprightnessOverTag=current_cascade["uprightnessOverTag"])
         key = (p["minWordConfidence"], p["dictionaryWeight"])
         if key not in cache:
             cache[key] = [FileEvidence(r, *key) for r in decidable]

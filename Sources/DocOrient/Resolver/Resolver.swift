@@ -102,13 +102,15 @@ public final class Resolver: Sendable {
         let alongX = image.horizontalPairs >= image.verticalPairs
         var pairs: [[Orientation]] = alongX ? [[.identity, .rotate180], [.rotate90, .rotate270]]
             : [[.rotate90, .rotate270], [.identity, .rotate180]]
-        // Within a pair, the tag's rotation first; without one, the way Leptonica's ascender and
-        // descender count points on the text windows.
+        // Within a pair, the tag's rotation first, unless Leptonica's ascender and descender count
+        // on the text windows points the other way clearly; without a tag, the way it points.
         for i in pairs.indices {
             // pairs[i][0] is 1 or 6 here: its uprightness is recorded for Models/fit.py's replay.
             let up = try reader.uprightness(of: pairs[i][0], in: image)
             trace.uprightness[pairs[i][0]] = up
-            if let p = prior?.rotationPart, pairs[i].contains(p) {
+            if abs(up) >= c.uprightnessOverTag {
+                if up < 0 { pairs[i].reverse() }
+            } else if let p = prior?.rotationPart, pairs[i].contains(p) {
                 if pairs[i][0] != p { pairs[i].reverse() }
             } else if up < 0 {
                 pairs[i].reverse()
@@ -119,22 +121,35 @@ public final class Resolver: Sendable {
 
         // Stage 1: the first part of the densest window (`cascade.windowParts`), the likelier
         // axis pair, likelier candidate first. A candidate that reads as plain text settles it
-        // alone: upside-down, sideways and mirrored print do not (`cascade.singleRead*`).
+        // alone, here and after any later read: upside-down, sideways and mirrored print do not
+        // (`cascade.singleRead*`).
         var depth = 1
         var considered: [Orientation] = []
+        func settled(by o: Orientation) -> Bool {
+            guard !exhaustive, readsAsPlainText(reader, o, depth: depth) else { return false }
+            trace.depth = depth
+            trace.evidence = reader.allEvidence(depth: depth)
+            trace.words = reader.words
+            let reads = considered.map { reader.windowEvidence($0).count }.reduce(0, +)
+            trace.decision = conclude(
+                evidence: { reader.evidence($0, depth: depth) }, considered,
+                minScore: calibration.confidence.minScore, prior: prior,
+                note: "read \(reads) text window part\(reads == 1 ? "" : "s") in \(considered.count) orientation\(considered.count == 1 ? "" : "s")")
+            return true
+        }
+        /// Reads one more window part of each of `candidates`, the leader so far first; true once
+        /// one of them settles it.
+        func readDeeper(_ candidates: [Orientation]) throws -> Bool {
+            for o in reader.ranked(candidates, depth: depth - 1) {
+                try reader.read(o, windows: depth, of: image)
+                if settled(by: o) { return true }
+            }
+            return false
+        }
         for o in pairs[0] {
             considered.append(o)
             try reader.read(o, windows: depth, of: image)
-            if !exhaustive, readsAsPlainText(reader, o, depth: depth) {
-                trace.depth = depth
-                trace.evidence = reader.allEvidence(depth: depth)
-                trace.words = reader.words
-                trace.decision = conclude(
-                    evidence: { reader.evidence($0, depth: depth) }, considered,
-                    minScore: calibration.confidence.minScore, prior: prior,
-                    note: "read 1 text window in \(considered.count) orientation\(considered.count == 1 ? "" : "s")")
-                return
-            }
+            if settled(by: o) { return }
         }
         if exhaustive || !leaderIsClear(reader, considered, depth: depth) {
             if !exhaustive, axisIsClear(image) {
@@ -142,16 +157,19 @@ public final class Resolver: Sendable {
                 // cannot read better. More windows of this pair instead.
                 while depth < windowCount, !leaderIsClear(reader, considered, depth: depth) {
                     depth += 1
-                    for o in pairs[0] { try reader.read(o, windows: depth, of: image) }
+                    if try readDeeper(pairs[0]) { return }
                 }
             } else {
                 // Stage 2: the other pair, then more windows for all four rotations.
                 considered = rotations
-                for o in pairs[1] { try reader.read(o, windows: depth, of: image) }
+                for o in pairs[1] {
+                    try reader.read(o, windows: depth, of: image)
+                    if settled(by: o) { return }
+                }
                 if exhaustive || !leaderIsClear(reader, considered, depth: depth) {
                     for d in 2...max(2, windowCount) where d <= windowCount {
-                        for o in rotations { try reader.read(o, windows: d, of: image) }
                         depth = d
+                        if try readDeeper(rotations) { return }
                         if !exhaustive, leaderIsClear(reader, considered, depth: depth) { break }
                     }
                 }
@@ -185,9 +203,12 @@ public final class Resolver: Sendable {
     /// alone, and for the best rotation to need no mirrored rival.
     private func readsAsPlainText(_ reader: CandidateReader, _ o: Orientation, depth: Int) -> Bool {
         let c = calibration.cascade
-        // Per window: a wrong candidate reads at most one telling word in any one window, but may
-        // collect one in each.
-        if reader.windowEvidence(o).prefix(depth).contains(where: { $0.tellingWords >= c.singleReadTellingWords }) {
+        // Per window part: a wrong candidate reads at most one telling word in any one part (and
+        // then at most three dictionary words), but may collect one in each.
+        if reader.windowEvidence(o).prefix(depth).contains(where: {
+            $0.tellingWords >= c.singleReadTellingWords
+                || ($0.tellingWords >= 1 && $0.dictionaryWords >= c.singleReadDictionaryWordsWithOneTelling)
+        }) {
             return true
         }
         let e = reader.evidence(o, depth: depth)
