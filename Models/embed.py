@@ -24,8 +24,7 @@ SECTIONS = {
     "cascade": ("CascadeParameters", [
         "minGlyphs", "windowSideInTextHeights", "windowMinGlyphs", "maxWindows", "windowParts", "earlyExitScore",
         "earlyExitRatio", "axisMinPairs", "axisMinRatio", "singleReadDictionaryWords",
-        "singleReadDictionaryShare", "singleReadDictionaryCharacters", "singleReadTellingWords",
-        "singleReadDictionaryWordsWithOneTelling", "uprightnessOverTag"]),
+        "singleReadDictionaryShare", "singleReadDictionaryCharacters", "singleReadTellingWords", "uprightnessOverTag"]),
     "confidence": ("ConfidenceModel", [
         "intercept", "bestScore", "secondScore", "margin", "dictionaryWords", "priorAgrees",
         "priorDisagrees", "decideAt", "minScore", "priorMargin"]),

@@ -115,9 +115,7 @@ class FileEvidence:
 def reads_as_plain_text(fe, o, depth, p):
     """Resolver.readsAsPlainText: one window with singleReadTellingWords telling words, or the
     plain-text rule on the first `depth` windows together."""
-    if any(w["telling"] >= p["singleReadTellingWords"]
-           or (w["telling"] >= 1 and w["dict_words"] >= p["singleReadDictionaryWordsWithOneTelling"])
-           for w in fe.per.get(o, [])[:depth]):
+    if any(w["telling"] >= p["singleReadTellingWords"] for w in fe.per.get(o, [])[:depth]):
         return True
     e = fe.ev(o, depth)
     share = e["dict_words"] / e["confident"] if e["confident"] else 0
@@ -325,7 +323,6 @@ def search(rows, current, current_cascade):
         p = dict(zip(grid.keys(), values), axisMinPairs=current_cascade["axisMinPairs"],
                  axisMinRatio=current_cascade["axisMinRatio"], maxWindows=current_cascade["maxWindows"],
                  singleReadTellingWords=current_cascade["singleReadTellingWords"],
-                 singleReadDictionaryWordsWithOneTelling=current_cascade["singleReadDictionaryWordsWithOneTelling"],
                  uprightnessOverTag=current_cascade["uprightnessOverTag"])
         key = (p["minWordConfidence"], p["dictionaryWeight"])
         if key not in cache:

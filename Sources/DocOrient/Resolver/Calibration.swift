@@ -34,8 +34,6 @@ struct CascadeParameters: Sendable, Codable, Equatable {
     /// A candidate also reads as plain text when one text window of it reads at least this many
     /// telling words (`Evidence.tellingWords`: long dictionary words and amounts).
     var singleReadTellingWords: Int
-    /// ...or one telling word and at least this many confident dictionary words.
-    var singleReadDictionaryWordsWithOneTelling: Int
     /// Which of an axis pair is read first: the tag's rotation, unless Leptonica's uprightness of
     /// the text windows says the other at least this strongly (its own decision threshold is 8).
     var uprightnessOverTag: Double

@@ -108,6 +108,10 @@ struct Evidence: Sendable, Codable, Equatable {
 
     /// Share of confident words that are dictionary words.
     var dictionaryShare: Double { confidentWords == 0 ? 0 : Double(dictionaryWords) / Double(confidentWords) }
+
+    /// Share of confident words that are dictionary words or amounts: what plain text, invoices
+    /// and receipts included, mostly reads as.
+    var plainShare: Double { confidentWords == 0 ? 0 : Double(dictionaryWords + amounts) / Double(confidentWords) }
 }
 
 fileprivate extension Character {
