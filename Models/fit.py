@@ -63,7 +63,7 @@ def load(paths):
 def evidence(words, min_conf):
     """Evidence.init(words:weights:) of Evidence.swift."""
     # telling: Evidence.tellingWords (long dictionary words and amounts).
-    e = dict(words=0, confident=0, chars=0.0, dict_words=0, dict_chars=0.0, telling=0)
+    e = dict(words=0, confident=0, chars=0.0, dict_words=0, dict_chars=0.0, telling=0, amounts=0)
     for w in words:
         text = w["text"]
         letters = sum(1 for ch in text if ch.isalpha())
@@ -83,12 +83,13 @@ def evidence(words, min_conf):
                 e["telling"] += 1
         if AMOUNT.fullmatch(text):
             e["telling"] += 1
+            e["amounts"] += 1
 
     return e
 
 
 def total(evs):
-    out = dict(words=0, confident=0, chars=0.0, dict_words=0, dict_chars=0.0, telling=0)
+    out = dict(words=0, confident=0, chars=0.0, dict_words=0, dict_chars=0.0, telling=0, amounts=0)
     for e in evs:
         for k in out:
             out[k] += e[k]
@@ -115,10 +116,12 @@ class FileEvidence:
 def reads_as_plain_text(fe, o, depth, p):
     """Resolver.readsAsPlainText: one window with singleReadTellingWords telling words, or the
     plain-text rule on the first `depth` windows together."""
-    if any(w["telling"] >= p["singleReadTellingWords"] for w in fe.per.get(o, [])[:depth]):
-        return True
     e = fe.ev(o, depth)
     share = e["dict_words"] / e["confident"] if e["confident"] else 0
+    plain_share = (e["dict_words"] + e["amounts"]) / e["confident"] if e["confident"] else 0
+    if plain_share >= p["singleReadDictionaryShare"] and any(
+            w["telling"] >= p["singleReadTellingWords"] for w in fe.per.get(o, [])[:depth]):
+        return True
     return (e["dict_words"] >= p["singleReadDictionaryWords"] and share >= p["singleReadDictionaryShare"]
             and e["dict_chars"] >= p["singleReadDictionaryCharacters"])
 
