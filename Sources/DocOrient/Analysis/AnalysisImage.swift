@@ -136,22 +136,18 @@ extension AnalysisImage {
         if storedHeight < p.minTextHeight || storedHeight > p.maxTextHeight {
             scale = min(p.maxUpscale, p.targetTextHeight / storedHeight)
         }
-        // The windows are cut from the full image and each rescaled on its own: scaling the whole
-        // photo first would cost more than the rest of the analysis.
-        let gray = try source.gray(longSide: storedLongSide)
-        let grayScale = 1.0
-        let resize = scale
         let height = storedHeight * scale
 
-        // Each window is binarised on its own and pasted under the previous one into one strip,
-        // sized generously first and cut to what was used.
-        let k = grayScale / probe.scale
+        // The windows are cut from the full image and each rescaled on its own (scaling the whole
+        // photo first would cost more than the rest of the analysis), binarised on its own and
+        // pasted under the previous one into one strip, sized generously first and cut to what was used.
+        let k = 1 / probe.scale
         let crops = boxes.map { box in
             PixelBox(
                 x: Int(Double(box.x) * k), y: Int(Double(box.y) * k),
                 width: Int(Double(box.width) * k), height: Int(Double(box.height) * k))
         }
-        let room = max(1, resize) * 1.1 + 0.01
+        let room = max(1, scale) * 1.1 + 0.01
         let strip = try Pix.blank(
             width: Int(Double(crops.map(\.width).max()!) * room) + 2,
             height: Int(Double(crops.map(\.height).sorted(by: >).prefix(request.count).reduce(0, +)) * room) + 2,
@@ -159,8 +155,8 @@ extension AnalysisImage {
         var placed: [PixelBox] = []
         var y = 0
         for crop in crops {
-            var part = try gray.cropped(to: crop)
-            if abs(resize - 1) > 0.08 { part = try part.scaled(by: resize) }
+            var part = try source.full.cropped(to: crop)
+            if abs(scale - 1) > 0.08 { part = try part.scaled(by: scale) }
             let window = try clean(
                 try binarize(part, textHeight: height, probeThreshold: probe.threshold, parameters: p), textHeight: height)
             guard measureGlyphs(try window.componentBoxes()).glyphs.count >= request.minGlyphs else { continue }
