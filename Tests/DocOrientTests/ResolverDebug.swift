@@ -52,10 +52,11 @@ struct ResolverDebug {
                 count: c.maxWindows, sideInTextHeights: c.windowSideInTextHeights, minGlyphs: c.windowMinGlyphs))
         print("analysis \(clock.now - start): \(analysis.windows.count) windows, text \(analysis.textHeight) glyphs \(analysis.glyphs) pairs \(analysis.horizontalPairs)/\(analysis.verticalPairs)")
         analysis.strip.writeDebugPNG("/tmp/resolver-debug-binary.png")
+        analysis.readable.writeDebugPNG("/tmp/resolver-debug-readable.png")
         let windows = analysis.windows
         let engine = try TesseractEngine(datapath: "/usr/share/tesseract-ocr/5/tessdata", languages: "eng")
         for (i, w) in windows.enumerated() {
-            let crop = try analysis.strip.cropped(to: w)
+            let crop = try analysis.readable.cropped(to: w)
             crop.writeDebugPNG("/tmp/resolver-debug-window\(i).png")
             for o in [Orientation.identity, .rotate90, .rotate180, .rotate270] {
                 var view = try crop.rotated(quarterTurns: o.quarterTurns)

@@ -184,6 +184,11 @@ struct Pix: ~Copyable {
         return try Pix(taking: pixClipRectangle(raw, b, nil), "pixClipRectangle")
     }
 
+    /// Sets every pixel of an 8 bpp image to `gray`. Stands for `pixSetAllGray`.
+    func fill(gray: Int) {
+        _ = pixSetAllGray(raw, Int32(gray))
+    }
+
     /// Copies `source` into this image with its top-left corner at (`x`, `y`). Stands for `pixRasterop`.
     func paste(_ source: borrowing Pix, x: Int, y: Int) {
         _ = pixRasterop(

@@ -341,7 +341,7 @@ struct CandidateReader {
     mutating func read(_ o: Orientation, windows count: Int, of image: borrowing AnalysisImage) throws {
         var list = read[o] ?? []
         while list.count < min(count, windows.count) {
-            let crop = try image.strip.cropped(to: windows[list.count])
+            let crop = try image.readable.cropped(to: windows[list.count])
             let view = try Self.display(crop, as: o)
             view.setResolution(300)
             let words = try engine.recognize(view, mode: .singleBlock, deadlineMilliseconds: 2000)
