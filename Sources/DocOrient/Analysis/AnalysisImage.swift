@@ -19,6 +19,14 @@ struct AnalysisParameters: Sendable, Codable, Equatable {
     /// (faded thermal print is lighter than 160; above the ceiling paper grain turns to ink).
     var probeThreshold: Int
     var probeMaxThreshold: Int
+    /// When fewer glyphs than this pair up at that threshold, the probe tries `probeMaxThreshold`
+    /// too, for faint thermal print on a receipt whose bounding box takes in dark table (Otsu's
+    /// threshold then falls between table and paper, not ink and paper). It keeps what that finds
+    /// when it is at least this many glyphs whose pairs run along one axis `faintProbeAxisRatio`
+    /// times as often as along the other: at that threshold the grain of blank paper, photos and
+    /// barcodes also pair up, but every which way.
+    var faintProbeGlyphs: Int
+    var faintProbeAxisRatio: Double
     /// Largest enlargement over the stored pixels, for fine print.
     var maxUpscale: Double
     /// Each text window is thresholded at its own Otsu threshold, but never more than this many
@@ -218,12 +226,24 @@ extension AnalysisImage {
             // letters: only marks on the paper count, and only the paper sets the threshold.
             let paper = try AnalysisImage.paper(in: gray) ?? PixelBox(x: 0, y: 0, width: width, height: height)
             let otsu = try normalized.cropped(to: paper).otsuThreshold()
+            func glyphs(at threshold: Int) throws -> GlyphMeasure {
+                measureGlyphs(
+                    try normalized.thresholded(threshold).componentBoxes().filter {
+                        $0.x >= paper.x && $0.y >= paper.y && $0.maxX <= paper.maxX && $0.maxY <= paper.maxY
+                    })
+            }
             threshold = min(max(otsu, p.probeThreshold), p.probeMaxThreshold)
-            let binary = try normalized.thresholded(threshold)
-            measure = measureGlyphs(
-                try binary.componentBoxes().filter {
-                    $0.x >= paper.x && $0.y >= paper.y && $0.maxX <= paper.maxX && $0.maxY <= paper.maxY
-                })
+            measure = try glyphs(at: threshold)
+            if measure.glyphs.count < p.faintProbeGlyphs, threshold < p.probeMaxThreshold {
+                let faint = try glyphs(at: p.probeMaxThreshold)
+                let (more, fewer) = (
+                    max(faint.horizontalPairs, faint.verticalPairs), min(faint.horizontalPairs, faint.verticalPairs)
+                )
+                if faint.glyphs.count >= p.faintProbeGlyphs, Double(more) >= p.faintProbeAxisRatio * Double(fewer + 1) {
+                    measure = faint
+                    threshold = p.probeMaxThreshold
+                }
+            }
         }
     }
 
