@@ -95,6 +95,11 @@ struct PageParameters: Sendable, Codable, Equatable {
     var earlyExitRatio: Double
     /// Below this winner score the page is "too little readable text".
     var minScore: Double
+    /// ...and so it is when the winner read fewer dictionary words and amounts than this: a whole
+    /// page of small print read upside down yields confident non-words and numbers ("yuse" for
+    /// "asn1", 0356_pdfpage of the seed-11 set, wrong at 0.986), and no right page-stage answer of
+    /// three sets had none.
+    var minPlainWords: Int
     /// The winner "reads as text" (mirrored candidates not needed) at this share of dictionary words.
     var mirrorMinDictionaryShare: Double
     /// Tesseract's binarisation of the grey page (`thresholding_method`: 0 Otsu, 1 tiled Otsu,

@@ -53,6 +53,6 @@ extension Resolver {
         trace.pageEvidence = read
         trace.decision = conclude(
             evidence: { read[$0] ?? Evidence() }, Array(read.keys), minScore: p.minScore,
-            prior: prior, note: "read the whole page")
+            minPlainWords: p.minPlainWords, prior: prior, note: "read the whole page")
     }
 }

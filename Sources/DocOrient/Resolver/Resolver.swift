@@ -241,8 +241,8 @@ public final class Resolver: Sendable {
     /// The decision from the evidence gathered: the winner (the prior when it is nearly as good),
     /// its calibrated confidence, or undecidable with the reason.
     func conclude(
-        evidence: (Orientation) -> Evidence, _ candidates: [Orientation], minScore: Double, prior: Orientation?,
-        note: String
+        evidence: (Orientation) -> Evidence, _ candidates: [Orientation], minScore: Double, minPlainWords: Int = 0,
+        prior: Orientation?, note: String
     ) -> Decision {
         let model = calibration.confidence
         let weights = calibration.scoring
@@ -283,6 +283,13 @@ public final class Resolver: Sendable {
             return Decision(
                 orientation: nil, confidence: rounded, margin: roundedMargin,
                 reason: "too little readable text (\(words) confident word\(words == 1 ? "" : "s"))",
+                candidates: scores)
+        }
+        let plain = evidence(winner).dictionaryWords + evidence(winner).amounts
+        if plain < minPlainWords {
+            return Decision(
+                orientation: nil, confidence: rounded, margin: roundedMargin,
+                reason: "no readable words: \(evidence(winner).confidentWords) confident marks, none a dictionary word or an amount",
                 candidates: scores)
         }
         if confidence < model.decideAt {
