@@ -404,8 +404,7 @@ struct GraySource: ~Copyable {
     init(bytes: [UInt8], format: ImageFormat, maxPixels: Int) throws {
         switch format {
         case .jpeg:
-            // minimumLongSide beyond any frame: the full-size decode.
-            full = try Pix.gray(TurboJPEG.decodeGray(bytes, minimumLongSide: Int.max, maxPixels: maxPixels))
+            full = try TurboJPEG.decodeGrayPix(bytes, maxPixels: maxPixels)
         case .png, .tiff:
             let decoded = try Pix.decode(bytes)
             guard decoded.width.multipliedReportingOverflow(by: decoded.height).partialValue <= maxPixels else {

@@ -43,22 +43,32 @@ struct Pix: ~Copyable {
         try Pix(taking: pixCreate(Int32(width), Int32(height), Int32(depth)), "pixCreate")
     }
 
-    /// An 8-bit grey image holding `image`'s pixels. Stands for `pixCreate` + row copies +
-    /// `pixEndianByteSwap`.
+    /// An 8-bit grey image holding `image`'s pixels.
     static func gray(_ image: GrayImage) throws -> Pix {
-        let pix = try Pix.blank(width: image.width, height: image.height, depth: 8)
-        let wpl = Int(pixGetWpl(pix.raw))
-        guard let data = pixGetData(pix.raw) else { throw DocOrientError(.library, "Leptonica pixGetData failed") }
-        let bytes = UnsafeMutableRawPointer(data)
-        image.pixels.withUnsafeBytes { src in
-            guard let base = src.baseAddress else { return }
-            for y in 0..<image.height {
-                (bytes + y * wpl * 4).copyMemory(from: base + y * image.width, byteCount: image.width)
+        try gray(width: image.width, height: image.height) { rows, pitch in
+            image.pixels.withUnsafeBytes { src in
+                guard let base = src.baseAddress else { return }
+                for y in 0..<image.height {
+                    (rows + y * pitch).update(from: base.assumingMemoryBound(to: UInt8.self) + y * image.width, count: image.width)
+                }
             }
         }
+    }
+
+    /// An 8-bit grey image whose pixels `fill` writes one byte each, rows in reading order and
+    /// `pitch` bytes apart (a decoder can write them straight in). Stands for `pixCreateNoInit` +
+    /// `pixEndianByteSwap` + `pixSetPadBits`.
+    static func gray(
+        width: Int, height: Int, fill: (_ rows: UnsafeMutablePointer<UInt8>, _ pitch: Int) throws -> Void
+    ) throws -> Pix {
+        let pix = try Pix(taking: pixCreateNoInit(Int32(width), Int32(height), 8), "pixCreateNoInit")
+        guard let data = pixGetData(pix.raw) else { throw DocOrientError(.library, "Leptonica pixGetData failed") }
+        try fill(UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt8.self), Int(pixGetWpl(pix.raw)) * 4)
         // Leptonica packs pixels big-endian inside native 32-bit words (the SET_DATA_BYTE macro):
-        // rows copied in reading order are put right with one word-wise swap (none on big-endian hosts).
+        // rows written in reading order are put right with one word-wise swap (none on big-endian hosts).
         guard pixEndianByteSwap(pix.raw) == 0 else { throw DocOrientError(.library, "Leptonica pixEndianByteSwap failed") }
+        // The bytes past each row's end were never written.
+        _ = pixSetPadBits(pix.raw, 0)
         return pix
     }
 

@@ -64,9 +64,31 @@ enum TurboJPEG {
         try decodeScaled(jpeg, minimumLongSide: minimumLongSide, maxPixels: maxPixels, rgb: false)
     }
 
-    /// `decodeGray`, or packed RGB (3 bytes per pixel, `width` counting bytes) when `rgb` is set.
-    static func decodeScaled(_ jpeg: [UInt8], minimumLongSide: Int, maxPixels: Int, rgb: Bool) throws -> GrayImage {
+    /// Decodes at full size to grey straight into a Leptonica image: no intermediate buffer to
+    /// zero, fill and copy again (12 MB for a 12 MP photo). CMYK and YCCK files take
+    /// `decodeGray`'s way, since they are converted pixel by pixel anyway.
+    /// - Parameter maxPixels: refuse frames larger than this before allocating anything.
+    static func decodeGrayPix(_ jpeg: [UInt8], maxPixels: Int) throws -> Pix {
         let handle = try Handle(decompress: true)
+        let frame = try frame(of: jpeg, handle: handle, maxPixels: maxPixels)
+        if frame.cmyk { return try Pix.gray(decodeGray(jpeg, minimumLongSide: .max, maxPixels: maxPixels)) }
+        return try Pix.gray(width: frame.width, height: frame.height) { rows, pitch in
+            let status = jpeg.withUnsafeBufferPointer { src in
+                tjDecompress2(
+                    handle.raw, src.baseAddress, UInt(src.count), rows, Int32(frame.width), Int32(pitch),
+                    Int32(frame.height), Int32(TJPF_GRAY.rawValue), Int32(decodeFlags))
+            }
+            guard status == 0 else { throw DocOrientError(.malformed, "JPEG data is corrupt: \(handle.lastError)") }
+        }
+    }
+
+    private static let decodeFlags = TJFLAG_ACCURATEDCT | TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS
+
+    /// The frame's size and whether it decodes only to CMYK, refused when over `maxPixels`.
+    /// Stands for `tjDecompressHeader3`.
+    private static func frame(
+        of jpeg: [UInt8], handle: borrowing Handle, maxPixels: Int
+    ) throws -> (width: Int, height: Int, cmyk: Bool) {
         var w: Int32 = 0, h: Int32 = 0, subsamp: Int32 = 0, colorspace: Int32 = 0
         let rc = jpeg.withUnsafeBufferPointer {
             tjDecompressHeader3(handle.raw, $0.baseAddress, UInt($0.count), &w, &h, &subsamp, &colorspace)
@@ -75,6 +97,16 @@ enum TurboJPEG {
         guard Int(w) * Int(h) <= maxPixels else {
             throw DocOrientError(.limitExceeded, "JPEG is \(w)x\(h), over the limit of \(maxPixels) pixels")
         }
+        // CMYK and YCCK JPEGs (print workflows, some scanners) decode only to CMYK.
+        let cmyk = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
+        return (Int(w), Int(h), cmyk)
+    }
+
+    /// `decodeGray`, or packed RGB (3 bytes per pixel, `width` counting bytes) when `rgb` is set.
+    static func decodeScaled(_ jpeg: [UInt8], minimumLongSide: Int, maxPixels: Int, rgb: Bool) throws -> GrayImage {
+        let handle = try Handle(decompress: true)
+        let frame = try frame(of: jpeg, handle: handle, maxPixels: maxPixels)
+        let (w, h, cmyk) = (frame.width, frame.height, frame.cmyk)
         var count: Int32 = 0
         var factors: [(num: Int, denom: Int)] = []
         if let list = tjGetScalingFactors(&count) {
@@ -83,15 +115,13 @@ enum TurboJPEG {
             }
         }
         factors.sort { $0.num * $1.denom < $1.num * $0.denom }
-        let longSide = Int(max(w, h))
+        let longSide = max(w, h)
         let scale = factors.first { (longSide * $0.num + $0.denom - 1) / $0.denom >= minimumLongSide } ?? (1, 1)
-        let sw = (Int(w) * scale.num + scale.denom - 1) / scale.denom
-        let sh = (Int(h) * scale.num + scale.denom - 1) / scale.denom
-        // CMYK and YCCK JPEGs (print workflows, some scanners) decode only to CMYK.
-        let cmyk = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
+        let sw = (w * scale.num + scale.denom - 1) / scale.denom
+        let sh = (h * scale.num + scale.denom - 1) / scale.denom
         let channels = cmyk ? 4 : rgb ? 3 : 1
         var pixels = [UInt8](repeating: 0, count: sw * sh * channels)
-        let flags = TJFLAG_ACCURATEDCT | TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS
+        let flags = decodeFlags
         let format = cmyk ? TJPF_CMYK : rgb ? TJPF_RGB : TJPF_GRAY
         let status = jpeg.withUnsafeBufferPointer { src in
             pixels.withUnsafeMutableBufferPointer { dst in
