@@ -25,7 +25,7 @@ SECTIONS = {
     "cascade": ("CascadeParameters", [
         "minGlyphs", "windowSideInTextHeights", "windowMinGlyphs", "maxWindows", "windowParts", "earlyExitScore",
         "earlyExitRatio", "axisMinPairs", "axisMinRatio", "singleReadDictionaryWords",
-        "singleReadDictionaryShare", "singleReadDictionaryCharacters", "singleReadTellingWords", "uprightnessOverTag"]),
+        "singleReadDictionaryShare", "singleReadDictionaryCharacters", "singleReadDictionaryTellingWords", "singleReadTellingWords", "uprightnessOverTag"]),
     "confidence": ("ConfidenceModel", [
         "intercept", "bestScore", "secondScore", "margin", "dictionaryWords", "priorAgrees",
         "priorDisagrees", "decideAt", "minScore", "priorMargin"]),

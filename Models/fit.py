@@ -123,7 +123,8 @@ def reads_as_plain_text(fe, o, depth, p):
             w["telling"] >= p["singleReadTellingWords"] for w in fe.per.get(o, [])[:depth]):
         return True
     return (e["dict_words"] >= p["singleReadDictionaryWords"] and share >= p["singleReadDictionaryShare"]
-            and e["dict_chars"] >= p["singleReadDictionaryCharacters"])
+            and e["dict_chars"] >= p["singleReadDictionaryCharacters"]
+            and e["telling"] >= p["singleReadDictionaryTellingWords"])
 
 
 def axis_is_clear(row, p):
@@ -326,6 +327,7 @@ def search(rows, current, current_cascade):
         p = dict(zip(grid.keys(), values), axisMinPairs=current_cascade["axisMinPairs"],
                  axisMinRatio=current_cascade["axisMinRatio"], maxWindows=current_cascade["maxWindows"],
                  singleReadTellingWords=current_cascade["singleReadTellingWords"],
+                 singleReadDictionaryTellingWords=current_cascade["singleReadDictionaryTellingWords"],
                  uprightnessOverTag=current_cascade["uprightnessOverTag"])
         key = (p["minWordConfidence"], p["dictionaryWeight"])
         if key not in cache:

@@ -31,6 +31,11 @@ struct CascadeParameters: Sendable, Codable, Equatable {
     /// ...and those words hold at least this many confidence-weighted letters (short all-caps
     /// "words" read from upside-down print are in the dictionary too).
     var singleReadDictionaryCharacters: Double
+    /// ...and at least this many of its confident words are telling words: short dictionary
+    /// words alone ("the", "oil", "was") are read from wrong rotations of fine print too (seed 1
+    /// and seed 11, exhaustive grey reads: 4 wrong candidates at 4 to 6 parts passed without it,
+    /// and no right one fewer on any of three sets with it).
+    var singleReadDictionaryTellingWords: Int
     /// A candidate also reads as plain text when one text window of it reads at least this many
     /// telling words (`Evidence.tellingWords`: long dictionary words and amounts).
     var singleReadTellingWords: Int

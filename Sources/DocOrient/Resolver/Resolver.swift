@@ -217,6 +217,7 @@ public final class Resolver: Sendable {
         }
         return e.dictionaryWords >= c.singleReadDictionaryWords && e.dictionaryShare >= c.singleReadDictionaryShare
             && e.weightedDictionaryCharacters >= c.singleReadDictionaryCharacters
+            && e.tellingWords >= c.singleReadDictionaryTellingWords
     }
 
     /// Whether the glyph pairs run along one axis so much more than along the other that the
