@@ -141,6 +141,28 @@ struct ResolverTests {
         #expect(Evidence.isAmount(text) == isAmount)
     }
 
+    @Test func aPageWinnerWithoutADictionaryWordOrAmountIsUndecidable() throws {
+        // What a page of tiny identifiers read upside down gave (0356_pdfpage of the seed-11 set):
+        // confident non-words and numbers, and the tag agreeing with it.
+        let resolver = try SharedResolver.get()
+        let weights = resolver.calibration.scoring
+        let garbage = ["yuse", "Tuse", "40110238", "910320238", "202100", "ruse", "tase", "juse", "tae", "qurad"].map {
+            RecognizedWord(text: $0, confidence: 92, isFromDictionary: false, isNumeric: $0.first!.isNumber)
+        }
+        func decide(_ words: [RecognizedWord]) -> Decision {
+            let read: [Orientation: Evidence] = [.rotate270: Evidence(words: words, weights: weights), .rotate90: Evidence()]
+            return resolver.conclude(
+                evidence: { read[$0] ?? Evidence() }, [.rotate270, .rotate90], minScore: resolver.calibration.page.minScore,
+                minPlainWords: resolver.calibration.page.minPlainWords, prior: .rotate270, note: "read the whole page")
+        }
+        let undecided = decide(garbage)
+        #expect(undecided.orientation == nil)
+        #expect(undecided.reason?.contains("dictionary word") == true, "\(undecided.reason ?? "")")
+        // One real word among them and the same evidence decides.
+        let decided = decide(garbage + [RecognizedWord(text: "Function", confidence: 92, isFromDictionary: true, isNumeric: false)])
+        #expect(decided.orientation == .rotate270)
+    }
+
     /// A grey scene of `width` x `height` at `background`, with `(box, level)` rectangles painted in order.
     static func scene(_ width: Int, _ height: Int, background: UInt8, _ rects: [(PixelBox, UInt8)]) throws -> Pix {
         var pixels = [UInt8](repeating: background, count: width * height)
