@@ -121,13 +121,12 @@ enum TurboJPEG {
         let sh = (h * scale.num + scale.denom - 1) / scale.denom
         let channels = cmyk ? 4 : rgb ? 3 : 1
         var pixels = [UInt8](repeating: 0, count: sw * sh * channels)
-        let flags = decodeFlags
         let format = cmyk ? TJPF_CMYK : rgb ? TJPF_RGB : TJPF_GRAY
         let status = jpeg.withUnsafeBufferPointer { src in
             pixels.withUnsafeMutableBufferPointer { dst in
                 tjDecompress2(
                     handle.raw, src.baseAddress, UInt(src.count), dst.baseAddress, Int32(sw), Int32(sw * channels),
-                    Int32(sh), Int32(format.rawValue), Int32(flags))
+                    Int32(sh), Int32(format.rawValue), Int32(decodeFlags))
             }
         }
         guard status == 0 else { throw DocOrientError(.malformed, "JPEG data is corrupt: \(handle.lastError)") }
