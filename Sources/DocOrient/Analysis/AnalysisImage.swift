@@ -159,6 +159,7 @@ extension AnalysisImage {
         // on its own and pasted under the previous one into the strips, sized generously first and
         // cut to what was used.
         let k = 1 / probe.scale
+        let alongX = measure.horizontalPairs >= measure.verticalPairs
         let crops = boxes.map { box in
             PixelBox(
                 x: Int(Double(box.x) * k), y: Int(Double(box.y) * k),
@@ -177,7 +178,8 @@ extension AnalysisImage {
             if abs(scale - 1) > 0.08 { part = try part.scaled(by: scale) }
             let normalized = try part.backgroundNormalized(tile: max(16, Int(height * 4)), background: paperGray)
             let window = try clean(
-                try binarize(normalized, probeThreshold: probe.threshold, parameters: p), textHeight: height)
+                try binarize(normalized, probeThreshold: probe.threshold, parameters: p), textHeight: height,
+                alongX: alongX)
             guard measureGlyphs(try window.componentBoxes()).glyphs.count >= request.minGlyphs else { continue }
             strip.paste(window, x: 0, y: y)
             readable.paste(normalized, x: 0, y: y)
@@ -188,7 +190,6 @@ extension AnalysisImage {
         let used = PixelBox(x: 0, y: 0, width: placed.map(\.width).max() ?? 1, height: max(1, y))
         // Parts of a window: a few whole lines each, cut across the lines (the way most glyph
         // pairs run), so that one part may already decide at a fraction of the cost.
-        let alongX = measure.horizontalPairs >= measure.verticalPairs
         let parts = placed.flatMap { w -> [PixelBox] in
             let n = max(1, request.parts)
             return (0..<n).map { i in
@@ -277,11 +278,13 @@ extension AnalysisImage {
             height: min(gray.height, Int((Double(y1 - y0) * k).rounded(.up))))
     }
 
-    /// Keeps the marks that can be characters (drops speckle, page edges, table texture, photos).
-    private static func clean(_ binary: consuming Pix, textHeight h: Double) throws -> Pix {
+    /// Keeps the marks that can be characters (drops speckle, page edges, table texture, photos):
+    /// up to six text heights along the lines (blurred letters merge into words) and three across.
+    private static func clean(_ binary: consuming Pix, textHeight h: Double, alongX: Bool) throws -> Pix {
         let h = max(4, h)
+        let (along, across) = (Int(h * 6), Int(h * 3))
         return try binary.keepingComponents(
-            minSide: max(2, Int(h * 0.25)), maxWidth: Int(h * 6), maxHeight: Int(h * 3))
+            minSide: max(2, Int(h * 0.25)), maxWidth: alongX ? along : across, maxHeight: alongX ? across : along)
     }
 
     /// Grey level of the paper once light corrected (`Pix.backgroundNormalized`).
