@@ -203,7 +203,13 @@ def replay(fe: FileEvidence, p, prior, mirror_always=False):
                     if clear(considered, depth):
                         break
     best_rotation = ranked(considered, depth)[0]
-    if mirror_always or (prior is not None and prior in MIRRORED) or not reads_as_plain_text(fe, best_rotation, depth, p):
+    mirrored_asked = mirror_always or (prior is not None and prior in MIRRORED)
+    if not mirrored_asked and depth < windows and not reads_as_plain_text(fe, best_rotation, depth, p):
+        # One more part of the best rotation before the mirrored rivals.
+        read(best_rotation, depth + 1)
+        if reads_as_plain_text(fe, best_rotation, depth + 1, p):
+            return ranked(considered, depth + 1), depth + 1, len(calls)
+    if mirrored_asked or not reads_as_plain_text(fe, best_rotation, depth, p):
         mirrored = list(MIRRORED) if mirror_always else ([2, 4] if best_rotation in (1, 3) else [5, 7])
         if prior is not None and prior in MIRRORED and prior not in mirrored:
             mirrored.append(prior)
