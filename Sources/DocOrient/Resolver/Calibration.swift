@@ -105,8 +105,13 @@ struct PageParameters: Sendable, Codable, Equatable {
     /// "asn1", 0356_pdfpage of the seed-11 set, wrong at 0.986), and no right page-stage answer of
     /// three sets had none.
     var minPlainWords: Int
-    /// The winner "reads as text" (mirrored candidates not needed) at this share of dictionary words.
+    /// The winner "reads as text" (mirrored candidates not needed) at this share of dictionary words...
     var mirrorMinDictionaryShare: Double
+    /// ...with at least this many telling words (long dictionary words, amounts): a mirrored letter
+    /// read as a rotation gave 4 short dictionary words among 6 confident words of 278 (0294_letter
+    /// of the seed-11 set, wrong at 0.785); every right page-stage winner of three sets that
+    /// skipped the mirrored reads had one or more.
+    var mirrorMinTellingWords: Int
     /// Tesseract's binarisation of the grey page (`thresholding_method`: 0 Otsu, 1 tiled Otsu,
     /// 2 Sauvola): a local one, because a global threshold splits paper from what is left of the
     /// table around it instead of ink from paper.

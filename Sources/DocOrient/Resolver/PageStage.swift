@@ -33,16 +33,20 @@ extension Resolver {
         for o in first { try readPage(o) }
         var order = ranked()
         let lead = read[order[0]]!
+        /// Reads as dictionary text: no mirrored rival needed.
+        func readsAsText(_ e: Evidence) -> Bool {
+            e.dictionaryShare >= p.mirrorMinDictionaryShare && e.tellingWords >= p.mirrorMinTellingWords
+        }
         let settled = lead.score(weights) >= p.earlyExitScore
             && lead.score(weights) + 1 >= p.earlyExitRatio * (read[order[1]]!.score(weights) + 1)
-            && lead.dictionaryShare >= p.mirrorMinDictionaryShare
+            && readsAsText(lead)
         if configuration.exhaustive || !settled {
             for o in second { try readPage(o) }
             order = ranked()
         }
         let winner = read[order[0]]!
         if configuration.exhaustive || configuration.mirror == .always || prior?.isMirrored == true
-            || winner.dictionaryShare < p.mirrorMinDictionaryShare
+            || !readsAsText(winner)
         {
             let mirrored: [Orientation] = configuration.exhaustive || configuration.mirror == .always
                 ? [.flipHorizontal, .flipVertical, .transpose, .transverse]
