@@ -19,7 +19,7 @@ TARGET = os.path.join(HERE, "..", "Sources", "DocOrient", "Resolver", "Calibrati
 SECTIONS = {
     "analysis": ("AnalysisParameters", [
         "probeLongSide", "firstPassLongSide", "minProbeTextHeight", "targetTextHeight", "minTextHeight", "maxTextHeight", "probeThreshold", "probeMaxThreshold",
-        "faintProbeGlyphs", "faintProbeAxisRatio",
+        "convincingGlyphs", "convincingAxisRatio", "blurProbeThreshold",
         "maxUpscale", "windowThresholdBelowProbe", "windowMaxThreshold"]),
     "scoring": ("ScoringWeights", ["minWordConfidence", "dictionaryWeight"]),
     "cascade": ("CascadeParameters", [

@@ -19,14 +19,17 @@ struct AnalysisParameters: Sendable, Codable, Equatable {
     /// (faded thermal print is lighter than 160; above the ceiling paper grain turns to ink).
     var probeThreshold: Int
     var probeMaxThreshold: Int
-    /// When fewer glyphs than this pair up at that threshold, the probe tries `probeMaxThreshold`
-    /// too, for faint thermal print on a receipt whose bounding box takes in dark table (Otsu's
-    /// threshold then falls between table and paper, not ink and paper). It keeps what that finds
-    /// when it is at least this many glyphs whose pairs run along one axis `faintProbeAxisRatio`
-    /// times as often as along the other: at that threshold the grain of blank paper, photos and
-    /// barcodes also pair up, but every which way.
-    var faintProbeGlyphs: Int
-    var faintProbeAxisRatio: Double
+    /// The text found is convincing when at least this many glyphs pair up, `convincingAxisRatio`
+    /// times as often along one axis as along the other (blank paper's grain, photos and barcodes
+    /// pair up too, but every which way). When it is not, the probe also tries, and keeps the
+    /// convincing one with most glyphs of: `probeMaxThreshold` (faint thermal print on a receipt
+    /// whose bounding box takes in dark table, so that Otsu's threshold falls between table and
+    /// paper), `blurProbeThreshold` (blurred print, whose letters merge into words at the paper's
+    /// threshold), and the whole frame instead of the paper (when the paper found is a highlight
+    /// on the page, or leaves part of it out).
+    var convincingGlyphs: Int
+    var convincingAxisRatio: Double
+    var blurProbeThreshold: Int
     /// Largest enlargement over the stored pixels, for fine print.
     var maxUpscale: Double
     /// Each text window is thresholded at its own Otsu threshold, but never more than this many
@@ -225,26 +228,26 @@ extension AnalysisImage {
             scale = Double(gray.width) / Double(source.storedWidth)
             // Table texture (fabric, wood grain, stone) makes regular marks that pair up like
             // letters: only marks on the paper count, and only the paper sets the threshold.
-            let paper = try AnalysisImage.paper(in: gray) ?? PixelBox(x: 0, y: 0, width: width, height: height)
+            let frame = PixelBox(x: 0, y: 0, width: width, height: height)
+            let paper = try AnalysisImage.paper(in: gray) ?? frame
             let otsu = try normalized.cropped(to: paper).otsuThreshold()
-            func glyphs(at threshold: Int) throws -> GlyphMeasure {
+            func glyphs(at threshold: Int, in box: PixelBox) throws -> GlyphMeasure {
                 measureGlyphs(
                     try normalized.thresholded(threshold).componentBoxes().filter {
-                        $0.x >= paper.x && $0.y >= paper.y && $0.maxX <= paper.maxX && $0.maxY <= paper.maxY
+                        $0.x >= box.x && $0.y >= box.y && $0.maxX <= box.maxX && $0.maxY <= box.maxY
                     })
             }
             threshold = min(max(otsu, p.probeThreshold), p.probeMaxThreshold)
-            measure = try glyphs(at: threshold)
-            if measure.glyphs.count < p.faintProbeGlyphs, threshold < p.probeMaxThreshold {
-                let faint = try glyphs(at: p.probeMaxThreshold)
-                let (more, fewer) = (
-                    max(faint.horizontalPairs, faint.verticalPairs), min(faint.horizontalPairs, faint.verticalPairs)
-                )
-                if faint.glyphs.count >= p.faintProbeGlyphs, Double(more) >= p.faintProbeAxisRatio * Double(fewer + 1) {
-                    measure = faint
-                    threshold = p.probeMaxThreshold
-                }
+            measure = try glyphs(at: threshold, in: paper)
+            guard !measure.isConvincing(p) else { return }
+            var alternatives = [(p.probeMaxThreshold, paper), (p.blurProbeThreshold, paper), (threshold, frame)]
+            alternatives.removeAll { $0 == (threshold, paper) || ($0.1 == frame && paper == frame) }
+            var best: (measure: GlyphMeasure, threshold: Int)? = nil
+            for (t, box) in alternatives {
+                let m = try glyphs(at: t, in: box)
+                if m.isConvincing(p), m.glyphs.count > best?.measure.glyphs.count ?? 0 { best = (m, t) }
             }
+            if let best { (measure, threshold) = best }
         }
     }
 
@@ -307,6 +310,13 @@ extension AnalysisImage {
         var textHeight: Double?
         var horizontalPairs: Int
         var verticalPairs: Int
+
+        /// Enough glyphs, pairing up along one axis clearly more than along the other
+        /// (`AnalysisParameters.convincing*`).
+        func isConvincing(_ p: AnalysisParameters) -> Bool {
+            let (more, fewer) = (max(horizontalPairs, verticalPairs), min(horizontalPairs, verticalPairs))
+            return glyphs.count >= p.convincingGlyphs && Double(more) >= p.convincingAxisRatio * Double(fewer + 1)
+        }
 
         /// The box around all glyphs, grown by `margin` on every side (not clipped).
         func bounds(margin: Double) -> PixelBox? {
