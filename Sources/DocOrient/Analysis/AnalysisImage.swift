@@ -122,12 +122,12 @@ extension AnalysisImage {
 
         // The probe: small, then twice the size while the text is too small to measure.
         var probeSide = min(storedLongSide, p.probeLongSide)
-        var probe = try Probe(source: source, longSide: probeSide, parameters: p)
+        var probe = try Probe(source: source, longSide: probeSide, parameters: p, paperOf: nil)
         while probeSide < min(storedLongSide, p.firstPassLongSide),
             (probe.measure.textHeight ?? 0) < p.minProbeTextHeight
         {
             probeSide = min(storedLongSide, p.firstPassLongSide, probeSide * 2)
-            probe = try Probe(source: source, longSide: probeSide, parameters: p)
+            probe = try Probe(source: source, longSide: probeSide, parameters: p, paperOf: probe)
         }
         let measure = probe.measure
         guard let probeHeight = measure.textHeight else {
@@ -219,8 +219,12 @@ extension AnalysisImage {
         var measure: GlyphMeasure
         /// The ink threshold used (on the light-corrected grey, paper at 200).
         var threshold: Int
+        /// The paper (the whole frame when none stands out), in probe pixels.
+        var paper: PixelBox
 
-        init(source: borrowing GraySource, longSide: Int, parameters p: AnalysisParameters) throws {
+        /// - Parameter previous: a smaller probe of the same image, whose paper is taken (scaled)
+        ///   rather than found again: it is judged on a thumbnail of the same size either way.
+        init(source: borrowing GraySource, longSide: Int, parameters p: AnalysisParameters, paperOf previous: Probe?) throws {
             let gray = try source.gray(longSide: longSide)
             let normalized = try gray.backgroundNormalized(tile: max(16, gray.width / 30))
             width = gray.width
@@ -229,8 +233,16 @@ extension AnalysisImage {
             // Table texture (fabric, wood grain, stone) makes regular marks that pair up like
             // letters: only marks on the paper count, and only the paper sets the threshold.
             let frame = PixelBox(x: 0, y: 0, width: width, height: height)
-            let paper = try AnalysisImage.paper(in: gray) ?? frame
-            let otsu = try normalized.cropped(to: paper).otsuThreshold()
+            if let previous {
+                let k = Double(width) / Double(previous.width)
+                let (x0, y0) = (Int(Double(previous.paper.x) * k), Int(Double(previous.paper.y) * k))
+                let (x1, y1) = (min(width, Int(Double(previous.paper.maxX) * k)), min(height, Int(Double(previous.paper.maxY) * k)))
+                paper = previous.paper == PixelBox(x: 0, y: 0, width: previous.width, height: previous.height)
+                    ? frame : PixelBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+            } else {
+                paper = try AnalysisImage.paper(in: gray) ?? frame
+            }
+            let otsu = try normalized.otsuThreshold(in: paper, step: 2)
             func glyphs(at threshold: Int, in box: PixelBox) throws -> GlyphMeasure {
                 measureGlyphs(
                     try normalized.thresholded(threshold).componentBoxes().filter {

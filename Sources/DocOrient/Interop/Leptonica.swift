@@ -146,6 +146,31 @@ struct Pix: ~Copyable {
         return Int(threshold)
     }
 
+    /// Otsu's threshold of the pixels inside `box`, sampling every `step`th pixel of every
+    /// `step`th row: no copy of the region. Stands for `pixGetGrayHistogramInRect` +
+    /// `numaSplitDistribution` (what `pixSplitDistributionFgBg` does on a whole image).
+    func otsuThreshold(in box: PixelBox, step: Int) throws -> Int {
+        guard let b = boxCreate(Int32(box.x), Int32(box.y), Int32(box.width), Int32(box.height)) else {
+            throw DocOrientError(.library, "Leptonica boxCreate failed")
+        }
+        defer {
+            var owned: UnsafeMutablePointer<BOX>? = b
+            boxDestroy(&owned)
+        }
+        guard let histogram = pixGetGrayHistogramInRect(raw, b, Int32(max(1, step))) else {
+            throw DocOrientError(.library, "Leptonica pixGetGrayHistogramInRect failed")
+        }
+        defer {
+            var owned: UnsafeMutablePointer<NUMA>? = histogram
+            numaDestroy(&owned)
+        }
+        var threshold: Int32 = 0
+        guard numaSplitDistribution(histogram, 0, &threshold, nil, nil, nil, nil, nil) == 0 else {
+            throw DocOrientError(.library, "Leptonica numaSplitDistribution failed")
+        }
+        return Int(threshold)
+    }
+
     /// Mean grey level of an 8 bpp image. Stands for `pixGetAverageMasked` (no mask).
     func meanGray() throws -> Double {
         var mean: Float = 0
