@@ -176,19 +176,27 @@ extension AnalysisImage {
         readable.fill(gray: paperGray)
         var placed: [PixelBox] = []
         var y = 0
-        for crop in crops {
-            var part = try source.full.cropped(to: crop)
-            if abs(scale - 1) > 0.08 { part = try part.scaled(by: scale) }
-            let normalized = try part.backgroundNormalized(tile: max(16, Int(height * 4)), background: paperGray)
-            let window = try clean(
-                try binarize(normalized, probeThreshold: probe.threshold, parameters: p), textHeight: height,
-                alongX: alongX)
-            guard measureGlyphs(try window.componentBoxes()).glyphs.count >= request.minGlyphs else { continue }
-            strip.paste(window, x: 0, y: y)
-            readable.paste(normalized, x: 0, y: y)
-            placed.append(PixelBox(x: 0, y: y, width: window.width, height: window.height))
-            y += window.height
-            if placed.count == request.count { break }
+        func place(checkingGlyphs: Bool) throws {
+            for crop in crops {
+                var part = try source.full.cropped(to: crop)
+                if abs(scale - 1) > 0.08 { part = try part.scaled(by: scale) }
+                let normalized = try part.backgroundNormalized(tile: max(16, Int(height * 4)), background: paperGray)
+                let window = try clean(
+                    try binarize(normalized, probeThreshold: probe.threshold, parameters: p), textHeight: height,
+                    alongX: alongX)
+                if checkingGlyphs, measureGlyphs(try window.componentBoxes()).glyphs.count < request.minGlyphs { continue }
+                strip.paste(window, x: 0, y: y)
+                readable.paste(normalized, x: 0, y: y)
+                placed.append(PixelBox(x: 0, y: y, width: window.width, height: window.height))
+                y += window.height
+                if placed.count == request.count { break }
+            }
+        }
+        try place(checkingGlyphs: true)
+        if placed.isEmpty, measure.isConvincing(p) {
+            // The probe found text beyond doubt, but no window keeps its letters apart at reading
+            // size (blurred print merges them into words): read the densest windows as they are.
+            try place(checkingGlyphs: false)
         }
         let used = PixelBox(x: 0, y: 0, width: placed.map(\.width).max() ?? 1, height: max(1, y))
         // Parts of a window: a few whole lines each, cut across the lines (the way most glyph
