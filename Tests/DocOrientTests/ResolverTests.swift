@@ -3,20 +3,26 @@ import Testing
 
 @testable import DocOrient
 
-/// One row of Corpus/samples/manifest.csv.
+/// One row of Corpus/samples/manifest.csv or Corpus/regressions/manifest.csv.
 struct ResolverSample: CustomTestStringConvertible, Sendable {
     var file: String
     var upright: Int
     var decidable: Bool
     var kind: String
+    var directory: URL
 
     var testDescription: String { "\(file) (\(kind), upright \(upright))" }
 
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Corpus/samples")
+    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Corpus")
 
     /// The committed samples; empty (and the tests then fail) when the manifest is missing.
-    static let all: [ResolverSample] = {
+    static let all = load("samples")
+    /// Generated files the resolver once got wrong (Corpus/regressions/README.md).
+    static let regressions = load("regressions")
+
+    static func load(_ folder: String) -> [ResolverSample] {
+        let directory = corpus.appendingPathComponent(folder)
         guard let text = try? String(contentsOf: directory.appendingPathComponent("manifest.csv"), encoding: .utf8)
         else { return [] }
         let lines = text.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
@@ -25,12 +31,12 @@ struct ResolverSample: CustomTestStringConvertible, Sendable {
             let k = header.firstIndex(of: "kind")
         else { return [] }
         return lines.dropFirst().filter { $0.count == header.count }.map {
-            ResolverSample(file: $0[f], upright: Int($0[u]) ?? 0, decidable: $0[d] == "1", kind: $0[k])
+            ResolverSample(file: $0[f], upright: Int($0[u]) ?? 0, decidable: $0[d] == "1", kind: $0[k], directory: directory)
         }
-    }()
+    }
 
     func bytes() throws -> [UInt8] {
-        try [UInt8](Data(contentsOf: Self.directory.appendingPathComponent(file)))
+        try [UInt8](Data(contentsOf: directory.appendingPathComponent(file)))
     }
 }
 
@@ -60,6 +66,16 @@ struct ResolverTests {
         #expect(decision.orientation?.exifValue == sample.upright, "\(decision)")
         #expect(decision.confidence > 0.5 && decision.confidence <= 1)
         #expect(decision.candidates.first?.orientation == decision.orientation)
+    }
+
+    @Test func theRegressionFilesArePresent() {
+        #expect(ResolverSample.regressions.count >= 3)
+    }
+
+    @Test(arguments: ResolverSample.regressions)
+    func everyRegressionFileResolvesToItsUprightOrientation(_ sample: ResolverSample) throws {
+        let decision = try SharedResolver.decide(sample)
+        #expect(decision.orientation?.exifValue == sample.upright, "\(decision)")
     }
 
     @Test(arguments: ResolverSample.all.filter { !$0.decidable })
@@ -206,8 +222,7 @@ struct ResolverTests {
     }
 
     @Test func theEmbeddedCalibrationIsModelsCalibrationJSON() throws {
-        let url = ResolverSample.directory.deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Models/calibration.json")
+        let url = ResolverSample.corpus.deletingLastPathComponent().appendingPathComponent("Models/calibration.json")
         let decoded = try JSONDecoder().decode(Calibration.self, from: Data(contentsOf: url))
         #expect(decoded == Calibration.embedded, "run python3 Models/embed.py after editing Models/calibration.json")
     }
