@@ -8,8 +8,8 @@ struct DocOrientCommand: ParsableCommand {
         commandName: "docorient",
         abstract: "Put photographed documents the right way up.",
         discussion: """
-            Phone photos of documents lying flat carry an EXIF orientation tag from how the phone was
-            held a moment earlier, so the tag is often wrong. docorient reads the text to decide, then
+            Phone photos of documents lying flat carry an EXIF orientation tag from how the phone was \
+            held a moment earlier, so the tag is often wrong. docorient reads the text to decide, then \
             rewrites the tag (lossless, instant) or bakes the rotation into the pixels (lossless JPEG).
 
             Examples:
@@ -31,7 +31,7 @@ struct InspectCommand: ParsableCommand {
         commandName: "inspect",
         abstract: "Show format, size and every orientation value found in each file.",
         discussion: """
-            Reads EXIF IFD0 and IFD1 (thumbnail), XMP tiff:Orientation and the pixel size from the
+            Reads EXIF IFD0 and IFD1 (thumbnail), XMP tiff:Orientation and the pixel size from the \
             file's headers; never decodes the image.
 
             Examples:
@@ -74,11 +74,11 @@ struct TagCommand: ParsableCommand {
         commandName: "tag",
         abstract: "Set the orientation tag of each file, leaving the pixels alone.",
         discussion: """
-            Rewrites EXIF IFD0 and IFD1 orientation and XMP tiff:Orientation in place: every other byte
-            stays identical. A JPEG without EXIF gets a minimal EXIF block; a PNG gets an eXIf chunk.
+            Rewrites EXIF IFD0 and IFD1 orientation and XMP tiff:Orientation in place: every other byte \
+            stays identical. A JPEG without EXIF gets a minimal EXIF block; a PNG gets an eXIf chunk. \
             Files are replaced atomically (temporary file, fsync, rename).
 
-            ORIENTATION is the EXIF value: 1 upright, 2 mirrored, 3 rotate 180, 4 mirrored vertically,
+            ORIENTATION is the EXIF value: 1 upright, 2 mirrored, 3 rotate 180, 4 mirrored vertically, \
             5 transpose, 6 rotate 90 clockwise, 7 transverse, 8 rotate 90 counter-clockwise.
 
             Examples:
@@ -114,10 +114,10 @@ struct BakeCommand: ParsableCommand {
         commandName: "bake",
         abstract: "Trust each file's current tag and apply it to the pixels, losslessly.",
         discussion: """
-            Like `jhead -autorot` or `exiftran -ai`, but it also sets XMP and the thumbnail's
-            orientation to 1, rotates the EXIF thumbnail, swaps PixelXDimension/PixelYDimension and
-            keeps every other marker. When the image size is not a multiple of the JPEG block size on
-            an edge the rotation moves, the pixels are left alone and the tag is rewritten instead
+            Like `jhead -autorot` or `exiftran -ai`, but it also sets XMP and the thumbnail's \
+            orientation to 1, rotates the EXIF thumbnail, swaps PixelXDimension/PixelYDimension and \
+            keeps every other marker. When the image size is not a multiple of the JPEG block size on \
+            an edge the rotation moves, the pixels are left alone and the tag is rewritten instead \
             (said on stderr); --trim drops those partial edge blocks instead.
 
             Examples:

@@ -7,22 +7,22 @@ struct FixCommand: ParsableCommand {
         commandName: "fix",
         abstract: "Read the text of each photo, decide its orientation and fix the file.",
         discussion: """
-            For each file docorient reads the text in every candidate orientation (Tesseract), decides
-            which one is upright, and rewrites the orientation tag when it is wrong (lossless, instant;
-            --bake applies it to the pixels instead). When the text does not decide (blank page,
+            For each file docorient reads the text in every candidate orientation (Tesseract), decides \
+            which one is upright, and rewrites the orientation tag when it is wrong (lossless, instant; \
+            --bake applies it to the pixels instead). When the text does not decide (blank page, \
             photo, a couple of words) the file is reported as undecidable and left alone.
 
-            Disagreements, undecidables and errors are reported on stderr as they happen; a summary
-            follows at the end. --json prints one object per file per line on stdout with the keys
-            path, exif_orientation, detected_orientation, confidence, verdict (agrees, disagrees,
-            no_tag, undecidable, error), action (none, tag_rewritten, baked, would_rewrite_tag,
+            Disagreements, undecidables and errors are reported on stderr as they happen; a summary \
+            follows at the end. --json prints one object per file per line on stdout with the keys \
+            path, exif_orientation, detected_orientation, confidence, verdict (agrees, disagrees, \
+            no_tag, undecidable, error), action (none, tag_rewritten, baked, would_rewrite_tag, \
             would_bake), reason, candidates, elapsed_ms.
 
-            Folders are walked recursively (hidden entries and non-images skipped, symlink loops
-            detected) and their files fixed in parallel (--jobs). A journal (.docorient.sqlite in the
-            first folder, or --journal PATH) records every file, so a second run skips what is done
-            and a run that was interrupted (Ctrl-C, or killed) finishes the rest when run again.
-            Ctrl-C stops cleanly: files in flight finish, the summary prints; a second Ctrl-C exits
+            Folders are walked recursively (hidden entries and non-images skipped, symlink loops \
+            detected) and their files fixed in parallel (--jobs). A journal (.docorient.sqlite in the \
+            first folder, or --journal PATH) records every file, so a second run skips what is done \
+            and a run that was interrupted (Ctrl-C, or killed) finishes the rest when run again. \
+            Ctrl-C stops cleanly: files in flight finish, the summary prints; a second Ctrl-C exits \
             at once. Files are only ever replaced atomically.
 
             Examples:
@@ -31,10 +31,10 @@ struct FixCommand: ParsableCommand {
               docorient fix --bake --output upright/ --report fixes.jsonl *.jpg
               docorient fix --lang eng+deu --tessdata ~/tessdata rechnung.jpg
               docorient fix --jobs 2 --exclude 'archive/*' ~/Receipts
-              docorient fix --shard 3/8 --journal /scratch/shard3.sqlite /mnt/share/receipts
+              docorient fix --shard 3/8 --journal shard3.sqlite /mnt/receipts
               docorient report --html review.html ~/Receipts/.docorient.sqlite
 
-            Exit codes: 0 every file handled (undecidable counts as handled), 1 some file failed,
+            Exit codes: 0 every file handled (undecidable counts as handled), 1 some file failed, \
             64 usage error.
             """)
 

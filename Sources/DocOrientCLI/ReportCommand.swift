@@ -7,9 +7,9 @@ struct ReportCommand: ParsableCommand {
         commandName: "report",
         abstract: "Summarise batch journals and list the files that need a look.",
         discussion: """
-            Reads one or more journals (several shards merge into one report) and prints the summary
-            and every disagreement with the original tag, undecidable and error. --html writes one
-            self-contained page: a contact sheet with each such file as a viewer showed it before
+            Reads one or more journals (several shards merge into one report) and prints the summary \
+            and every disagreement with the original tag, undecidable and error. --html writes one \
+            self-contained page: a contact sheet with each such file as a viewer showed it before \
             and as docorient shows it now, the old and new orientation, confidence and reason.
 
             Examples:
