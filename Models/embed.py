@@ -31,7 +31,7 @@ SECTIONS = {
         "priorDisagrees", "decideAt", "minScore", "priorMargin"]),
     "page": ("PageParameters", [
         "longSide", "maxUpscale", "backgroundTile", "deadlineMilliseconds", "earlyExitScore", "earlyExitRatio",
-        "minScore", "minPlainWords", "mirrorMinDictionaryShare", "mirrorMinTellingWords", "thresholdingMethod"]),
+        "minScore", "minPlainWords", "mirrorMinDictionaryShare", "mirrorMinTellingWords", "kFactor", "faintKFactor", "faintMinTellingWords", "thresholdingMethod"]),
 }
 
 

@@ -4,16 +4,48 @@ extension Resolver {
     /// Reads the whole page in the candidate orientations: the likelier axis pair first, the other
     /// pair unless the first settled it, then the mirrored pair along the winner's axis unless the
     /// winner reads as dictionary text.
+    /// - Parameter linesAreClear: the probe's glyph pairs run clearly along one axis
+    ///   (`Resolver.axisIsClear`): there are text lines, so a page that reads nothing is worth a
+    ///   second reading for faint print. Without them (blank paper, photos) that reading costs
+    ///   seconds on noise and found nothing on four sets.
     func runPageStage(
+        engine: TesseractEngine, page: borrowing Pix, alongX: Bool, linesAreClear: Bool, hint: Orientation?,
+        prior: Orientation?, trace: inout Trace
+    ) throws {
+        let p = calibration.page
+        // Engines are pooled: leave this one as the window stage expects it.
+        try engine.setVariable("thresholding_method", String(p.thresholdingMethod))
+        defer {
+            try? engine.setVariable("thresholding_method", "0")
+            try? engine.setVariable("thresholding_kfactor", String(p.kFactor))
+        }
+        try engine.setVariable("thresholding_kfactor", String(p.kFactor))
+        try readPage(engine: engine, page: page, alongX: alongX, hint: hint, prior: prior, trace: &trace)
+        let best = trace.decision.candidates.first?.score ?? 0
+        if !trace.decision.isDecided, best < p.minScore, linesAreClear, !configuration.exhaustive {
+            // Nothing read: faint print, whose ink is barely darker than the paper, falls above
+            // Sauvola's threshold (a share `kFactor` below the local mean). Once more, closer to it.
+            // So close that paper grain turns to ink and reads as short words: the answer stands
+            // only with `faintMinTellingWords` long dictionary words or amounts.
+            try engine.setVariable("thresholding_kfactor", String(p.faintKFactor))
+            var again = trace
+            try readPage(engine: engine, page: page, alongX: alongX, hint: hint, prior: prior, trace: &again)
+            if let winner = again.decision.orientation,
+                (again.pageEvidence[winner]?.tellingWords ?? 0) >= p.faintMinTellingWords
+            {
+                again.decision.reason = (again.decision.reason ?? "") + " (faint print)"
+                trace = again
+            }
+        }
+    }
+
+    private func readPage(
         engine: TesseractEngine, page: borrowing Pix, alongX: Bool, hint: Orientation?, prior: Orientation?,
         trace: inout Trace
     ) throws {
         let p = calibration.page
         let weights = calibration.scoring
         var read: [Orientation: Evidence] = [:]
-        // Engines are pooled: leave this one as the window stage expects it.
-        try engine.setVariable("thresholding_method", String(p.thresholdingMethod))
-        defer { try? engine.setVariable("thresholding_method", "0") }
         func readPage(_ o: Orientation) throws {
             guard read[o] == nil else { return }
             let view = try CandidateReader.display(try page.cloned(), as: o)

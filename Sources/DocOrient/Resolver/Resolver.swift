@@ -58,6 +58,7 @@ public final class Resolver: Sendable {
             horizontalPairs: analysis.horizontalPairs, verticalPairs: analysis.verticalPairs)
         trace.analysisSeconds = (ContinuousClock.now - started).milliseconds / 1000
         let alongX = analysis.horizontalPairs >= analysis.verticalPairs
+        let linesAreClear = axisIsClear(analysis)
         guard analysis.glyphs >= c.minGlyphs else {
             // Nothing on the paper pairs up like letters, even at a threshold for faded print: a
             // blank page, a photo, a barcode or a word or two. Reading the whole page (about 0.8 s)
@@ -81,7 +82,9 @@ public final class Resolver: Sendable {
             let page = try AnalysisImage.page(
                 bytes: imageBytes, metadata: metadata, maxPixels: configuration.maxPixels,
                 parameters: calibration.page)
-            try runPageStage(engine: engine, page: page, alongX: alongX, hint: hint, prior: prior, trace: &trace)
+            try runPageStage(
+                engine: engine, page: page, alongX: alongX, linesAreClear: linesAreClear, hint: hint, prior: prior,
+                trace: &trace)
         }
         return trace
     }
