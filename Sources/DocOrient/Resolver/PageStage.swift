@@ -20,7 +20,7 @@ extension Resolver {
             try? engine.setVariable("thresholding_kfactor", String(p.kFactor))
         }
         try engine.setVariable("thresholding_kfactor", String(p.kFactor))
-        try readPage(engine: engine, page: page, alongX: alongX, hint: hint, prior: prior, trace: &trace)
+        try readWholePage(engine: engine, page: page, alongX: alongX, hint: hint, prior: prior, trace: &trace)
         let best = trace.decision.candidates.first?.score ?? 0
         if !trace.decision.isDecided, best < p.minScore, linesAreClear, !configuration.exhaustive {
             // Nothing read: faint print, whose ink is barely darker than the paper, falls above
@@ -29,7 +29,7 @@ extension Resolver {
             // only with `faintMinTellingWords` long dictionary words or amounts.
             try engine.setVariable("thresholding_kfactor", String(p.faintKFactor))
             var again = trace
-            try readPage(engine: engine, page: page, alongX: alongX, hint: hint, prior: prior, trace: &again)
+            try readWholePage(engine: engine, page: page, alongX: alongX, hint: hint, prior: prior, trace: &again)
             if let winner = again.decision.orientation,
                 (again.pageEvidence[winner]?.tellingWords ?? 0) >= p.faintMinTellingWords
             {
@@ -39,7 +39,9 @@ extension Resolver {
         }
     }
 
-    private func readPage(
+    /// One reading of the page with the engine's current thresholding: the candidates in the
+    /// order described above, and the decision from them.
+    private func readWholePage(
         engine: TesseractEngine, page: borrowing Pix, alongX: Bool, hint: Orientation?, prior: Orientation?,
         trace: inout Trace
     ) throws {
