@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import csv
 import gzip
+import json
 import io
 import math
 import multiprocessing
@@ -39,7 +40,7 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFilter, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SAMPLES_DIR = os.path.join(HERE, "samples")
@@ -47,7 +48,9 @@ SAMPLES_DIR = os.path.join(HERE, "samples")
 MANIFEST_COLUMNS = [
     "file", "upright_orientation", "decidable", "exif_orientation", "kind",
     "degradations", "format", "width", "height", "seed", "source",
+    "family", "font_class", "capture", "split",
 ]
+SPLITS_PATH = os.path.join(HERE, "splits.json")
 
 # ---------------------------------------------------------------------------
 # Orientation model
@@ -143,7 +146,132 @@ PDF_SOURCES = [
 _font_cache: dict = {}
 
 
+# ---------------------------------------------------------------------------
+# Typeface families (the --fonts axis).  One family sets every text of a file;
+# the old document kinds, when given a family, use its regular face where they
+# used "serif"/"sans"/"mono"/"condensed", its bold for "*-bold", its italic for
+# "italic".  `effect` renders the page through a printer: "dots" samples the
+# strokes into round dots (a 9-pin dot-matrix printer; no Debian font package
+# has a dot-matrix face), "pixels" into square printhead cells (thermal).
+# The order is fixed; the plan draws from it with the file's own Generator.
+# ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Family:
+    name: str
+    cls: str            # serif|sans|mono|condensed|display|dotmatrix|thermal|handwriting
+    package: str
+    regular: str
+    bold: str | None = None
+    italic: str | None = None
+    effect: str = ""
+
+
+_DV, _L2, _L1, _FF = (FONT_DIRS["dejavu"] + "/", FONT_DIRS["liberation2"] + "/",
+                      FONT_DIRS["liberation"] + "/", FONT_DIRS["freefont"] + "/")
+_URW = "/usr/share/fonts/opentype/urw-base35/"
+_NOTO = "/usr/share/fonts/truetype/noto/"
+_GY = "/usr/share/texmf/fonts/opentype/public/tex-gyre/"
+_OS = "/usr/share/fonts/truetype/open-sans/"
+_CX = "/usr/share/fonts/truetype/crosextra/"
+_LL = "/usr/share/fonts/opentype/linux-libertine/"
+
+FAMILIES = [
+    # today's families (the resolver was fitted on them)
+    Family("DejaVu Serif", "serif", "fonts-dejavu-core", _DV + "DejaVuSerif.ttf", _DV + "DejaVuSerif-Bold.ttf", _DV + "DejaVuSerif-Italic.ttf"),
+    Family("DejaVu Sans", "sans", "fonts-dejavu-core", _DV + "DejaVuSans.ttf", _DV + "DejaVuSans-Bold.ttf", _DV + "DejaVuSans-Oblique.ttf"),
+    Family("DejaVu Sans Mono", "mono", "fonts-dejavu-core", _DV + "DejaVuSansMono.ttf", _DV + "DejaVuSansMono-Bold.ttf", _DV + "DejaVuSansMono-Oblique.ttf"),
+    Family("DejaVu Sans Condensed", "condensed", "fonts-dejavu-extra", _DV + "DejaVuSansCondensed.ttf", _DV + "DejaVuSansCondensed-Bold.ttf", _DV + "DejaVuSansCondensed-Oblique.ttf"),
+    Family("DejaVu Serif Condensed", "condensed", "fonts-dejavu-extra", _DV + "DejaVuSerifCondensed.ttf", _DV + "DejaVuSerifCondensed-Bold.ttf", _DV + "DejaVuSerifCondensed-Italic.ttf"),
+    Family("Liberation Serif", "serif", "fonts-liberation2", _L2 + "LiberationSerif-Regular.ttf", _L2 + "LiberationSerif-Bold.ttf", _L2 + "LiberationSerif-Italic.ttf"),
+    Family("Liberation Sans", "sans", "fonts-liberation2", _L2 + "LiberationSans-Regular.ttf", _L2 + "LiberationSans-Bold.ttf", _L2 + "LiberationSans-Italic.ttf"),
+    Family("Liberation Mono", "mono", "fonts-liberation2", _L2 + "LiberationMono-Regular.ttf", _L2 + "LiberationMono-Bold.ttf", _L2 + "LiberationMono-Italic.ttf"),
+    Family("Liberation Sans Narrow", "condensed", "fonts-liberation", _L1 + "LiberationSansNarrow-Regular.ttf", _L1 + "LiberationSansNarrow-Bold.ttf", _L1 + "LiberationSansNarrow-Italic.ttf"),
+    Family("FreeSerif", "serif", "fonts-freefont-ttf", _FF + "FreeSerif.ttf", _FF + "FreeSerifBold.ttf", _FF + "FreeSerifItalic.ttf"),
+    Family("FreeSans", "sans", "fonts-freefont-ttf", _FF + "FreeSans.ttf", _FF + "FreeSansBold.ttf", _FF + "FreeSansOblique.ttf"),
+    Family("FreeMono", "mono", "fonts-freefont-ttf", _FF + "FreeMono.ttf", _FF + "FreeMonoBold.ttf", _FF + "FreeMonoOblique.ttf"),
+    # serif
+    Family("Nimbus Roman", "serif", "fonts-urw-base35", _URW + "NimbusRoman-Regular.otf", _URW + "NimbusRoman-Bold.otf", _URW + "NimbusRoman-Italic.otf"),
+    Family("C059", "serif", "fonts-urw-base35", _URW + "C059-Roman.otf", _URW + "C059-Bold.otf", _URW + "C059-Italic.otf"),
+    Family("P052", "serif", "fonts-urw-base35", _URW + "P052-Roman.otf", _URW + "P052-Bold.otf", _URW + "P052-Italic.otf"),
+    Family("URW Bookman", "serif", "fonts-urw-base35", _URW + "URWBookman-Light.otf", _URW + "URWBookman-Demi.otf", _URW + "URWBookman-LightItalic.otf"),
+    Family("TeX Gyre Pagella", "serif", "fonts-texgyre", _GY + "texgyrepagella-regular.otf", _GY + "texgyrepagella-bold.otf", _GY + "texgyrepagella-italic.otf"),
+    Family("Caladea", "serif", "fonts-crosextra-caladea", _CX + "Caladea-Regular.ttf", _CX + "Caladea-Bold.ttf", _CX + "Caladea-Italic.ttf"),
+    Family("EB Garamond", "serif", "fonts-ebgaramond", "/usr/share/fonts/opentype/ebgaramond/EBGaramond12-Regular.otf",
+           "/usr/share/fonts/opentype/ebgaramond/EBGaramond12-Bold.otf", "/usr/share/fonts/opentype/ebgaramond/EBGaramond12-Italic.otf"),
+    Family("Noto Serif", "serif", "fonts-noto-core", _NOTO + "NotoSerif-Regular.ttf", _NOTO + "NotoSerif-Bold.ttf", _NOTO + "NotoSerif-Italic.ttf"),
+    Family("Linux Libertine", "serif", "fonts-linuxlibertine", _LL + "LinLibertine_R.otf", _LL + "LinLibertine_RB.otf", _LL + "LinLibertine_RI.otf"),
+    # sans
+    Family("Nimbus Sans", "sans", "fonts-urw-base35", _URW + "NimbusSans-Regular.otf", _URW + "NimbusSans-Bold.otf", _URW + "NimbusSans-Italic.otf"),
+    Family("URW Gothic", "sans", "fonts-urw-base35", _URW + "URWGothic-Book.otf", _URW + "URWGothic-Demi.otf", _URW + "URWGothic-BookOblique.otf"),
+    Family("Carlito", "sans", "fonts-crosextra-carlito", _CX + "Carlito-Regular.ttf", _CX + "Carlito-Bold.ttf", _CX + "Carlito-Italic.ttf"),
+    Family("Cantarell", "sans", "fonts-cantarell", "/usr/share/fonts/opentype/cantarell/Cantarell-Regular.otf",
+           "/usr/share/fonts/opentype/cantarell/Cantarell-Bold.otf"),
+    Family("Open Sans", "sans", "fonts-open-sans", _OS + "OpenSans-Regular.ttf", _OS + "OpenSans-Bold.ttf", _OS + "OpenSans-Italic.ttf"),
+    Family("Noto Sans", "sans", "fonts-noto-core", _NOTO + "NotoSans-Regular.ttf", _NOTO + "NotoSans-Bold.ttf", _NOTO + "NotoSans-Italic.ttf"),
+    Family("Lato", "sans", "fonts-lato", "/usr/share/fonts/truetype/lato/Lato-Regular.ttf",
+           "/usr/share/fonts/truetype/lato/Lato-Bold.ttf", "/usr/share/fonts/truetype/lato/Lato-Italic.ttf"),
+    Family("Linux Biolinum", "sans", "fonts-linuxlibertine", _LL + "LinBiolinum_R.otf", _LL + "LinBiolinum_RB.otf", _LL + "LinBiolinum_RI.otf"),
+    # mono (GNU Typewriter: an old typewriter's worn type)
+    Family("Nimbus Mono PS", "mono", "fonts-urw-base35", _URW + "NimbusMonoPS-Regular.otf", _URW + "NimbusMonoPS-Bold.otf", _URW + "NimbusMonoPS-Italic.otf"),
+    Family("Noto Sans Mono", "mono", "fonts-noto-mono", _NOTO + "NotoSansMono-Regular.ttf", _NOTO + "NotoSansMono-Bold.ttf"),
+    Family("Inconsolata", "mono", "fonts-inconsolata", "/usr/share/fonts/truetype/inconsolata/Inconsolata.otf"),
+    Family("TeX Gyre Cursor", "mono", "fonts-texgyre", _GY + "texgyrecursor-regular.otf", _GY + "texgyrecursor-bold.otf", _GY + "texgyrecursor-italic.otf"),
+    Family("GNU Typewriter", "mono", "fonts-gnutypewriter", "/usr/share/fonts/truetype/gnutypewriter/GNUTypewriter.ttf"),
+    # condensed
+    Family("Nimbus Sans Narrow", "condensed", "fonts-urw-base35", _URW + "NimbusSansNarrow-Regular.otf", _URW + "NimbusSansNarrow-Bold.otf", _URW + "NimbusSansNarrow-Oblique.otf"),
+    Family("TeX Gyre Heros Cn", "condensed", "fonts-texgyre", _GY + "texgyreheroscn-regular.otf", _GY + "texgyreheroscn-bold.otf", _GY + "texgyreheroscn-italic.otf"),
+    Family("Open Sans Condensed", "condensed", "fonts-open-sans", _OS + "OpenSans-CondLight.ttf", _OS + "OpenSans-CondBold.ttf", _OS + "OpenSans-CondLightItalic.ttf"),
+    # display / heading faces
+    Family("Bebas Neue", "display", "fonts-bebas-neue", "/usr/share/fonts/opentype/bebas-neue/BebasNeue-Regular.otf",
+           "/usr/share/fonts/opentype/bebas-neue/BebasNeue-Bold.otf"),
+    Family("League Spartan", "display", "fonts-league-spartan", "/usr/share/fonts/opentype/league-spartan/LeagueSpartan-Bold.otf",
+           "/usr/share/fonts/opentype/league-spartan/LeagueSpartan-Black.otf"),
+    Family("Lobster", "display", "fonts-lobster", "/usr/share/fonts/opentype/lobster/lobster.otf"),
+    Family("Noto Sans Display", "display", "fonts-noto-core", _NOTO + "NotoSansDisplay-Bold.ttf", _NOTO + "NotoSansDisplay-Bold.ttf",
+           _NOTO + "NotoSansDisplay-BoldItalic.ttf"),
+    # handwriting and script
+    Family("Humor Sans", "handwriting", "fonts-humor-sans", "/usr/share/fonts/truetype/humor-sans/Humor-Sans.ttf"),
+    Family("Dancing Script", "handwriting", "fonts-dancingscript", "/usr/share/fonts/opentype/dancingscript/DancingScript-Regular.otf",
+           "/usr/share/fonts/opentype/dancingscript/DancingScript-Bold.otf"),
+    Family("Comic Neue", "handwriting", "fonts-comic-neue", "/usr/share/fonts/opentype/comic-neue/ComicNeue-Regular.otf",
+           "/usr/share/fonts/opentype/comic-neue/ComicNeue-Bold.otf", "/usr/share/fonts/opentype/comic-neue/ComicNeue-Italic.otf"),
+    Family("Kristi", "handwriting", "fonts-kristi", "/usr/share/fonts/truetype/kristi/Kristi.ttf"),
+    Family("Breip", "handwriting", "fonts-breip", "/usr/share/fonts/truetype/breip/Breip.ttf"),
+    Family("DKG Handwriting", "handwriting", "fonts-dkg-handwriting", "/usr/share/fonts/truetype/fifthhorseman/dkg.ttf",
+           "/usr/share/fonts/truetype/fifthhorseman/dkgBd.ttf", "/usr/share/fonts/truetype/fifthhorseman/dkgIt.ttf"),
+    Family("Femke Klaver", "handwriting", "fonts-femkeklaver", "/usr/share/fonts/truetype/femkeklaver/femkeklaver.ttf"),
+    Family("Because We Learn", "handwriting", "fonts-bwht", "/usr/share/fonts/opentype/bwht/BecauseWeLearn-Regular.otf"),
+    Family("Kaushan Script", "handwriting", "fonts-kaushanscript", "/usr/share/fonts/opentype/kaushanscript/KaushanScript-Regular.otf"),
+    Family("Z003", "handwriting", "fonts-urw-base35", _URW + "Z003-MediumItalic.otf"),
+    # printers: dot-matrix (rendering effect over a mono face) and thermal
+    Family("Dotmatrix Inconsolata", "dotmatrix", "fonts-inconsolata", "/usr/share/fonts/truetype/inconsolata/Inconsolata.otf", effect="dots"),
+    Family("Dotmatrix Nimbus Mono PS", "dotmatrix", "fonts-urw-base35", _URW + "NimbusMonoPS-Bold.otf", effect="dots"),
+    Family("Thermal DejaVu Sans Mono", "thermal", "fonts-dejavu-core", _DV + "DejaVuSansMono.ttf", _DV + "DejaVuSansMono-Bold.ttf", effect="pixels"),
+    Family("DotGothic16", "thermal", "fonts-dotgothic16", "/usr/share/fonts/truetype/dotgothic16/DotGothic16-Regular.ttf"),
+]
+FAMILY_BY_NAME = {f.name: f for f in FAMILIES}
+FONT_CLASSES = ["serif", "sans", "mono", "condensed", "display", "dotmatrix", "thermal", "handwriting"]
+# today's font files (FONTS) -> family, for the files made without a chosen family (samples 0-20)
+LEGACY_FAMILY = {os.path.basename(f.regular).rsplit(".", 1)[0]: f.name for f in FAMILIES[:12]}
+
+_family_override: Family | None = None   # set by make_file around an old document maker
+
+
+def family_font(fam: Family, weight: str, size: int) -> ImageFont.FreeTypeFont:
+    path = {"bold": fam.bold, "italic": fam.italic}.get(weight) or fam.regular
+    key = (path, size)
+    if key not in _font_cache:
+        if not os.path.exists(path):
+            raise SystemExit(f"font {path} missing ({fam.package}): install the packages in Corpus/apt-packages.txt")
+        _font_cache[key] = ImageFont.truetype(path, size)
+    return _font_cache[key]
+
+
 def font(style: str, index: int, size: int) -> ImageFont.FreeTypeFont:
+    if _family_override is not None:
+        weight = "bold" if style.endswith("-bold") else ("italic" if style == "italic" else "regular")
+        return family_font(_family_override, weight, size)
     choices = FONTS[style]
     d, name = choices[index % len(choices)]
     key = (d, name, size)
@@ -156,6 +284,8 @@ def font(style: str, index: int, size: int) -> ImageFont.FreeTypeFont:
 
 
 def font_name(style: str, index: int) -> str:
+    if _family_override is not None:
+        return _family_override.name.replace(" ", "")
     return FONTS[style][index % len(FONTS[style])][1].rsplit(".", 1)[0]
 
 
@@ -265,6 +395,7 @@ class Doc:
     min_final_px: float         # smallest acceptable body size in the final photo
     tags: list = field(default_factory=list)
     source: str = ""
+    family: str = ""            # the family of the body text, when the maker knows it
 
 
 def new_page(w, h):
@@ -575,7 +706,8 @@ def doc_mixed(rng) -> Doc:
     for _ in range(3):
         d.text((m + 30, yy), sentence(rng, 4, 7).upper()[:44], font=bf, fill=0)
         yy += int(size * 2)
-    return Doc(img, size, 17, ["fonts:" + "+".join(body_styles)])
+    fam = _family_override.name if _family_override else LEGACY_FAMILY.get(FONTS[body_styles[0]][fi % len(FONTS[body_styles[0]])][1].rsplit(".", 1)[0], "")
+    return Doc(img, size, 17, ["fonts:" + "+".join(body_styles)], family=fam)
 
 
 _pdf_paths: list = []          # filled by prepare_pdfs() in every process
@@ -691,6 +823,645 @@ def scene_photo(rng, size) -> Image.Image:
     return img
 
 
+# ---------------------------------------------------------------------------
+# Corpus 2 layouts: each takes the file's Generator and its Family.  The
+# layouts with some vertical text (flyer tabs, vertical labels, rotated column
+# headers, margin notes and stamps, a label's side code) keep most of the
+# page's text upright; `vertical:F` records the vertical share of the letters.
+# ---------------------------------------------------------------------------
+
+FLYER_HEADS = ["BAKE SALE", "GARAGE SALE", "LOST CAT", "PIANO LESSONS", "ROOM FOR RENT", "YOGA CLASSES",
+               "GUITAR LESSONS", "DOG WALKER", "BIKE FOR SALE", "BABYSITTER", "MATHS TUTOR", "BOOK SWAP",
+               "FOUND KEYS", "CHOIR NIGHT", "FLAT TO LET", "FREE SOFA"]
+DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+          "October", "November", "December"]
+SIGNS = ["NO PARKING", "PLEASE KNOCK", "OUT OF ORDER", "STAFF ONLY", "WET PAINT", "KEEP DOOR CLOSED",
+         "FRESH COFFEE", "OPEN SUNDAYS", "BACK IN TEN MINUTES", "PLEASE WAIT HERE", "NO ENTRY",
+         "DELIVERIES AT REAR", "MIND THE STEP", "CASH ONLY", "PRIVATE PROPERTY", "CLOSED FOR LUNCH",
+         "EXIT ONLY", "PLEASE RING BELL", "SALE TODAY", "QUIET PLEASE"]
+DISHES = ["Tomato soup", "Garlic bread", "Caesar salad", "Grilled salmon", "Roast chicken", "Beef burger",
+          "Mushroom risotto", "Fish and chips", "Vegetable curry", "Lamb stew", "Apple pie", "Cheesecake",
+          "Chocolate mousse", "Ice cream", "Pancakes", "Lemon tart", "Spaghetti carbonara", "Falafel wrap",
+          "Club sandwich", "Onion rings", "Prawn cocktail", "Fruit salad"]
+TABLE_HEADS = ["Attendance", "Homework", "Midterm exam", "Final exam", "Project", "Participation",
+               "Quiz average", "Total score", "Lab reports", "Presentation", "Reading log", "Grade"]
+NOTES = ["Approved, pay by Friday", "See attached copy", "Checked and filed", "Call back on Monday",
+         "Please sign and return", "Copy sent to accounts", "Query raised with supplier", "Urgent, reply today"]
+STAMPS = ["RECEIVED", "PAID", "APPROVED", "COPY", "FILED", "ENTERED"]
+
+
+def stamp_patch(img: Image.Image, patch: Image.Image, x: int, y: int) -> None:
+    """Darken img with patch (white = nothing) at (x, y), clipped to the page."""
+    W, H = img.size
+    x0, y0, x1, y1 = max(0, x), max(0, y), min(W, x + patch.width), min(H, y + patch.height)
+    if x1 <= x0 or y1 <= y0:
+        return
+    p = patch.crop((x0 - x, y0 - y, x1 - x, y1 - y))
+    img.paste(ImageChops.darker(img.crop((x0, y0, x1, y1)), p), (x0, y0))
+
+
+def text_patch(text: str, fnt, fill: int, pad: int = 4) -> Image.Image:
+    l, t, r, b = fnt.getbbox(text)
+    patch = Image.new("L", (r + 2 * pad, b + 2 * pad), 255)
+    ImageDraw.Draw(patch).text((pad, pad), text, font=fnt, fill=fill)
+    return patch
+
+
+def vertical_text(img, x, y, text, fnt, fill, up=True) -> tuple:
+    """Text turned a quarter: up=True reads bottom-to-top (the usual spine/tab direction)."""
+    p = text_patch(text, fnt, fill).transpose(Image.Transpose.ROTATE_90 if up else Image.Transpose.ROTATE_270)
+    stamp_patch(img, p, x, y)
+    return p.size
+
+
+def letters(text: str) -> int:
+    return sum(ch.isalnum() for ch in text)
+
+
+def fit_size(d, text, fam, weight, width, start, lo=20):
+    size = start
+    while size > lo and d.textlength(text, font=family_font(fam, weight, size)) > width:
+        size -= 4
+    return size
+
+
+def phone(rng) -> str:
+    return f"07{int(rng.integers(100, 999))} {int(rng.integers(100000, 999999))}"
+
+
+def fam_tag(fam: Family) -> str:
+    return "font:" + fam.name.replace(" ", "")
+
+
+def doc_flyer(rng, fam: Family) -> Doc:
+    W, H = 1654, 2339
+    img, d = new_page(W, H)
+    m = int(rng.integers(110, 170))
+    ink = int(rng.integers(0, 40))
+    head = FLYER_HEADS[int(rng.integers(len(FLYER_HEADS)))]
+    hs = fit_size(d, head, fam, "bold", W - 2 * m, int(rng.integers(220, 330)))
+    fh = family_font(fam, "bold", hs)
+    y = m
+    d.text(((W - d.textlength(head, font=fh)) / 2, y), head, font=fh, fill=ink)
+    y += int(hs * 1.35)
+    up = letters(head)
+    big = [f"{DAYS[int(rng.integers(7))]} {int(rng.integers(1, 29))} {MONTHS[int(rng.integers(12))]}",
+           f"{STREETS[int(rng.integers(len(STREETS)))]}, {CITIES[int(rng.integers(len(CITIES)))]}"]
+    ls = int(rng.integers(84, 120))
+    for line in big:
+        s_ = fit_size(d, line, fam, "regular", W - 2 * m, ls)
+        fl = family_font(fam, "regular", s_)
+        d.text(((W - d.textlength(line, font=fl)) / 2, y), line, font=fl, fill=ink)
+        y += int(s_ * 1.4)
+        up += letters(line)
+    y += 50
+    size = int(rng.integers(44, 58))
+    fb = family_font(fam, "regular", size)
+    tab_h = int(rng.integers(360, 460))
+    for line in wrap(d, paragraph(rng, 4, 7), fb, W - 2 * m):
+        if y > H - tab_h - size * 3:
+            break
+        d.text((m, y), line, font=fb, fill=ink)
+        y += int(size * 1.35)
+        up += letters(line)
+    contact = f"Call {person(rng).split()[0]} on {phone(rng)}"
+    if y < H - tab_h - size * 2:
+        d.text((m, y + size // 2), contact, font=fb, fill=ink)
+        up += letters(contact)
+    # tear-off tabs: dashed cuts, a phone number running up each tab
+    ntab = int(rng.integers(6, 10))
+    tw = W // ntab
+    ty = H - tab_h
+    for x in range(0, W, 28):
+        d.line([(x, ty), (x + 14, ty)], fill=90, width=2)
+    num = phone(rng)
+    label = head.split()[0].title() if rng.random() < 0.5 else person(rng).split()[0]
+    ts = int(rng.integers(28, 36))
+    while ts > 18 and family_font(fam, "regular", ts).getlength(f"{label} {num}") > tab_h - 50:
+        ts -= 2
+    ft = family_font(fam, "regular", ts)
+    vert = 0
+    for i in range(ntab):
+        x = i * tw
+        if i:
+            for yy in range(ty, H, 26):
+                d.line([(x, yy), (x, yy + 13)], fill=90, width=2)
+        pw, ph = ft.getbbox(f"{label} {num}")[3] + 8, int(ft.getlength(f"{label} {num}")) + 8
+        vertical_text(img, x + (tw - pw) // 2, ty + (tab_h - ph) // 2, f"{label} {num}", ft, ink, up=True)
+        vert += letters(f"{label} {num}")
+    return Doc(img, size, 17, [fam_tag(fam), f"tabs:{ntab}", f"vertical:{vert / (vert + up):.2f}"])
+
+
+def doc_menu(rng, fam: Family) -> Doc:
+    W, H = 1240, 1754
+    img, d = new_page(W, H)
+    m = 110
+    ink = int(rng.integers(0, 50))
+    title = f"{['The', 'Cafe', 'Chez', 'Old'][int(rng.integers(4))]} {SURNAMES[int(rng.integers(len(SURNAMES)))]}"
+    ts = fit_size(d, title, fam, "bold", W - 2 * m, int(rng.integers(90, 130)))
+    ft = family_font(fam, "bold", ts)
+    y = m
+    d.text(((W - d.textlength(title, font=ft)) / 2, y), title, font=ft, fill=ink)
+    y += int(ts * 1.6)
+    size = int(rng.integers(30, 38))
+    f = family_font(fam, "regular", size)
+    fs = family_font(fam, "bold", int(size * 1.3))
+    fi = family_font(fam, "italic", int(size * 0.8))
+    order = rng.permutation(len(DISHES))
+    k = 0
+    for sec in ["Starters", "Mains", "Desserts"]:
+        if y > H - m - size * 4:
+            break
+        d.text(((W - d.textlength(sec, font=fs)) / 2, y), sec, font=fs, fill=ink)
+        y += int(size * 2.0)
+        for _ in range(int(rng.integers(3, 6))):
+            if y > H - m - size * 2:
+                break
+            dish = DISHES[int(order[k % len(order)])]
+            k += 1
+            price = f"{int(rng.integers(4, 24))}.{['00', '50', '95'][int(rng.integers(3))]}"
+            d.text((m, y), dish, font=f, fill=ink)
+            pw = d.textlength(price, font=f)
+            d.text((W - m - pw, y), price, font=f, fill=ink)
+            x0 = m + d.textlength(dish, font=f) + 16
+            for x in range(int(x0), int(W - m - pw - 16), 14):
+                d.ellipse([x, y + size * 0.75, x + 3, y + size * 0.75 + 3], fill=ink + 60)
+            y += int(size * 1.3)
+            if rng.random() < 0.4:
+                desc = sentence(rng, 4, 8).lower()
+                d.text((m + 20, y), desc, font=fi, fill=ink + 40)
+                y += int(size * 1.2)
+            y += size // 3
+        y += size
+    return Doc(img, size, 17, [fam_tag(fam)])
+
+
+def doc_label(rng, fam: Family) -> Doc:
+    W, H = 800, 1200              # 4 x 6 in at 200 dpi
+    img, d = new_page(W, H)
+    ink = 0
+    d.rectangle([10, 10, W - 11, H - 11], outline=ink, width=4)
+    size = int(rng.integers(24, 30))
+    f = family_font(fam, "regular", size)
+    fb = family_font(fam, "bold", int(size * 1.5))
+    y = 40
+    up = 0
+    d.text((40, y), "FROM:", font=f, fill=ink)
+    y += int(size * 1.3)
+    for line in [STORES[int(rng.integers(len(STORES)))].title()] + address_lines(rng):
+        d.text((40, y), line, font=f, fill=ink)
+        y += int(size * 1.25)
+        up += letters(line)
+    y += 20
+    d.line([(10, y), (W - 10, y)], fill=ink, width=4)
+    svc = ["PRIORITY", "EXPRESS", "STANDARD", "NEXT DAY"][int(rng.integers(4))]
+    y += 20
+    d.rectangle([40, y, 40 + int(d.textlength(svc, font=fb)) + 40, y + int(fb.size * 1.4)], fill=ink)
+    d.text((60, y + fb.size * 0.15), svc, font=fb, fill=255)
+    y += int(fb.size * 1.4) + 30
+    d.text((40, y), "SHIP TO:", font=f, fill=ink)
+    y += int(size * 1.4)
+    fto = family_font(fam, "bold", int(size * 1.6))
+    for line in [person(rng).upper()] + [a.upper() for a in address_lines(rng)]:
+        d.text((60, y), line, font=fto, fill=ink)
+        y += int(fto.size * 1.3)
+        up += letters(line)
+    y += 20
+    d.line([(10, y), (W - 10, y)], fill=ink, width=4)
+    y += 30
+    draw_barcode(d, rng, 60, y, W - 200, 200, ink)
+    track = f"{int(rng.integers(1000, 9999))} {int(rng.integers(1000, 9999))} {int(rng.integers(1000, 9999))} {int(rng.integers(10, 99))}"
+    y += 215
+    d.text((60, y), track, font=f, fill=ink)
+    up += letters(track)
+    y += int(size * 1.6)
+    for line in [f"Weight: {float(rng.integers(2, 250)) / 10:.1f} kg", f"Ref: {int(rng.integers(100000, 999999))}"]:
+        d.text((60, y), line, font=f, fill=ink)
+        y += int(size * 1.3)
+        up += letters(line)
+    side = f"LBL {int(rng.integers(100000, 999999))}"
+    fs = family_font(fam, "regular", int(size * 0.8))
+    vertical_text(img, W - 30 - fs.getbbox(side)[3] - 8, 380, side, fs, ink, up=bool(rng.random() < 0.5))
+    v = letters(side)
+    return Doc(img, size, 17, [fam_tag(fam), f"vertical:{v / (v + up):.2f}"])
+
+
+def doc_vlabels(rng, fam: Family) -> Doc:
+    """A form whose sections are named by vertical labels in a left bar."""
+    W, H = 1654, 2339
+    img, d = new_page(W, H)
+    m = 130
+    size = int(rng.integers(26, 32))
+    f = family_font(fam, "regular", size)
+    fb = family_font(fam, "bold", int(size * 1.6))
+    title = ["APPLICATION FORM", "MEMBERSHIP FORM", "ENROLMENT FORM", "GRANT APPLICATION"][int(rng.integers(4))]
+    y = m
+    d.text((m, y), title, font=fb, fill=0)
+    up = letters(title)
+    y += int(size * 3)
+    intro = sentence(rng, 10, 16)
+    for line in wrap(d, intro, f, W - 2 * m):
+        d.text((m, y), line, font=f, fill=30)
+        y += int(size * 1.3)
+        up += letters(line)
+    y += size
+    sections = [["APPLICANT", ["Surname", "First name", "Date of birth", "Telephone"]],
+                ["ADDRESS", ["Street", "Town", "Postcode", "Country"]],
+                ["EMPLOYER", ["Company", "Position", "Start date"]],
+                ["DECLARATION", ["Signature", "Date"]]]
+    bar = int(size * 2.2)
+    vert = 0
+    fv = family_font(fam, "bold", int(size * 1.05))
+    filled = rng.random() < 0.5
+    for name, fields in sections:
+        h = int(len(fields) * size * 2.3 + size)
+        if y + h > H - m:
+            break
+        d.rectangle([m, y, W - m, y + h], outline=0, width=3)
+        d.rectangle([m, y, m + bar, y + h], fill=225, outline=0, width=3)
+        pw, ph = fv.getbbox(name)[3] + 8, int(fv.getlength(name)) + 8
+        vertical_text(img, m + (bar - pw) // 2, y + max(4, (h - ph) // 2), name, fv, 0, up=True)
+        vert += letters(name)
+        yy = y + size // 2 + 4
+        for lab in fields:
+            d.text((m + bar + 20, yy), lab, font=f, fill=0)
+            up += letters(lab)
+            bx = m + bar + 20 + 360
+            d.line([(bx, yy + size + 6), (W - m - 30, yy + size + 6)], fill=60, width=2)
+            if filled and lab != "Signature":
+                val = person(rng) if "name" in lab.lower() else f"{int(rng.integers(10, 9999))}"
+                d.text((bx + 10, yy - 2), val, font=family_font(fam, "italic", size), fill=60)
+                up += letters(val)
+            yy += int(size * 2.3)
+        y += h + size
+    for line in wrap(d, paragraph(rng, 2, 4), family_font(fam, "regular", int(size * 0.8)), W - 2 * m):
+        if y > H - m:
+            break
+        d.text((m, y), line, font=family_font(fam, "regular", int(size * 0.8)), fill=40)
+        y += int(size * 1.1)
+        up += letters(line)
+    return Doc(img, size, 17, [fam_tag(fam), f"vertical:{vert / (vert + up):.2f}"])
+
+
+def doc_rotheads(rng, fam: Family) -> Doc:
+    """A table whose column headers are turned 90 degrees (read bottom-to-top)."""
+    W, H = 1654, 2339
+    img, d = new_page(W, H)
+    m = 120
+    size = int(rng.integers(26, 32))
+    f = family_font(fam, "regular", size)
+    fb = family_font(fam, "bold", int(size * 1.5))
+    y = m
+    title = ["Class results", "Quarterly figures", "Team scores", "Survey summary"][int(rng.integers(4))] + f" {2019 + int(rng.integers(7))}"
+    d.text((m, y), title, font=fb, fill=0)
+    up = letters(title)
+    y += int(size * 2.6)
+    for line in wrap(d, paragraph(rng, 2, 4), f, W - 2 * m):
+        d.text((m, y), line, font=f, fill=20)
+        y += int(size * 1.3)
+        up += letters(line)
+    y += size
+    ncol = int(rng.integers(5, 9))
+    heads = [TABLE_HEADS[int(i)] for i in rng.permutation(len(TABLE_HEADS))[:ncol]]
+    namew = 430
+    cw = (W - 2 * m - namew) // ncol
+    fh = family_font(fam, "bold", size)
+    head_h = int(max(fh.getlength(h) for h in heads)) + 30
+    vert = 0
+    for c, h in enumerate(heads):
+        x = m + namew + c * cw
+        pw = fh.getbbox(h)[3] + 8
+        vertical_text(img, x + (cw - pw) // 2, y + head_h - int(fh.getlength(h)) - 16, h, fh, 0, up=True)
+        vert += letters(h)
+    d.text((m, y + head_h - size - 10), "Name", font=fh, fill=0)
+    up += 4
+    y += head_h
+    d.line([(m, y), (W - m, y)], fill=0, width=3)
+    rows = int(rng.integers(12, 26))
+    for r in range(rows):
+        if y > H - m - size * 5:
+            break
+        name = person(rng)
+        d.text((m, y + 8), name, font=f, fill=0)
+        up += letters(name)
+        for c in range(ncol):
+            v = f"{int(rng.integers(0, 100))}"
+            x = m + namew + c * cw
+            d.text((x + (cw - d.textlength(v, font=f)) / 2, y + 8), v, font=f, fill=0)
+            up += len(v)
+        y += int(size * 1.6)
+        d.line([(m, y), (W - m, y)], fill=150, width=1)
+    y += size
+    for line in wrap(d, "Notes: " + paragraph(rng, 1, 3), f, W - 2 * m):
+        if y > H - m:
+            break
+        d.text((m, y), line, font=f, fill=30)
+        y += int(size * 1.3)
+        up += letters(line)
+    return Doc(img, size, 17, [fam_tag(fam), f"vertical:{vert / (vert + up):.2f}"])
+
+
+def doc_marginnote(rng, fam: Family) -> Doc:
+    """A typed page with a note in the margin or a rubber stamp, turned 90 degrees."""
+    W, H = 1654, 2339
+    img, d = new_page(W, H)
+    ml, mr = 300, 150
+    size = int(rng.integers(27, 33))
+    f = family_font(fam, "regular", size)
+    fb = family_font(fam, "bold", int(size * 1.5))
+    y = 160
+    head = STORES[int(rng.integers(len(STORES)))].title() + " Ltd"
+    d.text((ml, y), head, font=fb, fill=15)
+    up = letters(head)
+    y += int(size * 3)
+    for _ in range(int(rng.integers(3, 6))):
+        for line in wrap(d, paragraph(rng), f, W - ml - mr):
+            if y > H - 200:
+                break
+            d.text((ml, y), line, font=f, fill=15)
+            y += int(size * 1.4)
+            up += letters(line)
+        y += size
+    what = ["note", "stamp", "both"][int(rng.integers(3))]
+    vert = 0
+    tags = [fam_tag(fam)]
+    if what in ("note", "both"):
+        note = NOTES[int(rng.integers(len(NOTES)))]
+        nf = family_font(fam, "italic", int(size * 1.2))
+        upw = bool(rng.random() < 0.5)
+        vertical_text(img, int(rng.integers(40, 120)), int(rng.integers(300, 900)), note, nf, 70, up=upw)
+        vert += letters(note)
+        tags.append(f"note:{90 if upw else 270}")
+    if what in ("stamp", "both"):
+        word = STAMPS[int(rng.integers(len(STAMPS)))]
+        sf = family_font(fam, "bold", int(size * 2.2))
+        sd = f"{int(rng.integers(1, 29))} {MONTHS[int(rng.integers(12))][:3].upper()} 20{int(rng.integers(19, 26))}"
+        sf2 = family_font(fam, "regular", int(size * 1.1))
+        pw = int(max(sf.getlength(word), sf2.getlength(sd))) + 60
+        ph = int(sf.size * 1.3 + sf2.size * 1.5) + 40
+        patch = Image.new("L", (pw, ph), 255)
+        pd = ImageDraw.Draw(patch)
+        pd.rectangle([4, 4, pw - 5, ph - 5], outline=90, width=6)
+        pd.text(((pw - pd.textlength(word, font=sf)) / 2, 20), word, font=sf, fill=90)
+        pd.text(((pw - pd.textlength(sd, font=sf2)) / 2, 30 + sf.size * 1.2), sd, font=sf2, fill=90)
+        upw = bool(rng.random() < 0.5)
+        patch = patch.transpose(Image.Transpose.ROTATE_90 if upw else Image.Transpose.ROTATE_270)
+        stamp_patch(img, patch, W - mr - patch.width + int(rng.integers(40, 120)), int(rng.integers(H // 3, H - patch.height - 150)))
+        vert += letters(word + sd)
+        tags.append(f"stamp:{90 if upw else 270}")
+    tags.append(f"vertical:{vert / (vert + up):.2f}")
+    return Doc(img, size, 17, tags)
+
+
+def doc_spread(rng, fam: Family) -> Doc:
+    """An open book: two pages side by side with a dark gutter."""
+    PW, H = 1100, 1600
+    W = 2 * PW
+    img, d = new_page(W, H)
+    size = int(rng.integers(28, 34))
+    f = family_font(fam, "regular", size)
+    fr = family_font(fam, "italic", int(size * 0.8))
+    book = " ".join(WORDS[int(i)] for i in rng.integers(0, len(WORDS), 3)).title()
+    first = int(rng.integers(10, 300)) * 2
+    for p in range(2):
+        x0 = p * PW + (140 if p == 0 else 110)
+        x1 = (p + 1) * PW - (110 if p == 0 else 140)
+        y = 110
+        run = book if p == 0 else f"Chapter {int(rng.integers(1, 20))}"
+        d.text(((x0 + x1 - d.textlength(run, font=fr)) / 2, y), run, font=fr, fill=40)
+        y += int(size * 2.2)
+        if p == 1 and rng.random() < 0.4:
+            ch = family_font(fam, "bold", int(size * 1.8))
+            d.text((x0, y + size), f"{int(rng.integers(2, 20))}", font=ch, fill=10)
+            y += int(size * 4)
+        while y < H - 200:
+            for line in wrap(d, paragraph(rng, 3, 6), f, x1 - x0):
+                if y > H - 200:
+                    break
+                d.text((x0, y), line, font=f, fill=15)
+                y += int(size * 1.4)
+            y += size // 2
+        pn = f"{first + p}"
+        d.text(((x0 + x1 - d.textlength(pn, font=f)) / 2, H - 120), pn, font=f, fill=30)
+    a = np.asarray(img, np.float32)
+    xx = np.abs(np.arange(W, dtype=np.float32) - PW) / 90.0
+    a *= (1 - 0.45 * np.exp(-xx ** 2))[None, :]
+    return Doc(Image.fromarray(np.clip(a, 0, 255).astype(np.uint8)), size, 17, [fam_tag(fam)])
+
+
+def doc_oneline(rng, fam: Family) -> Doc:
+    size = int(rng.integers(44, 64))
+    f = family_font(fam, "regular", size)
+    text = sentence(rng, 5, 9)
+    W = int(f.getlength(text)) + int(rng.integers(120, 300))
+    H = int(size * rng.uniform(3.0, 5.0))
+    img, d = new_page(W, H)
+    d.text((int(rng.integers(50, W - int(f.getlength(text)) - 50)), (H - size) // 2 - size // 5), text, font=f, fill=int(rng.integers(0, 50)))
+    return Doc(img, size, 17, [fam_tag(fam), f"words:{len(text.split())}"])
+
+
+def doc_sign(rng, fam: Family) -> Doc:
+    """A few large real words (a notice on a door)."""
+    text = SIGNS[int(rng.integers(len(SIGNS)))]
+    if rng.random() < 0.35:
+        text = text.title()
+    W, H = (1654, 1169) if rng.random() < 0.6 else (1169, 1654)
+    img, d = new_page(W, H)
+    m = 100
+    words = text.split()
+    size = int(rng.integers(240, 400))
+    while True:
+        fb = family_font(fam, "bold", size)
+        lines = wrap(d, text, fb, W - 2 * m)
+        if (len(lines) * size * 1.25 <= H - 2 * m and all(d.textlength(w, font=fb) <= W - 2 * m for w in words)) or size <= 60:
+            break
+        size -= 10
+    y = (H - len(lines) * size * 1.25) / 2
+    ink = int(rng.integers(0, 60))
+    for line in lines:
+        d.text(((W - d.textlength(line, font=fb)) / 2, y), line, font=fb, fill=ink)
+        y += size * 1.25
+    if rng.random() < 0.5:
+        d.rectangle([40, 40, W - 41, H - 41], outline=ink, width=int(rng.integers(6, 16)))
+    return Doc(img, size * 0.7, 17, [fam_tag(fam), "words:" + text.replace(" ", "_")])
+
+
+def logo_image(rng, size: int) -> Image.Image:
+    img = Image.new("L", (size, size), 255)
+    d = ImageDraw.Draw(img)
+    c = size / 2
+    shape = int(rng.integers(3))
+    g = int(rng.integers(20, 120))
+    if shape == 0:
+        for k in range(int(rng.integers(1, 4))):
+            r = c * (0.95 - 0.25 * k)
+            d.ellipse([c - r, c - r, c + r, c + r], outline=g, width=int(size * 0.05))
+        d.ellipse([c - c * 0.2, c - c * 0.2, c + c * 0.2, c + c * 0.2], fill=g)
+    elif shape == 1:
+        d.ellipse([0, 0, size - 1, size - 1], fill=g)
+        d.polygon([(c, size * 0.15), (size * 0.85, size * 0.75), (size * 0.15, size * 0.75)], fill=235)
+    else:
+        for k in range(6):
+            a0 = k * math.pi / 3 + rng.uniform(0, 0.3)
+            d.pieslice([0, 0, size - 1, size - 1], math.degrees(a0), math.degrees(a0) + 40, fill=g)
+    return img
+
+
+def doc_phototext(rng, fam: Family) -> Doc:
+    """A dominant photo or logo with a little text beside or under it."""
+    W, H = 1654, 2339
+    img, d = new_page(W, H)
+    m = 120
+    size = int(rng.integers(32, 44))
+    f = family_font(fam, "regular", size)
+    fb = family_font(fam, "bold", int(size * 1.7))
+    layout = ["photo-top", "logo-top", "photo-left"][int(rng.integers(3))]
+    if layout == "photo-top":
+        ph = int(H * rng.uniform(0.5, 0.62))
+        photo = scene_photo(rng, (W - 2 * m, ph)).convert("L")
+        img.paste(photo, (m, m))
+        y, x0, x1 = m + ph + 50, m, W - m
+    elif layout == "logo-top":
+        ls = int(W * rng.uniform(0.5, 0.7))
+        img.paste(logo_image(rng, ls), ((W - ls) // 2, m + 60))
+        y, x0, x1 = m + 60 + ls + 80, m, W - m
+    else:
+        pw = int(W * 0.55)
+        photo = scene_photo(rng, (pw, H - 2 * m)).convert("L")
+        img.paste(photo, (m, m))
+        y, x0, x1 = m + 40, m + pw + 50, W - m
+    head = " ".join(WORDS[int(i)] for i in rng.integers(0, len(WORDS), 2)).title()
+    hs = fit_size(d, head, fam, "bold", x1 - x0, fb.size)
+    d.text((x0, y), head, font=family_font(fam, "bold", hs), fill=0)
+    y += int(hs * 1.5)
+    n = int(rng.integers(1, 4)) if layout != "logo-top" else 1
+    for line in wrap(d, " ".join(sentence(rng, 6, 12) for _ in range(n)), f, x1 - x0):
+        if y > H - m - size:
+            break
+        d.text((x0, y), line, font=f, fill=20)
+        y += int(size * 1.35)
+    return Doc(img, size, 17, [fam_tag(fam), layout])
+
+
+def doc_handnote(rng, fam: Family) -> Doc:
+    """A handwritten note: uneven baseline, lines drifting, maybe ruled paper."""
+    W, H = (1240, 1754) if rng.random() < 0.6 else (1100, 1100)
+    img, d = new_page(W, H)
+    size = int(rng.integers(50, 70))
+    f = family_font(fam, "regular", size)
+    ruled = rng.random() < 0.5
+    step = int(size * rng.uniform(1.5, 1.8))
+    if ruled:
+        for yy in range(160 + step, H - 60, step):
+            d.line([(40, yy), (W - 40, yy)], fill=200, width=2)
+    ink = int(rng.integers(10, 70))
+    m = int(rng.integers(80, 140))
+    y = 160
+    text = [f"Dear {FIRSTNAMES[int(rng.integers(len(FIRSTNAMES)))]},"] if rng.random() < 0.5 else []
+    text += wrap(d, " ".join(sentence(rng, 4, 9) for _ in range(int(rng.integers(3, 7)))), f, W - 2 * m - size)
+    text.append(f"- {FIRSTNAMES[int(rng.integers(len(FIRSTNAMES)))]}")
+    for line in text:
+        if y + step > H - 80:
+            break
+        x = m + int(rng.integers(-15, 25))
+        # each word on its own baseline; the whole line turned a little
+        lw = int(f.getlength(line)) + 80
+        patch = Image.new("L", (lw, int(size * 2.2)), 255)
+        pd = ImageDraw.Draw(patch)
+        px = 20
+        for w in line.split():
+            pd.text((px, int(size * 0.5 + rng.normal(0, 0.06) * size)), w, font=f, fill=ink)
+            px += int(f.getlength(w + " ") * rng.uniform(0.95, 1.1))
+        patch = patch.rotate(rng.uniform(-2.0, 2.0), resample=Image.BICUBIC, expand=True, fillcolor=255)
+        stamp_patch(img, patch, x, y - int(size * 0.9))
+        y += step
+    return Doc(img, size * 0.8, 17, [fam_tag(fam), "ruled" if ruled else "plain"])
+
+
+def doc_printer_receipt(rng, fam: Family) -> Doc:
+    """A receipt from a dot-matrix or thermal printer: the old layout in the printer's face."""
+    global _family_override
+    _family_override = fam
+    try:
+        return doc_receipt(rng)
+    finally:
+        _family_override = None
+
+
+def apply_printer(doc: Doc, fam: Family, kind: str, rng) -> Doc:
+    """Render the page through the family's printer effect, then ribbon/printhead banding."""
+    a = 1.0 - np.asarray(doc.image, np.float32) / 255.0           # ink coverage
+    H, W = a.shape
+    tags = []
+    if fam.effect:
+        p = max(3, int(round(doc.body_px * (0.12 if fam.effect == "dots" else 0.09))))
+        gh, gw = H // p, W // p
+        cov = np.asarray(Image.fromarray(a[: gh * p, : gw * p]).resize((gw, gh), Image.BOX))
+        on = (cov > 0.3).astype(np.float32) * np.clip(cov * 1.6, 0, 1)
+        yy, xx = np.mgrid[0:p, 0:p].astype(np.float32) + 0.5 - p / 2
+        cell = np.clip(0.46 * p + 0.5 - np.hypot(yy, xx), 0, 1) if fam.effect == "dots" else np.ones((p, p), np.float32)
+        out = np.zeros_like(a)
+        out[: gh * p, : gw * p] = np.kron(on, cell)
+        a = out
+        tags.append(f"{fam.effect}:{p}")
+    if kind in ("dotmatrix", "thermal") or fam.effect:
+        if fam.cls == "dotmatrix":     # a worn ribbon: print lines of uneven strength
+            band = 0.55 + 0.45 * np.abs(np.sin(np.arange(H, dtype=np.float32) / rng.uniform(40, 90) + rng.uniform(0, 6)))
+            a *= band[:, None]
+        else:                          # a thermal head with weak elements: faint vertical streaks
+            col = np.ones(W, np.float32)
+            for _ in range(int(rng.integers(2, 7))):
+                x = int(rng.integers(0, W - 4))
+                col[x: x + int(rng.integers(2, 6))] = rng.uniform(0.45, 0.75)
+            a *= col[None, :]
+        tags.append("banded")
+    if kind == "thermal" and not any(t.startswith("faint:") for t in doc.tags):
+        fade = rng.uniform(0.3, 0.55)
+        a *= 1 - fade * np.linspace(0.6, 1.0, H, dtype=np.float32)[::1 if rng.random() < 0.5 else -1][:, None]
+        tags.append(f"faint:{fade:.2f}")
+    return Doc(Image.fromarray(np.clip(255 * (1 - a), 0, 255).astype(np.uint8)), doc.body_px, doc.min_final_px,
+               doc.tags + tags, doc.source, doc.family)
+
+
+NEW_MAKERS = {
+    "flyer": doc_flyer, "menu": doc_menu, "label": doc_label, "vlabels": doc_vlabels,
+    "rotheads": doc_rotheads, "marginnote": doc_marginnote, "spread": doc_spread,
+    "oneline": doc_oneline, "sign": doc_sign, "phototext": doc_phototext, "handnote": doc_handnote,
+    "dotmatrix": doc_printer_receipt, "thermal": doc_printer_receipt,
+}
+# the font classes each kind may be set in (the plan draws a family among them)
+KIND_CLASSES = {
+    "receipt": ["mono", "condensed", "dotmatrix", "thermal"],
+    "letter": ["serif", "sans", "mono"],
+    "form": ["sans", "condensed", "serif"],
+    "invoice": ["sans", "serif", "condensed", "mono", "dotmatrix"],
+    "fineprint": ["serif", "sans", "condensed"],
+    "mixed": ["serif", "sans", "condensed"],
+    "flyer": ["display", "sans", "serif", "condensed"],
+    "menu": ["serif", "sans", "display", "handwriting"],
+    "label": ["sans", "mono", "condensed", "thermal"],
+    "vlabels": ["sans", "condensed", "serif"],
+    "rotheads": ["sans", "serif", "condensed"],
+    "marginnote": ["serif", "sans", "mono"],
+    "spread": ["serif", "sans"],
+    "oneline": ["serif", "sans", "mono", "condensed", "handwriting", "display"],
+    "sign": ["display", "condensed", "sans"],
+    "phototext": ["sans", "serif", "display"],
+    "handnote": ["handwriting"],
+    "dotmatrix": ["dotmatrix"],
+    "thermal": ["thermal"],
+}
+NO_AMPERSAND = {"GNU Typewriter"}     # its font has no '&' (the store names use one)
+
+
+def families_for(kind: str, allowed: list) -> list:
+    out = [f for f in allowed if f.cls in KIND_CLASSES.get(kind, [])]
+    if kind in ("receipt", "dotmatrix", "thermal", "label", "letter", "marginnote", "invoice"):
+        out = [f for f in out if f.name not in NO_AMPERSAND]
+    return out
+
+
 DOC_MAKERS = {
     "receipt": doc_receipt, "letter": doc_letter, "form": doc_form, "invoice": doc_invoice,
     "fineprint": doc_fineprint, "mixed": doc_mixed, "pdfpage": doc_pdfpage,
@@ -766,6 +1537,15 @@ class Shot:
     vignette: float
     quality: int
     mild: bool = False
+    # capture profiles other than "flat" (defaults: no effect, no random draw)
+    keystone: float = 0.0         # far edge narrower by this fraction of the page width
+    keystone_edge: int = 0        # 0 top, 1 bottom, 2 left, 3 right (of the upright page)
+    curl: float = 0.0             # page curl strength
+    shadow_depth: tuple = ()      # (lo, hi) of the hand shadow's darkening
+    glare: float = 0.0            # specular glare: added light at the blob's centre, 0-1
+    motion: float = 0.0           # motion blur length as a fraction of the body text size
+    fixed_frame: bool = False     # keep the frame size; grow only the page's share of it
+    legible_full: bool = False    # judge legibility at full resolution (page small in a big frame)
 
 
 def photograph(doc: Doc, shot: Shot, rng, undecidable: bool) -> tuple:
@@ -783,14 +1563,17 @@ def photograph(doc: Doc, shot: Shot, rng, undecidable: bool) -> tuple:
         # to about that long side must still see body text of min_final_px): grow the
         # frame up to ANALYSIS_SIDE, then the page's share of it.
         def legible(ls, scale):
-            return doc.body_px * scale * min(1.0, ANALYSIS_SIDE / ls) >= doc.min_final_px
-        while not legible(long_side, s) and long_side < ANALYSIS_SIDE:
+            shrink = 1.0 if shot.legible_full else min(1.0, ANALYSIS_SIDE / ls)
+            return doc.body_px * scale * shrink >= doc.min_final_px
+        if shot.fixed_frame and not legible(long_side, 0.97 * fit):
+            shot.fixed_frame = False
+        while not legible(long_side, s) and long_side < ANALYSIS_SIDE and not shot.fixed_frame:
             long_side = next(x for x in SIZES if x > long_side)
             W, H = (long_side, long_side * 3 // 4) if shot.landscape else (long_side * 3 // 4, long_side)
             fit = min(W / dw, H / dh)
             s = occ * fit
         if not legible(long_side, s):
-            need = doc.min_final_px / (doc.body_px * min(1.0, ANALYSIS_SIDE / long_side))
+            need = doc.min_final_px / (doc.body_px * (1.0 if shot.legible_full else min(1.0, ANALYSIS_SIDE / long_side)))
             occ = min(0.97, need / fit)
             s = occ * fit
     tags.append(f"frame:{W}x{H}")
@@ -805,13 +1588,19 @@ def photograph(doc: Doc, shot: Shot, rng, undecidable: bool) -> tuple:
     fibre = 1 - 0.02 * np.abs(smooth_noise(rng, (sh, sw), (max(2, sw // 40), max(2, sh // 40))))
     page = (ink * fibre)[..., None] * paper_rgb
     page_img = Image.fromarray(np.clip(page, 0, 255).astype(np.uint8)).convert("RGBA")
+    if shot.curl > 0:
+        page_img, ctag = curl_page(page_img, shot.curl, rng)
+        tags.append(ctag)
 
     # corners in the frame: rotate by skew about the centre, jitter for perspective
     cx = W / 2 + rng.uniform(-0.5, 0.5) * max(0, W - sw) * 0.8
     cy = H / 2 + rng.uniform(-0.5, 0.5) * max(0, H - sh) * 0.8
     th = math.radians(shot.skew_deg)
     corners = []
-    for (px, py) in [(-sw / 2, -sh / 2), (sw / 2, -sh / 2), (sw / 2, sh / 2), (-sw / 2, sh / 2)]:
+    base = [(-sw / 2, -sh / 2), (sw / 2, -sh / 2), (sw / 2, sh / 2), (-sw / 2, sh / 2)]
+    if shot.keystone > 0:
+        base = keystone_corners(base, sw, sh, shot.keystone, shot.keystone_edge)
+    for (px, py) in base:
         jx = rng.uniform(-shot.persp, shot.persp) * sw
         jy = rng.uniform(-shot.persp, shot.persp) * sh
         x = cx + (px + jx) * math.cos(th) - (py + jy) * math.sin(th)
@@ -819,6 +1608,8 @@ def photograph(doc: Doc, shot: Shot, rng, undecidable: bool) -> tuple:
         corners.append((x, y))
     tags.append(f"skew:{shot.skew_deg:+.1f}")
     tags.append(f"perspective:{shot.persp:.3f}")
+    if shot.keystone > 0:
+        tags.append(f"keystone:{shot.keystone:.2f}@{'tblr'[shot.keystone_edge]}")
     xs = [p[0] for p in corners]; ys = [p[1] for p in corners]
     x0, y0 = max(0, int(math.floor(min(xs)))), max(0, int(math.floor(min(ys))))
     x1, y1 = min(W, int(math.ceil(max(xs))) + 1), min(H, int(math.ceil(max(ys))) + 1)
@@ -854,6 +1645,8 @@ def photograph(doc: Doc, shot: Shot, rng, undecidable: bool) -> tuple:
         sd = ImageDraw.Draw(sm)
         edge = int(rng.integers(4))
         depth = rng.uniform(0.25, 0.5) if not shot.mild else rng.uniform(0.15, 0.3)
+        if shot.shadow_depth:
+            depth = rng.uniform(*shot.shadow_depth)
         reach = rng.uniform(0.25, 0.55)
         pts = {0: [(0, 0), (lw * reach, 0), (lw * reach * rng.uniform(0.5, 1.3), lh), (0, lh)],
                1: [(lw, 0), (lw * (1 - reach), 0), (lw * (1 - reach * rng.uniform(0.5, 1.3)), lh), (lw, lh)],
@@ -869,8 +1662,19 @@ def photograph(doc: Doc, shot: Shot, rng, undecidable: bool) -> tuple:
     a = np.asarray(frame, np.float32)
     a *= (np.asarray(field_img, np.float32) * exposure)[..., None]
     a *= warm
+    if shot.glare > 0:
+        gx, gy = rng.uniform(0.2, 0.8), rng.uniform(0.2, 0.8)
+        gs = rng.uniform(0.08, 0.18)
+        blob = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * gs * gs)).astype(np.float32)
+        blob_img = Image.fromarray(blob).resize((W, H), Image.BILINEAR)
+        a += 255.0 * shot.glare * np.asarray(blob_img, np.float32)[..., None]
+        tags.append(f"glare:{shot.glare:.2f}")
 
     img = Image.fromarray(np.clip(a, 0, 255).astype(np.uint8))
+    if shot.motion > 0 and not undecidable:
+        length = shot.motion * doc.body_px * s
+        img = motion_blur(img, length, rng.uniform(0, math.pi))
+        tags.append(f"motion:{length:.1f}")
     if shot.blur > 0:
         # defocus in proportion to the text, not the frame: legible, never a smear
         if undecidable:
@@ -887,6 +1691,113 @@ def photograph(doc: Doc, shot: Shot, rng, undecidable: bool) -> tuple:
         img = Image.fromarray(np.clip(a, 0, 255).astype(np.uint8))
         tags.append(f"noise:{shot.noise:.1f}")
     return img, tags
+
+
+def keystone_corners(base, sw, sh, k, edge):
+    """Shrink the far edge by k of its length and shorten the page a little (seen at a slant)."""
+    (x0, y0), (x1, _), (_, y2), _ = base
+    out = [list(p) for p in base]
+    if edge in (0, 1):
+        far = (0, 1) if edge == 0 else (2, 3)
+        for i in far:
+            out[i][0] *= 1 - k
+            out[i][1] += (0.35 * k * sh) * (1 if edge == 0 else -1)
+    else:
+        far = (0, 3) if edge == 2 else (1, 2)
+        for i in far:
+            out[i][1] *= 1 - k
+            out[i][0] += (0.35 * k * sw) * (1 if edge == 2 else -1)
+    return [tuple(p) for p in out]
+
+
+def curl_page(page: Image.Image, amount: float, rng) -> tuple:
+    """Page curl: lines bow, and one edge lifts and rolls away (foreshortened, shaded)."""
+    edge = int(rng.integers(4))                  # 0 right, 1 left, 2 bottom, 3 top
+    pre = {0: None, 1: Image.Transpose.FLIP_LEFT_RIGHT, 2: Image.Transpose.TRANSPOSE, 3: Image.Transpose.TRANSVERSE}[edge]
+    im = page.transpose(pre) if pre is not None else page
+    w, h = im.size
+    bow = amount * 0.25 * rng.uniform(0.5, 1.0) * (1 if rng.random() < 0.5 else -1)
+    u0 = 1 - rng.uniform(1.0, 2.0) * amount
+    k = rng.uniform(0.6, 1.0)
+    nx, ny = 24, 32
+
+    def src(u, v):
+        su = u if u <= u0 else u0 + (u - u0) * (1 + k * (u - u0) / (1 - u0))
+        lift = 0.0 if u <= u0 else ((u - u0) / (1 - u0)) ** 2 * amount * 0.6
+        sv = v - bow * 4 * u * (1 - u) * 0.2 - lift * (v - 0.5)
+        return su * w, sv * h
+
+    mesh = []
+    for j in range(ny):
+        for i in range(nx):
+            ua, ub = i / nx, (i + 1) / nx
+            va, vb = j / ny, (j + 1) / ny
+            box = (int(round(ua * w)), int(round(va * h)), int(round(ub * w)), int(round(vb * h)))
+            quad = src(ua, va) + src(ua, vb) + src(ub, vb) + src(ub, va)
+            mesh.append((box, quad))
+    out = im.transform((w, h), Image.MESH, mesh, Image.BICUBIC)
+    u = np.arange(w, dtype=np.float32) / w
+    shade = 1 - 0.3 * np.clip((u - u0) / (1 - u0), 0, 1) ** 1.5
+    rgb = np.asarray(out, np.float32)
+    rgb[..., :3] *= shade[None, :, None]
+    out = Image.fromarray(np.clip(rgb, 0, 255).astype(np.uint8), "RGBA")
+    if pre is not None:
+        out = out.transpose(pre)
+    return out, f"curl:{amount:.2f}@{'rlbt'[edge]}"
+
+
+def motion_blur(img: Image.Image, length: float, angle: float) -> Image.Image:
+    n = max(3, int(math.ceil(length)) + 1)
+    a = np.asarray(img, np.float32)
+    acc = np.zeros_like(a)
+    for t in np.linspace(-length / 2, length / 2, n):
+        dx, dy = int(round(t * math.cos(angle))), int(round(t * math.sin(angle)))
+        acc += np.roll(a, (dy, dx), axis=(0, 1))
+    return Image.fromarray(np.clip(acc / n, 0, 255).astype(np.uint8))
+
+
+# Capture profiles (the --captures axis).  "flat" is the original camera; the
+# others change it after random_shot, drawing only from the file's Generator.
+CAPTURES = ["flat", "handheld", "curled", "shadowed", "blurred", "lowq", "distant"]
+CAPTURE_WEIGHTS = [("flat", 0.28), ("handheld", 0.16), ("curled", 0.11), ("shadowed", 0.11),
+                   ("blurred", 0.11), ("lowq", 0.11), ("distant", 0.12)]
+FRAME_12MP, FRAME_2MP = 4032, 1632          # 4032x3024 and 1632x1224
+
+
+def apply_capture(shot: Shot, capture: str, rng, kind: str) -> Shot:
+    if capture == "flat":
+        return shot
+    if capture == "handheld":      # on a table, shot by hand: 5-15 degrees off, keystoned
+        shot.skew_deg = float(rng.uniform(5.0, 15.0) * (1 if rng.random() < 0.5 else -1))
+        shot.keystone = float(rng.uniform(0.15, 0.25))
+        shot.keystone_edge = int(rng.choice(4, p=[0.6, 0.2, 0.1, 0.1]))
+        shot.persp = float(rng.uniform(0.0, 0.02))
+        shot.long_side = int(rng.choice([FRAME_12MP, 3264, FRAME_2MP]))
+        shot.occupancy = float(rng.uniform(0.55, 0.85))
+    elif capture == "curled":
+        shot.curl = float(rng.uniform(0.08, 0.2))
+        shot.skew_deg = float(rng.uniform(-6, 6))
+    elif capture == "shadowed":
+        shot.shadow = True
+        shot.shadow_depth = (0.4, 0.65)
+        shot.glare = float(rng.uniform(0.25, 0.55))
+    elif capture == "blurred":
+        if rng.random() < 0.5:
+            shot.motion = float(rng.uniform(0.15, 0.3))
+        else:
+            shot.blur = float(rng.uniform(2.4, 3.3))
+    elif capture == "lowq":
+        shot.quality = int(rng.integers(60, 71))
+        shot.long_side = FRAME_2MP
+        shot.fixed_frame = True
+        shot.noise = float(rng.uniform(4.0, 9.0))
+    elif capture == "distant":     # the page small in a 12 MP frame, legible at full resolution
+        shot.long_side = FRAME_12MP
+        shot.occupancy = float(rng.uniform(0.28, 0.45))
+        shot.legible_full = True
+    else:
+        raise ValueError(f"unknown capture profile {capture!r}")
+    return shot
 
 
 def random_shot(rng, kind: str, mild: bool) -> Shot:
@@ -931,6 +1842,8 @@ class Spec:
     landscape: bool | None = None
     wrong_tag: int | None = None  # fixed wrong tag (samples profile)
     quality: int | None = None
+    family: str | None = None     # typeface family; None = the old per-kind choice among FONTS
+    capture: str = "flat"         # capture profile (CAPTURES)
 
 
 def exif_bytes(tag: int, rng) -> bytes:
@@ -945,17 +1858,25 @@ def exif_bytes(tag: int, rng) -> bytes:
 
 
 def make_file(spec: Spec, out_dir: str) -> dict:
+    global _family_override
     rng = np.random.default_rng(spec.seed)
     kind = spec.kind
     undecidable = kind in UNDECIDABLE
+    fam = FAMILY_BY_NAME[spec.family] if spec.family else None
     shot = random_shot(rng, kind, spec.mild)
+    shot = apply_capture(shot, spec.capture, rng, kind)
     if spec.long_side:
         shot.long_side = spec.long_side
     if spec.landscape is not None:
         shot.landscape = spec.landscape
+    elif kind in ("spread", "oneline"):
+        shot.landscape = True
     if spec.quality:
         shot.quality = spec.quality
+    if kind in ("dotmatrix", "thermal") and shot.curl == 0 and rng.random() < 0.5:
+        shot.curl = float(rng.uniform(0.06, 0.15))     # a slip that remembers its roll
     source = ""
+    doc_family = ""
     if kind == "photo":
         W, H = (shot.long_side, shot.long_side * 3 // 4) if shot.landscape else (shot.long_side * 3 // 4, shot.long_side)
         upright = scene_photo(rng, (W, H))
@@ -964,8 +1885,20 @@ def make_file(spec: Spec, out_dir: str) -> dict:
         upright = Image.fromarray(np.clip(a, 0, 255).astype(np.uint8))
         tags = [f"frame:{W}x{H}", "scene", f"noise:{shot.noise:.1f}"]
     else:
-        doc = DOC_MAKERS[kind](rng)
+        if kind in NEW_MAKERS:
+            if fam is None:
+                raise ValueError(f"kind {kind} needs a family")
+            doc = NEW_MAKERS[kind](rng, fam)
+        else:
+            _family_override = fam
+            try:
+                doc = DOC_MAKERS[kind](rng)
+            finally:
+                _family_override = None
+        if fam is not None and (fam.effect or kind in ("dotmatrix", "thermal")):
+            doc = apply_printer(doc, fam, kind, rng)
         source = doc.source
+        doc_family = doc.family
         upright, tags = photograph(doc, shot, rng, undecidable)
         tags = doc.tags + tags
     stored = store_for_upright(upright, spec.upright)
@@ -999,21 +1932,61 @@ def make_file(spec: Spec, out_dir: str) -> dict:
         if kwargs.get("progressive"):
             tags.append("progressive")
     tags.append(f"tag:{spec.tag_mode}")
+    family = file_family(spec, kind, tags, doc_family)
+    fcls = FAMILY_BY_NAME[family].cls if family in FAMILY_BY_NAME else ""
     return {
         "file": name, "upright_orientation": spec.upright, "decidable": 0 if undecidable else 1,
         "exif_orientation": tag, "kind": kind, "degradations": ";".join(tags),
         "format": "png" if name.endswith(".png") else "jpeg", "width": stored.size[0],
         "height": stored.size[1], "seed": spec.seed, "source": source,
+        "family": family, "font_class": fcls, "capture": spec.capture,
+        "split": split_of(family, kind),
     }
+
+
+def file_family(spec: Spec, kind: str, tags: list, doc_family: str) -> str:
+    """The family column: the chosen family, else the one the old maker picked (from its font: tag)."""
+    if kind in UNDECIDABLE or kind == "pdfpage":
+        return ""
+    if spec.family:
+        return spec.family
+    for t in tags:
+        if t.startswith("font:"):
+            return LEGACY_FAMILY.get(t[5:], "")
+    return doc_family
+
+
+_splits: dict = {}
+
+
+def load_splits() -> dict:
+    if not _splits:
+        with open(SPLITS_PATH) as fh:
+            data = json.load(fh)
+        _splits["families"] = set(data["holdout_families"])
+        _splits["kinds"] = set(data["holdout_kinds"])
+        unknown = _splits["families"] - set(FAMILY_BY_NAME)
+        if unknown:
+            raise SystemExit(f"splits.json names unknown families: {sorted(unknown)}")
+    return _splits
+
+
+def split_of(family: str, kind: str) -> str:
+    sp = load_splits()
+    return "holdout" if family in sp["families"] or kind in sp["kinds"] else "fit"
 
 
 # ---------------------------------------------------------------------------
 # Plans: the benchmark set (seeded, stratified) and the fixed samples profile
 # ---------------------------------------------------------------------------
 
-KIND_WEIGHTS = [("receipt", 0.22), ("letter", 0.12), ("form", 0.11), ("invoice", 0.12),
-                ("fineprint", 0.10), ("mixed", 0.10), ("pdfpage", 0.14),
-                ("blank", 0.025), ("photo", 0.025), ("twowords", 0.02), ("barcode", 0.02)]
+NEW_KINDS = ["flyer", "menu", "label", "vlabels", "rotheads", "marginnote", "spread", "oneline",
+             "sign", "phototext", "handnote", "dotmatrix", "thermal"]
+KIND_WEIGHTS = ([("receipt", 0.09), ("letter", 0.06), ("form", 0.05), ("invoice", 0.06),
+                 ("fineprint", 0.05), ("mixed", 0.04), ("pdfpage", 0.08)]
+                + [(k, 0.49 / len(NEW_KINDS)) for k in NEW_KINDS]
+                + [("blank", 0.02), ("photo", 0.02), ("twowords", 0.02), ("barcode", 0.02)])
+KINDS = [k for k, _ in KIND_WEIGHTS]
 ORIENT_WEIGHTS = [(1, 0.22), (3, 0.20), (6, 0.23), (8, 0.22), (2, 0.0325), (4, 0.0325), (5, 0.0325), (7, 0.0325)]
 TAG_WEIGHTS = [("right", 0.25), ("wrong", 0.50), ("absent", 0.15), ("png", 0.10)]
 
@@ -1031,16 +2004,62 @@ def quota(items, n, rng):
     return [out[int(i)] for i in rng.permutation(len(out))]
 
 
-def bench_plan(seed: int, count: int) -> list:
+def select_families(fonts: list | None) -> list:
+    """--fonts: family names or class names; None = every family (FAMILIES order)."""
+    if not fonts:
+        return list(FAMILIES)
+    unknown = [f for f in fonts if f not in FAMILY_BY_NAME and f not in FONT_CLASSES]
+    if unknown:
+        raise SystemExit(f"unknown font families or classes: {unknown} (classes: {FONT_CLASSES})")
+    return [f for f in FAMILIES if f.name in fonts or f.cls in fonts]
+
+
+def needs_family(kind: str) -> bool:
+    return kind not in UNDECIDABLE and kind != "pdfpage"
+
+
+def bench_plan(seed: int, count: int, kinds: list | None = None, fonts: list | None = None,
+               captures: list | None = None) -> list:
+    """The benchmark set: kinds, orientations, tag modes and capture profiles by exact quotas;
+    families drawn per kind, spread evenly over the kind's font classes."""
+    fams = select_families(fonts)
+    for k in kinds or []:
+        if k not in KINDS:
+            raise SystemExit(f"unknown kind {k!r} (kinds: {KINDS})")
+    for c in captures or []:
+        if c not in CAPTURES:
+            raise SystemExit(f"unknown capture profile {c!r} (profiles: {CAPTURES})")
+    kind_w = [(k, w) for k, w in KIND_WEIGHTS if (not kinds or k in kinds)
+              and (not needs_family(k) or families_for(k, fams))]
+    if not kind_w:
+        raise SystemExit("no kind is left: no chosen font family fits any chosen kind")
+    total = sum(w for _, w in kind_w)
+    kind_w = [(k, w / total) for k, w in kind_w]
+    cap_w = [(c, w) for c, w in CAPTURE_WEIGHTS if not captures or c in captures]
+    total = sum(w for _, w in cap_w)
+    cap_w = [(c, w / total) for c, w in cap_w]
     rng = np.random.default_rng([seed, 0xC0FFEE])
-    kinds = quota(KIND_WEIGHTS, count, rng)
+    kind_list = quota(kind_w, count, rng)
     orients = quota(ORIENT_WEIGHTS, count, rng)
     tags = quota(TAG_WEIGHTS, count, rng)
+    caps = quota(cap_w, count, rng)
+    family = [None] * count
+    for k, _ in kind_w:
+        if not needs_family(k):
+            continue
+        fk = families_for(k, fams)
+        classes = [c for c in KIND_CLASSES[k] if any(f.cls == c for f in fk)]
+        corder = [classes[int(i)] for i in rng.permutation(len(classes))]
+        byclass = {c: [fk_ for fk_ in fk if fk_.cls == c] for c in classes}
+        perm = {c: [byclass[c][int(i)] for i in rng.permutation(len(byclass[c]))] for c in classes}
+        slots = [i for i in range(count) if kind_list[i] == k]
+        for j, i in enumerate(slots):
+            c = corder[j % len(corder)]
+            family[i] = perm[c][(j // len(corder)) % len(perm[c])].name
     specs = []
     for i in range(count):
         fseed = int(np.random.SeedSequence([seed, i]).generate_state(1)[0])
-        mode = tags[i]
-        specs.append(Spec(i, kinds[i], orients[i], mode, fseed))
+        specs.append(Spec(i, kind_list[i], orients[i], tags[i], fseed, family=family[i], capture=caps[i]))
     return specs
 
 
@@ -1129,6 +2148,10 @@ def main(argv=None) -> int:
     ap.add_argument("--out", help="output directory (created; existing files of the same name are overwritten)")
     ap.add_argument("--samples", action="store_true",
                     help="generate the fixed samples profile (default output: Corpus/samples)")
+    ap.add_argument("--kinds", help=f"comma-separated document kinds (default: all): {','.join(KINDS)}")
+    ap.add_argument("--fonts", help="comma-separated typeface families or classes (default: all; see FAMILIES): "
+                    + ",".join(FONT_CLASSES))
+    ap.add_argument("--captures", help=f"comma-separated capture profiles (default: all): {','.join(CAPTURES)}")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes (output does not depend on it)")
     args = ap.parse_args(argv)
     if args.samples:
@@ -1137,7 +2160,9 @@ def main(argv=None) -> int:
     else:
         if not args.out:
             ap.error("--out is required (or pass --samples)")
-        specs = bench_plan(args.seed, args.count)
+        split = lambda v: [x.strip() for x in v.split(",") if x.strip()] if v else None
+        specs = bench_plan(args.seed, args.count, kinds=split(args.kinds), fonts=split(args.fonts),
+                           captures=split(args.captures))
         out = args.out
     t0 = time.monotonic()
     rows = generate(specs, out, args.jobs)
