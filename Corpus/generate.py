@@ -1398,7 +1398,7 @@ def apply_printer(doc: Doc, fam: Family, kind: str, rng) -> Doc:
         p = max(3, int(round(doc.body_px * (0.12 if fam.effect == "dots" else 0.09))))
         gh, gw = H // p, W // p
         cov = np.asarray(Image.fromarray(a[: gh * p, : gw * p]).resize((gw, gh), Image.BOX))
-        on = (cov > 0.3).astype(np.float32) * np.clip(cov * 1.6, 0, 1)
+        on = (cov > 0.2).astype(np.float32) * np.clip(cov * 2.2, 0, 1)
         yy, xx = np.mgrid[0:p, 0:p].astype(np.float32) + 0.5 - p / 2
         cell = np.clip(0.46 * p + 0.5 - np.hypot(yy, xx), 0, 1) if fam.effect == "dots" else np.ones((p, p), np.float32)
         out = np.zeros_like(a)
@@ -1407,13 +1407,13 @@ def apply_printer(doc: Doc, fam: Family, kind: str, rng) -> Doc:
         tags.append(f"{fam.effect}:{p}")
     if kind in ("dotmatrix", "thermal") or fam.effect:
         if fam.cls == "dotmatrix":     # a worn ribbon: print lines of uneven strength
-            band = 0.55 + 0.45 * np.abs(np.sin(np.arange(H, dtype=np.float32) / rng.uniform(40, 90) + rng.uniform(0, 6)))
+            band = 0.7 + 0.3 * np.abs(np.sin(np.arange(H, dtype=np.float32) / rng.uniform(40, 90) + rng.uniform(0, 6)))
             a *= band[:, None]
         else:                          # a thermal head with weak elements: faint vertical streaks
             col = np.ones(W, np.float32)
             for _ in range(int(rng.integers(2, 7))):
                 x = int(rng.integers(0, W - 4))
-                col[x: x + int(rng.integers(2, 6))] = rng.uniform(0.45, 0.75)
+                col[x: x + int(rng.integers(2, 6))] = rng.uniform(0.55, 0.8)
             a *= col[None, :]
         tags.append("banded")
     if kind == "thermal" and not any(t.startswith("faint:") for t in doc.tags):
@@ -1610,6 +1610,11 @@ def photograph(doc: Doc, shot: Shot, rng, undecidable: bool) -> tuple:
     tags.append(f"perspective:{shot.persp:.3f}")
     if shot.keystone > 0:
         tags.append(f"keystone:{shot.keystone:.2f}@{'tblr'[shot.keystone_edge]}")
+    if shot.keystone > 0:        # hand-held: slide the turned page back into the frame where it fits
+        xs = [p[0] for p in corners]; ys = [p[1] for p in corners]
+        dx = (-min(xs) if min(xs) < 0 else min(0.0, W - 1 - max(xs))) if max(xs) - min(xs) < W else 0.0
+        dy = (-min(ys) if min(ys) < 0 else min(0.0, H - 1 - max(ys))) if max(ys) - min(ys) < H else 0.0
+        corners = [(x + dx, y + dy) for x, y in corners]
     xs = [p[0] for p in corners]; ys = [p[1] for p in corners]
     x0, y0 = max(0, int(math.floor(min(xs)))), max(0, int(math.floor(min(ys))))
     x1, y1 = min(W, int(math.ceil(max(xs))) + 1), min(H, int(math.ceil(max(ys))) + 1)
@@ -1773,7 +1778,7 @@ def apply_capture(shot: Shot, capture: str, rng, kind: str) -> Shot:
         shot.keystone_edge = int(rng.choice(4, p=[0.6, 0.2, 0.1, 0.1]))
         shot.persp = float(rng.uniform(0.0, 0.02))
         shot.long_side = int(rng.choice([FRAME_12MP, 3264, FRAME_2MP]))
-        shot.occupancy = float(rng.uniform(0.55, 0.85))
+        shot.occupancy = float(rng.uniform(0.5, 0.72))     # room for the turned, keystoned page
     elif capture == "curled":
         shot.curl = float(rng.uniform(0.08, 0.2))
         shot.skew_deg = float(rng.uniform(-6, 6))
@@ -2090,6 +2095,26 @@ SAMPLES = [
     ("twowords",  3, "wrong",  6,    1280, False),
     ("barcode",   8, "png",    None, 1024, False),
 ]
+# Corpus 2 samples (appended: the 21 above keep their bytes): one of each new kind,
+# in chosen families (fit and holdout) and capture profiles; JPEG quality 70 to stay small.
+SAMPLES_2 = [
+    # kind,        upright, tag mode, wrong, long side, landscape, family, capture
+    ("flyer",      6, "wrong",  1,    1600, False, "Bebas Neue", "flat"),
+    ("menu",       3, "absent", None, 1280, False, "TeX Gyre Pagella", "flat"),
+    ("label",      8, "wrong",  6,    1280, False, "Nimbus Sans", "flat"),
+    ("vlabels",    1, "right",  None, 1600, False, "Carlito", "flat"),
+    ("rotheads",   6, "absent", None, 1600, False, "Noto Serif", "flat"),
+    ("marginnote", 3, "wrong",  6,    1600, False, "Nimbus Roman", "flat"),
+    ("spread",     1, "wrong",  6,    1600, True,  "Caladea", "flat"),
+    ("oneline",    8, "absent", None, 1024, True,  "Open Sans", "flat"),
+    ("sign",       3, "wrong",  1,    1024, True,  "League Spartan", "distant"),
+    ("phototext",  6, "right",  None, 1280, False, "Lato", "shadowed"),
+    ("handnote",   1, "absent", None, 1280, False, "Humor Sans", "curled"),
+    ("dotmatrix",  8, "wrong",  1,    1280, False, "Dotmatrix Inconsolata", "flat"),
+    ("thermal",    3, "absent", None, 1280, False, "Thermal DejaVu Sans Mono", "blurred"),
+    ("invoice",    6, "wrong",  1,    1600, False, "C059", "handheld"),
+    ("handnote",   6, "wrong",  1,    None, False, "Kristi", "lowq"),
+]
 SAMPLES_SEED = 20240601
 
 
@@ -2099,6 +2124,11 @@ def samples_plan() -> list:
         fseed = int(np.random.SeedSequence([SAMPLES_SEED, i]).generate_state(1)[0])
         specs.append(Spec(i, kind, u, mode, fseed, mild=True, long_side=ls, landscape=land,
                           wrong_tag=wrong, quality=80 if ls >= 3000 else None))
+    for j, (kind, u, mode, wrong, ls, land, fam, cap) in enumerate(SAMPLES_2):
+        i = len(SAMPLES) + j
+        fseed = int(np.random.SeedSequence([SAMPLES_SEED, i]).generate_state(1)[0])
+        specs.append(Spec(i, kind, u, mode, fseed, mild=True, long_side=ls, landscape=land,
+                          wrong_tag=wrong, quality=None if cap == "lowq" else 70, family=fam, capture=cap))
     return specs
 
 
