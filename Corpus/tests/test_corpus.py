@@ -5,6 +5,7 @@ Run: python3 -m pytest -q Corpus/tests
 
 import csv
 import filecmp
+import json
 import os
 import shutil
 import subprocess
@@ -21,6 +22,7 @@ sys.path.insert(0, CORPUS)
 import generate  # noqa: E402
 
 REQUIRED_COLUMNS = ["file", "upright_orientation", "decidable", "exif_orientation", "kind", "degradations"]
+CORPUS2_COLUMNS = ["family", "font_class", "capture", "split"]
 
 
 def read_manifest(directory):
@@ -68,6 +70,8 @@ def test_manifest_has_the_columns_later_tooling_relies_on():
     with open(os.path.join(SAMPLES, "manifest.csv"), newline="") as fh:
         header = next(csv.reader(fh))
     assert header[: len(REQUIRED_COLUMNS)] == REQUIRED_COLUMNS
+    assert header == generate.MANIFEST_COLUMNS
+    assert header[-len(CORPUS2_COLUMNS):] == CORPUS2_COLUMNS
 
 
 def test_exiftool_reads_the_manifest_orientation_from_every_sample():
@@ -90,7 +94,7 @@ def test_samples_cover_every_case():
     assert {r["kind"] for r in rows if r["decidable"] == "0"} == {"blank", "photo", "twowords", "barcode"}
     assert any(max(int(r["width"]), int(r["height"])) >= 3000 for r in rows if r["file"].endswith(".jpg"))
     total = sum(os.path.getsize(os.path.join(SAMPLES, r["file"])) for r in rows)
-    assert total < 5 * 1024 * 1024
+    assert total < 7 * 1024 * 1024
 
 
 def test_manifest_sizes_match_the_stored_pixels():
@@ -117,3 +121,147 @@ def test_imagemagick_auto_orient_shows_the_upright_page_when_the_tag_is_right(tm
 def test_regenerating_the_samples_profile_reproduces_the_committed_bytes(tmp_path):
     generate.generate(generate.samples_plan(), str(tmp_path), jobs=2)
     same_tree(SAMPLES, tmp_path)
+
+
+# ---------------------------------------------------------------------------
+# Corpus 2: typeface families, layouts, capture profiles, splits
+# ---------------------------------------------------------------------------
+
+def tokens(row):
+    """degradations as {name: value} (value '' for bare tokens)."""
+    out = {}
+    for t in row["degradations"].split(";"):
+        k, _, v = t.partition(":")
+        out[k] = v
+    return out
+
+
+def small(specs, long_side=1024):
+    for s in specs:
+        s.long_side = long_side
+    return specs
+
+
+def splits():
+    with open(generate.SPLITS_PATH) as fh:
+        return json.load(fh)
+
+
+def test_the_default_plan_covers_every_kind_class_and_capture_with_about_half_held_out():
+    specs = generate.bench_plan(seed=23, count=400)
+    assert {s.kind for s in specs} == set(generate.KINDS)
+    assert {s.capture for s in specs} == set(generate.CAPTURES)
+    fams = generate.FAMILY_BY_NAME
+    classes = {fams[s.family].cls for s in specs if s.family}
+    assert classes == set(generate.FONT_CLASSES)
+    assert len({s.family for s in specs if s.family}) >= 40
+    held = [s for s in specs if generate.split_of(s.family or "", s.kind) == "holdout"]
+    assert 0.4 <= len(held) / len(specs) <= 0.65
+    # every font class has files on both sides of the split
+    for c in generate.FONT_CLASSES:
+        sides = {generate.split_of(s.family, s.kind) for s in specs if s.family and fams[s.family].cls == c}
+        assert sides == {"fit", "holdout"}, c
+    assert all(s.family is None for s in specs if s.kind in generate.UNDECIDABLE or s.kind == "pdfpage")
+
+
+def test_the_split_follows_splits_json_and_keeps_todays_families_and_kinds_fit():
+    sp = splits()
+    assert set(sp["holdout_families"]) <= set(generate.FAMILY_BY_NAME)
+    assert set(sp["holdout_kinds"]) <= set(generate.NEW_KINDS)
+    today = {f.name for f in generate.FAMILIES[:12]}
+    assert today.isdisjoint(sp["holdout_families"])
+    assert {"receipt", "letter", "form", "invoice", "fineprint", "mixed", "pdfpage",
+            "blank", "photo", "twowords", "barcode"}.isdisjoint(sp["holdout_kinds"])
+    # every font class has a family on each side (today's families count as fit)
+    for c in generate.FONT_CLASSES:
+        names = {f.name for f in generate.FAMILIES if f.cls == c}
+        assert names & set(sp["holdout_families"]) and names - set(sp["holdout_families"]), c
+    for r in read_manifest(SAMPLES):
+        expected = "holdout" if r["family"] in sp["holdout_families"] or r["kind"] in sp["holdout_kinds"] else "fit"
+        assert r["split"] == expected, r["file"]
+        if r["family"]:
+            assert generate.FAMILY_BY_NAME[r["family"]].cls == r["font_class"], r["file"]
+        else:
+            assert r["font_class"] == "" and (r["kind"] == "pdfpage" or r["decidable"] == "0"), r["file"]
+
+
+def test_the_fonts_option_sets_the_family_column_and_the_typeface(tmp_path):
+    specs = small(generate.bench_plan(seed=3, count=2, kinds=["letter"], fonts=["Nimbus Roman"]))
+    assert [s.family for s in specs] == ["Nimbus Roman", "Nimbus Roman"]
+    rows = generate.generate(specs[:1], str(tmp_path), jobs=1)
+    assert rows[0]["family"] == "Nimbus Roman" and rows[0]["font_class"] == "serif"
+    assert rows[0]["split"] == "holdout"           # URW families are held out
+    assert tokens(rows[0])["font"] == "NimbusRoman"
+    # a class name selects that class only
+    specs = generate.bench_plan(seed=3, count=30, fonts=["handwriting"])
+    # (kinds without a typeface, pdfpage and the hard negatives, stay in the plan)
+    assert {s.kind for s in specs if generate.needs_family(s.kind)} <= {"menu", "oneline", "handnote"}
+    assert {generate.FAMILY_BY_NAME[s.family].cls for s in specs if s.family} == {"handwriting"}
+    assert all(s.family for s in specs if generate.needs_family(s.kind))
+
+
+def test_a_family_changes_the_pixels_of_an_old_kind(tmp_path):
+    a = generate.Spec(0, "letter", 1, "absent", 99, long_side=1024, family="DejaVu Serif")
+    b = generate.Spec(0, "letter", 1, "absent", 99, long_side=1024, family="EB Garamond")
+    generate.generate([a], str(tmp_path / "a"), jobs=1)
+    generate.generate([b], str(tmp_path / "b"), jobs=1)
+    pa = np.asarray(Image.open(tmp_path / "a" / "0000_letter.jpg").convert("L"), np.float32)
+    pb = np.asarray(Image.open(tmp_path / "b" / "0000_letter.jpg").convert("L"), np.float32)
+    assert pa.shape == pb.shape
+    assert np.abs(pa - pb).mean() > 1.0      # same layout and camera, other letters
+
+
+def test_the_kinds_option_makes_only_those_kinds_and_minority_text_stays_a_minority(tmp_path):
+    specs = generate.bench_plan(seed=4, count=6, kinds=["flyer", "rotheads", "marginnote"])
+    assert {s.kind for s in specs} == {"flyer", "rotheads", "marginnote"}
+    rows = generate.generate(small(specs[:3]), str(tmp_path), jobs=1)
+    for r in rows:
+        assert 0 < float(tokens(r)["vertical"]) < 0.35, r
+
+
+def test_each_capture_profile_does_what_it_says(tmp_path):
+    specs = [generate.Spec(i, "letter", 1, "absent", 500 + i, family="Carlito", capture=c)
+             for i, c in enumerate(generate.CAPTURES)]
+    for s in specs:     # keep the test quick, except where the frame is the point
+        if s.capture not in ("lowq", "distant"):
+            s.long_side = 1024
+    rows = {r["capture"]: r for r in generate.generate(specs, str(tmp_path), jobs=2)}
+    assert all(r["capture"] == c for c, r in rows.items())
+    flat, hand = tokens(rows["flat"]), tokens(rows["handheld"])
+    assert abs(float(flat["skew"])) <= 4.5 and "keystone" not in flat
+    assert 5.0 <= abs(float(hand["skew"])) <= 15.0
+    assert 0.15 <= float(hand["keystone"].split("@")[0]) <= 0.25
+    assert "curl" in tokens(rows["curled"])
+    shad = tokens(rows["shadowed"])
+    assert float(shad["shadow"]) >= 0.4 and float(shad["glare"]) >= 0.25
+    blur = tokens(rows["blurred"])
+    assert "motion" in blur or float(blur["blur"]) > float(flat["blur"])
+    low = tokens(rows["lowq"])
+    assert 60 <= int(low["jpeg"]) <= 70 and low["frame"] in ("1224x1632", "1632x1224")
+    far = tokens(rows["distant"])
+    assert far["frame"] in ("3024x4032", "4032x3024")
+
+
+def test_the_captures_option_restricts_the_profiles():
+    specs = generate.bench_plan(seed=5, count=20, captures=["handheld", "lowq"])
+    assert {s.capture for s in specs} == {"handheld", "lowq"}
+    with pytest.raises(SystemExit):
+        generate.bench_plan(seed=5, count=4, captures=["sideways"])
+
+
+def test_new_kinds_are_byte_identical_for_a_seed_whatever_the_worker_count(tmp_path):
+    kinds = ["flyer", "handnote", "dotmatrix", "thermal", "spread", "label"]
+    a = small(generate.bench_plan(seed=11, count=6, kinds=kinds))
+    b = small(generate.bench_plan(seed=11, count=6, kinds=kinds))
+    assert {s.kind for s in a} == set(kinds)
+    generate.generate(a, str(tmp_path / "a"), jobs=1)
+    generate.generate(b, str(tmp_path / "b"), jobs=2)
+    same_tree(tmp_path / "a", tmp_path / "b")
+
+
+def test_samples_cover_every_new_kind_and_capture():
+    rows = read_manifest(SAMPLES)
+    assert set(generate.NEW_KINDS) <= {r["kind"] for r in rows}
+    assert {r["capture"] for r in rows} == set(generate.CAPTURES)
+    assert {r["split"] for r in rows} == {"fit", "holdout"}
+    assert {r["font_class"] for r in rows} - {""} == set(generate.FONT_CLASSES)
