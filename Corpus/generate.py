@@ -941,15 +941,21 @@ def doc_flyer(rng, fam: Family) -> Doc:
     while ts > 18 and family_font(fam, "regular", ts).getlength(f"{label} {num}") > tab_h - 50:
         ts -= 2
     ft = family_font(fam, "regular", ts)
+    # keep the tabs a clear minority of the letters (at most 30%): phone number only, fewer tabs
+    text = f"{label} {num}"
+    if ntab * letters(text) > 0.43 * up:
+        text = num
+    ntab = max(4, min(ntab, int(0.43 * up / letters(text))))
+    tw = W // ntab
     vert = 0
     for i in range(ntab):
         x = i * tw
         if i:
             for yy in range(ty, H, 26):
                 d.line([(x, yy), (x, yy + 13)], fill=90, width=2)
-        pw, ph = ft.getbbox(f"{label} {num}")[3] + 8, int(ft.getlength(f"{label} {num}")) + 8
-        vertical_text(img, x + (tw - pw) // 2, ty + (tab_h - ph) // 2, f"{label} {num}", ft, ink, up=True)
-        vert += letters(f"{label} {num}")
+        pw, ph = ft.getbbox(text)[3] + 8, int(ft.getlength(text)) + 8
+        vertical_text(img, x + (tw - pw) // 2, ty + (tab_h - ph) // 2, text, ft, ink, up=True)
+        vert += letters(text)
     return Doc(img, size, 17, [fam_tag(fam), f"tabs:{ntab}", f"vertical:{vert / (vert + up):.2f}"])
 
 
