@@ -17,8 +17,14 @@ Determinism: every random choice comes from numpy Generators seeded from
 fixed, sorted path lists; nothing depends on time, hash order or worker count.
 The same seed, count and installed packages give byte-identical files.
 
+Three axes are named, seeded and recorded in the manifest: the typeface family
+(FAMILIES, --fonts; columns family and font_class), the document kind (--kinds)
+and the capture profile (CAPTURES, --captures; column capture).  The split
+column (fit|holdout) follows Corpus/splits.json: by family and by kind, never by file.
+
 Usage:
     python3 Corpus/generate.py --seed 1 --count 320 --out /tmp/bench-set
+    python3 Corpus/generate.py --seed 2 --count 40 --out /tmp/hw --fonts handwriting --captures handheld
     python3 Corpus/generate.py --samples            # rewrites Corpus/samples/
 """
 
