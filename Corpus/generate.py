@@ -1092,8 +1092,11 @@ def doc_vlabels(rng, fam: Family) -> Doc:
             break
         d.rectangle([m, y, W - m, y + h], outline=0, width=3)
         d.rectangle([m, y, m + bar, y + h], fill=225, outline=0, width=3)
-        pw, ph = fv.getbbox(name)[3] + 8, int(fv.getlength(name)) + 8
-        vertical_text(img, m + (bar - pw) // 2, y + max(4, (h - ph) // 2), name, fv, 0, up=True)
+        fvs = fv
+        while fvs.size > 14 and fvs.getlength(name) > h - 24:     # the label stays inside its section
+            fvs = family_font(fam, "bold", fvs.size - 2)
+        pw, ph = fvs.getbbox(name)[3] + 8, int(fvs.getlength(name)) + 8
+        vertical_text(img, m + (bar - pw) // 2, y + max(4, (h - ph) // 2), name, fvs, 0, up=True)
         vert += letters(name)
         yy = y + size // 2 + 4
         for lab in fields:
