@@ -442,6 +442,12 @@ def main(argv=None):
         rows_k = [row(k, summarize([r for r in records if r["peer"] == p and r["kind"] == k]), p) for k in kinds]
         out.append("")
         out.append(fmt_table(f"{p} by kind", rows_k, ["kind"] + headers[1:]))
+    if rows and "split" in rows[0]:
+        # Corpus 2 set: the fit and held-out parts apart, the breakdowns, reliability, time tail.
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import breakdown
+        out.append("")
+        out.append(breakdown.report(breakdown.attach([dict(r) for r in records], rows)))
     text = "\n".join(out)
     print(text)
     if args.markdown:

@@ -44,3 +44,36 @@ def test_summary_counts_abstentions_and_wrong_answers():
     assert (s["correct"], s["wrong"], s["abst_dec"], s["abst_und"], s["wrong_und"]) == (1, 1, 1, 1, 1)
     assert abs(s["acc"] - 100 / 3) < 1e-9
     assert s["median"] == 3.0
+
+
+def test_breakdown_time_tail_gives_the_share_of_the_slowest_tenth():
+    import breakdown
+    t = breakdown.time_tail([1.0] * 9 + [91.0])
+    assert t["max"] == 91.0 and t["total"] == 100.0
+    assert abs(t["slowest10"] - 0.91) < 1e-9
+    assert t["median"] == 1.0
+
+
+def test_breakdown_reliability_bins_count_answered_decidable_files_only():
+    import breakdown
+    recs = [
+        {"decidable": True, "abstained": False, "correct": True, "confidence": 0.995},
+        {"decidable": True, "abstained": False, "correct": False, "confidence": 0.992},
+        {"decidable": True, "abstained": False, "correct": True, "confidence": 0.85},
+        {"decidable": True, "abstained": True, "correct": False, "confidence": 0.3},
+        {"decidable": False, "abstained": False, "correct": False, "confidence": 0.97},
+    ]
+    bins = {label: (n, share) for label, n, share in breakdown.reliability(recs)}
+    assert bins[">=0.99"] == (2, 50.0)
+    assert bins["0.80-0.90"] == (1, 100.0)
+    assert bins["0.00-0.50"][0] == 0
+
+
+def test_breakdown_parts_follow_the_manifest_split():
+    import breakdown
+    recs = [{"peer": "docorient", "file": "a.jpg"}, {"peer": "docorient", "file": "b.jpg"}]
+    rows = [{"file": "a.jpg", "split": "holdout", "family": "Nimbus Roman", "font_class": "serif", "capture": "handheld"},
+            {"file": "b.jpg"}]
+    out = breakdown.attach(recs, rows)
+    assert out[0]["part"] == "holdout" and out[0]["capture"] == "handheld"
+    assert out[1]["part"] == "fit" and out[1]["capture"] == "flat"
