@@ -30,7 +30,7 @@ SECTIONS = {
         "intercept", "bestScore", "secondScore", "margin", "dictionaryWords", "priorAgrees",
         "priorDisagrees", "decideAt", "minScore", "priorMargin"]),
     "page": ("PageParameters", [
-        "longSide", "maxUpscale", "backgroundTile", "deadlineMilliseconds", "earlyExitScore", "earlyExitRatio",
+        "longSide", "maxUpscale", "backgroundTile", "maxWordsPerRead", "earlyExitScore", "earlyExitRatio",
         "minScore", "minPlainWords", "mirrorMinDictionaryShare", "mirrorMinTellingWords", "kFactor", "faintKFactor", "faintMinTellingWords", "thresholdingMethod"]),
 }
 

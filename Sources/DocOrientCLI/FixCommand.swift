@@ -88,6 +88,8 @@ struct FixCommand: ParsableCommand {
 
     @OptionGroup var write: WriteOptions
 
+    @OptionGroup(title: "Work budget") var budget: BudgetOptions
+
     @Argument(help: "Image files (JPEG, PNG, TIFF) and folders of them.")
     var paths: [String]
 
@@ -109,7 +111,9 @@ struct FixCommand: ParsableCommand {
         let folders = paths.filter { isDirectory($0) }
         let journalPath = journal ?? folders.first.map { ($0.hasSuffix("/") ? $0 : $0 + "/") + Journal.defaultName }
 
-        let configuration = ResolverConfiguration(tessdata: tessdata, languages: lang, mirror: mirror ? .always : .auto, maxPixels: maxPixels)
+        let configuration = ResolverConfiguration(
+            tessdata: tessdata, languages: lang, mirror: mirror ? .always : .auto, maxPixels: maxPixels,
+            budget: budget.budget)
         let resolver: Resolver
         let openedJournal: Journal?
         do {
@@ -117,7 +121,7 @@ struct FixCommand: ParsableCommand {
             // A dry run changes nothing, not even by creating a journal in the user's folder.
             openedJournal = dryRun ? nil : try journalPath.map { try Journal(path: $0) }
         } catch let error as DocOrientError {
-            printError("docorient: \(error)")
+            printError("docorient: \(error)" + (error.code == .missingModel ? " (here: --tessdata DIR)" : ""))
             throw ExitCode(1)
         }
         let writer = try ReportWriter(json: json, reportPath: report, quiet: quiet || !folders.isEmpty)

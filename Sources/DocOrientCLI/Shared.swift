@@ -39,3 +39,26 @@ func forEachFile(_ paths: [String], _ body: (String) throws -> Void) throws {
         throw ExitCode(1)
     }
 }
+
+/// The resolver's work budget per image (`fix` and `serve`): counted in work, not time, so an
+/// image gets the same answer on any machine and under any load.
+struct BudgetOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Work budget: most Tesseract reads per image.", valueName: "N"))
+    var maxReads = WorkBudget.standard.reads
+
+    @Option(help: ArgumentHelp("Work budget: most words Tesseract may recognise per image.", valueName: "N"))
+    var maxWords = WorkBudget.standard.words
+
+    @Option(help: ArgumentHelp("Work budget: most megapixels handed to Tesseract per image.", valueName: "N"))
+    var maxOcrMegapixels = WorkBudget.standard.pixels / 1_000_000
+
+    func validate() throws {
+        guard maxReads >= 0, maxWords >= 0, maxOcrMegapixels >= 0 else {
+            throw ValidationError("--max-reads, --max-words and --max-ocr-megapixels take numbers >= 0")
+        }
+    }
+
+    var budget: WorkBudget {
+        WorkBudget(reads: maxReads, words: maxWords, pixels: maxOcrMegapixels.multipliedReportingOverflow(by: 1_000_000).overflow ? .max : maxOcrMegapixels * 1_000_000)
+    }
+}

@@ -26,7 +26,7 @@ struct ResolverDebug {
             let engine = try TesseractEngine(datapath: "/usr/share/tesseract-ocr/5/tessdata", languages: "eng")
             func report(_ name: String, _ pix: borrowing Pix) throws {
                 pix.writeDebugPNG("/tmp/resolver-debug-\(name).png")
-                let words = try engine.recognize(pix, mode: .singleBlock, deadlineMilliseconds: nil)
+                let words = try engine.recognize(pix, mode: .singleBlock, meter: WorkMeter(budget: .unlimited), maxWords: .max)
                 let e = Evidence(words: words, weights: calibration.scoring)
                 print(name, "score", e.score(calibration.scoring), "dict", e.dictionaryWords, words.prefix(12).map { "\($0.text)/\(Int($0.confidence))" }.joined(separator: " "))
             }
@@ -62,7 +62,7 @@ struct ResolverDebug {
                 var view = try crop.rotated(quarterTurns: o.quarterTurns)
                 view.setResolution(300)
                 let t0 = clock.now
-                let words = try engine.recognize(view, mode: .singleBlock, deadlineMilliseconds: nil)
+                let words = try engine.recognize(view, mode: .singleBlock, meter: WorkMeter(budget: .unlimited), maxWords: .max)
                 print("window \(i) \(w) as \(o.exifValue): \(clock.now - t0) \(words.map { "\($0.text)/\(Int($0.confidence))\($0.isFromDictionary ? "d" : "")" }.joined(separator: " "))")
                 _ = view
             }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// How `Fixer` may change files.
 public struct FixOptions: Sendable, Equatable {
@@ -42,58 +43,186 @@ public enum FixAction: String, Sendable, Codable {
     case wouldBake = "would_bake"
 }
 
+/// One image's metadata and the resolver's decision about it.
+public struct Resolution: Sendable, Equatable {
+    /// Every orientation value the image carries.
+    public var metadata: ImageMetadata
+    /// The orientation that displays the image upright, or why it is undecidable.
+    public var decision: Decision
+}
+
+/// An image fixed in memory: the bytes to keep and the record of what was decided and done.
+public struct FixedImage: Sendable {
+    /// The fixed image; the input itself when nothing needed to change.
+    public var bytes: [UInt8]
+    /// What was decided and done (its `path` is nil: the image came as bytes).
+    public var record: FixRecord
+}
+
 /// Resolves document photos and fixes them: the library form of `docorient fix`.
 ///
-/// Thread-safe: call `fix` and `resolve` from any number of tasks at once (the `Resolver` pools
-/// its Tesseract engines); give each call a different file.
+/// Thread-safe: call it from any number of tasks or threads at once, each call with its own image.
+/// The `async` forms run the OCR off Swift's cooperative threads, wait (without holding a thread)
+/// while all of the resolver's `maxEngines` engines are busy, and stop early when their task is
+/// cancelled, throwing `CancellationError`.
 public final class Fixer: Sendable {
+    /// The resolver that decides.
     public let resolver: Resolver
+    private let gate: AdmissionGate
+    private let workQueue = DispatchQueue(label: "docorient.fixer.work", attributes: .concurrent)
 
+    /// A fixer deciding with `resolver`.
     public init(resolver: Resolver) {
         self.resolver = resolver
+        self.gate = AdmissionGate(permits: resolver.configuration.maxEngines)
     }
 
+    // MARK: Synchronous forms (they block the calling thread for the OCR: tens of milliseconds to about a second)
+
     /// Reads and decides, without changing anything.
-    /// - Returns: the file's metadata and the decision.
-    public func resolve(bytes: [UInt8]) throws -> (metadata: ImageMetadata, decision: Decision) {
-        let metadata = try ImageMetadata.read(bytes)
-        let decision = try resolver.decide(imageBytes: bytes, metadata: metadata, prior: metadata.effectiveOrientation)
-        return (metadata, decision)
+    /// - Parameters:
+    ///   - image: the bytes of a JPEG, PNG or TIFF image.
+    ///   - budget: the work allowed for this image; the resolver's `configuration.budget` when nil.
+    /// - Throws: `DocOrientError` (`.unsupportedFormat`, `.malformed`, `.limitExceeded`, `.library`).
+    public func resolve(_ image: some DataProtocol, budget: WorkBudget? = nil) throws -> Resolution {
+        try resolve(bytes: [UInt8](image), budget: budget, signal: nil)
     }
 
     /// Reads the file at `url` and decides, without changing anything.
-    public func resolve(fileAt url: URL) throws -> (metadata: ImageMetadata, decision: Decision) {
+    /// - Throws: `DocOrientError`, naming the file; `.io` when it cannot be read.
+    public func resolve(contentsOf url: URL, budget: WorkBudget? = nil) throws -> Resolution {
+        try Self.naming(url) { try resolve(bytes: FileIO.read(url.path), budget: budget, signal: nil) }
+    }
+
+    /// Decides and fixes in memory.
+    /// - Parameter options: `bake`, `trim` and `dryRun` apply; `destination` must be `.inPlace`
+    ///   (the bytes come back to the caller, who writes them where it likes).
+    /// - Throws: `DocOrientError` when the image cannot be read, decided or changed.
+    public func fix(_ image: some DataProtocol, options: FixOptions = FixOptions(), budget: WorkBudget? = nil) throws
+        -> FixedImage
+    {
+        try fix(bytes: [UInt8](image), options: options, budget: budget, signal: nil)
+    }
+
+    /// Decides and fixes the file at `url`: rewrites its tag or bakes it in place (atomically:
+    /// a temporary file beside it, fsynced, renamed over it), or writes a copy to
+    /// `options.destination`.
+    /// - Returns: what was decided and done.
+    /// - Throws: `DocOrientError`, naming the file, when it cannot be read, decided or written;
+    ///   the file is then unchanged.
+    public func fix(contentsOf url: URL, options: FixOptions = FixOptions(), budget: WorkBudget? = nil) throws
+        -> FixRecord
+    {
+        try Self.succeeded(fixFile(path: url.path, options: options, hashing: false, budget: budget, signal: nil))
+    }
+
+    // MARK: Asynchronous, cancellable forms
+
+    /// Reads and decides, without changing anything; stops with `CancellationError` when the
+    /// calling task is cancelled. See the synchronous form for the parameters.
+    public func resolve(_ image: some DataProtocol, budget: WorkBudget? = nil) async throws -> Resolution {
+        let bytes = [UInt8](image)
+        return try await run { signal in try self.resolve(bytes: bytes, budget: budget, signal: signal) }
+    }
+
+    /// Reads the file at `url` and decides; stops with `CancellationError` when the calling task
+    /// is cancelled.
+    public func resolve(contentsOf url: URL, budget: WorkBudget? = nil) async throws -> Resolution {
+        try await run { signal in
+            try Self.naming(url) { try self.resolve(bytes: FileIO.read(url.path), budget: budget, signal: signal) }
+        }
+    }
+
+    /// Decides and fixes in memory; stops with `CancellationError` when the calling task is
+    /// cancelled. See the synchronous form for the parameters.
+    public func fix(_ image: some DataProtocol, options: FixOptions = FixOptions(), budget: WorkBudget? = nil)
+        async throws -> FixedImage
+    {
+        let bytes = [UInt8](image)
+        return try await run { signal in try self.fix(bytes: bytes, options: options, budget: budget, signal: signal) }
+    }
+
+    /// Decides and fixes the file at `url`; stops with `CancellationError`, the file unchanged,
+    /// when the calling task is cancelled before the write.
+    public func fix(contentsOf url: URL, options: FixOptions = FixOptions(), budget: WorkBudget? = nil) async throws
+        -> FixRecord
+    {
+        try await run { signal in
+            try Self.succeeded(
+                self.fixFile(path: url.path, options: options, hashing: false, budget: budget, signal: signal))
+        }
+    }
+
+    /// Runs `work` on the fixer's own threads once an engine is free, and hands its result back.
+    /// Cancelling the calling task sets the signal `work` checks between reads and before each
+    /// word, and returns at once with `CancellationError`; `work` then stops at its next check and
+    /// its engine goes back to the pool.
+    private func run<R: Sendable>(_ work: @escaping @Sendable (CancellationSignal) throws -> R) async throws -> R {
+        try await gate.acquire()
+        let signal = CancellationSignal()
+        let outcome = Mutex<CheckedContinuation<R, any Error>?>(nil)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<R, any Error>) in
+                outcome.withLock { $0 = continuation }
+                if Task.isCancelled { signal.cancel() }
+                workQueue.async { [gate] in
+                    let result = Result { try work(signal) }
+                    gate.release()
+                    outcome.withLock { $0.take() }?.resume(with: result)
+                }
+            }
+        } onCancel: {
+            signal.cancel()
+            outcome.withLock { $0.take() }?.resume(throwing: CancellationError())
+        }
+    }
+
+    // MARK: The work itself
+
+    private func resolve(bytes: [UInt8], budget: WorkBudget?, signal: CancellationSignal?) throws -> Resolution {
+        let metadata = try ImageMetadata.read(bytes)
+        let decision = try resolver.decide(
+            imageBytes: bytes, metadata: metadata, prior: metadata.effectiveOrientation, budget: budget, signal: signal)
+        return Resolution(metadata: metadata, decision: decision)
+    }
+
+    private func fix(bytes: [UInt8], options: FixOptions, budget: WorkBudget?, signal: CancellationSignal?) throws
+        -> FixedImage
+    {
+        guard options.destination == .inPlace else {
+            throw DocOrientError(
+                .invalidRequest,
+                "an image fixed in memory comes back as bytes: write them where they belong (destination must be .inPlace)")
+        }
+        let clock = ContinuousClock.now
+        var record = FixRecord(path: nil)
+        let resolution = try resolve(bytes: bytes, budget: budget, signal: signal)
+        record.take(metadata: resolution.metadata, decision: resolution.decision)
+        var output = bytes
+        if let target = resolution.decision.orientation,
+            let change = try change(for: target, metadata: resolution.metadata, bytes: bytes, options: options)
+        {
+            output = change.bytes
+            record.action = change.action
+            if let note = change.note { record.reason = note }
+        }
+        record.elapsedMilliseconds = clock.duration(to: .now).milliseconds
+        return FixedImage(bytes: output, record: record)
+    }
+
+    /// The record of a file fix, or the error that made it fail.
+    private static func succeeded(_ outcome: FileOutcome) throws -> FixRecord {
+        if let error = outcome.record.error { throw error }
+        return outcome.record
+    }
+
+    /// Runs `body`, naming the file of `url` in the error it throws.
+    private static func naming<R>(_ url: URL, _ body: () throws -> R) throws -> R {
         do {
-            return try resolve(bytes: FileIO.read(url.path))
+            return try body()
         } catch let error as DocOrientError {
             throw error.at(url.path)
         }
-    }
-
-    /// Decides and fixes in memory: returns the new bytes (the input itself when nothing changes)
-    /// and the record of what was decided and done (`path` is empty).
-    public func fix(bytes: [UInt8], options: FixOptions = FixOptions()) -> (bytes: [UInt8], record: FixRecord) {
-        let clock = ContinuousClock.now
-        var record = FixRecord(path: "")
-        var output = bytes
-        do {
-            let (metadata, decision) = try resolve(bytes: bytes)
-            record.take(metadata: metadata, decision: decision)
-            if let target = decision.orientation, let change = try change(for: target, metadata: metadata, bytes: bytes, options: options) {
-                output = change.bytes
-                record.action = change.action
-                if let note = change.note { record.reason = note }
-            }
-        } catch {
-            record.fail(error)
-        }
-        record.elapsedMilliseconds = clock.duration(to: .now).milliseconds
-        return (output, record)
-    }
-
-    /// Decides and fixes the file at `path`. Never throws: failures are records with verdict `.error`.
-    public func fix(path: String, options: FixOptions = FixOptions()) -> FixRecord {
-        fixFile(path: path, options: options, hashing: false).record
     }
 
     /// A file's record with its state before and after, for the batch journal.
@@ -106,18 +235,38 @@ public final class Fixer: Sendable {
     /// - Parameter hashing: whether the facts carry content hashes (only a journal records them:
     ///   hashing a 12 MP photo costs a few milliseconds).
     func fixFile(path: String, options: FixOptions, hashing: Bool) -> FileOutcome {
+        // Nothing cancels a fix without a signal.
+        (try? fixFile(path: path, options: options, hashing: hashing, budget: nil, signal: nil))
+            ?? FileOutcome(record: FixRecord(path: path))
+    }
+
+    /// The same, with a budget and a cancellation signal.
+    /// - Throws: only the cancellation that stopped it (the file then unchanged). Every other
+    ///   failure is an outcome whose record has verdict `.error`.
+    func fixFile(path: String, options: FixOptions, hashing: Bool, budget: WorkBudget?, signal: CancellationSignal?)
+        throws(CancellationError) -> FileOutcome
+    {
         let clock = ContinuousClock.now
         var outcome = FileOutcome(record: FixRecord(path: path))
         do {
             let bytes = try FileIO.read(path)
             outcome.before = FileFacts.stat(path, hash: hashing ? bytes : nil)
-            var result = fix(bytes: bytes, options: FixOptions(bake: options.bake, trim: options.trim, dryRun: options.dryRun))
+            let inMemory = FixOptions(bake: options.bake, trim: options.trim, dryRun: options.dryRun)
+            var result: FixedImage
+            do {
+                result = try fix(bytes: bytes, options: inMemory, budget: budget, signal: signal)
+            } catch let error as DocOrientError {
+                var failed = FixRecord(path: path)
+                failed.fail(error)
+                result = FixedImage(bytes: bytes, record: failed)
+            }
             result.record.path = path
             outcome.record = result.record
             var written: [UInt8]? = nil
             if outcome.record.verdict != .error, !options.dryRun,
                 outcome.record.action == .tagRewritten || outcome.record.action == .baked || options.destination != .inPlace
             {
+                if signal?.isCancelled == true { throw CancellationError() }
                 do {
                     _ = try FileActions.commit(result.bytes, original: bytes, path: path, destination: options.destination)
                     if options.destination == .inPlace { written = result.bytes }
@@ -127,6 +276,8 @@ public final class Fixer: Sendable {
             }
             outcome.after = FileFacts.stat(path, hash: hashing ? written : nil)
             if hashing, written == nil, let before = outcome.before?.hash { outcome.after?.hash = before }
+        } catch is CancellationError {
+            throw CancellationError()
         } catch {
             outcome.record.fail(error)
         }

@@ -134,10 +134,10 @@ public final class BatchRunner: @unchecked Sendable {
     /// Errors are journalled too: an unchanged file that failed is not retried by the next run
     /// (it would fail the same way); changing it (even a chmod) makes it new work.
     private func journalEntry(_ outcome: Fixer.FileOutcome) -> JournalEntry? {
-        guard let facts = outcome.after ?? outcome.before ?? FileFacts.stat(outcome.record.path) else { return nil }
+        guard let facts = outcome.after ?? outcome.before ?? FileFacts.stat(outcome.record.path ?? "") else { return nil }
         let r = outcome.record
         return JournalEntry(
-            path: Self.absolute(r.path), mode: mode, size: facts.size, mtimeNs: facts.modified, ctimeNs: facts.changed,
+            path: Self.absolute(r.path ?? ""), mode: mode, size: facts.size, mtimeNs: facts.modified, ctimeNs: facts.changed,
             inode: Int64(bitPattern: facts.inode), hashBefore: outcome.before?.hash ?? "", hashAfter: facts.hash,
             verdict: r.verdict.rawValue, action: r.action.rawValue, exifOrientation: r.exifOrientation,
             detectedOrientation: r.detectedOrientation, confidence: r.confidence, reason: r.reason,

@@ -1,6 +1,6 @@
 internal import CLeptonica
 internal import CTesseract
-import Synchronization
+import Foundation
 
 #if canImport(Glibc)
     import Glibc
@@ -80,26 +80,49 @@ final class TesseractEngine: @unchecked Sendable {
     ///
     /// Stands for `TessBaseAPISetPageSegMode` + `SetImage2` + `Recognize` + the result iterator,
     /// then `TessBaseAPIClear` so the engine holds no image between calls.
-    /// - Parameter deadlineMilliseconds: stops recognition (not layout analysis) after this long.
-    func recognize(_ image: borrowing Pix, mode: PageSegmentation, deadlineMilliseconds: Int?) throws
+    /// - Parameters:
+    ///   - meter: charged for the recognition and its words; recognition stops at the word where
+    ///     `maxWords` (or what is left of the meter's budget) runs out, or where the meter's caller
+    ///     cancels (Tesseract's cancel callback, `TessMonitorSetCancelFunc`, asked once per word).
+    ///     Layout analysis before the first word is not interrupted: psm 4 and 6 keep it bounded.
+    ///   - maxWords: most words this recognition may read.
+    /// - Throws: `WorkMeter.Exhausted` when the budget cannot pay for this recognition (nothing is
+    ///   read), `CancellationError` when the caller cancelled.
+    func recognize(_ image: borrowing Pix, mode: PageSegmentation, meter: WorkMeter, maxWords: Int) throws
         -> [RecognizedWord]
     {
+        let allowance = try meter.beginRecognition(pixels: image.width * image.height, maxWords: maxWords)
         OpenMP.runSeriallyOnThisThread()
         TessBaseAPISetPageSegMode(handle, mode.raw)
         TessBaseAPISetImage2(handle, image.raw)
         defer { TessBaseAPIClear(handle) }
         TessBaseAPISetSourceResolution(handle, 300)
 
-        var monitor: OpaquePointer? = nil
-        if let deadlineMilliseconds {
-            monitor = TessMonitorCreate()
-            if let monitor { TessMonitorSetDeadlineMSecs(monitor, Int32(deadlineMilliseconds)) }
+        guard let monitor = TessMonitorCreate() else {
+            throw DocOrientError(.library, "Tesseract could not create a progress monitor")
         }
-        defer { if let monitor { TessMonitorDelete(monitor) } }
-        guard TessBaseAPIRecognize(handle, monitor) == 0 else {
+        defer { TessMonitorDelete(monitor) }
+        var count = WordCount(limit: allowance, meter: meter)
+        let status = withUnsafeMutablePointer(to: &count) { pointer -> Int32 in
+            TessMonitorSetCancelThis(monitor, pointer)
+            TessMonitorSetCancelFunc(monitor) { context, _ in
+                guard let count = context?.assumingMemoryBound(to: WordCount.self) else { return false }
+                return count.pointee.shouldStopBeforeNextWord()
+            }
+            return TessBaseAPIRecognize(handle, monitor)
+        }
+        meter.endRecognition(words: count.started)
+        try meter.checkCancellation()
+        guard status == 0 else {
+            // Recognize reports a stop by its cancel callback as a failure; a budget stop is not one.
+            if count.stoppedByLimit { return try words() }
             throw DocOrientError(.library, "Tesseract recognition failed")
         }
+        return try words()
+    }
 
+    /// The words of the last recognition, in reading order.
+    private func words() throws -> [RecognizedWord] {
         guard let iterator = TessBaseAPIGetIterator(handle) else { return [] }
         defer { TessResultIteratorDelete(iterator) }
         var words: [RecognizedWord] = []
@@ -118,31 +141,132 @@ final class TesseractEngine: @unchecked Sendable {
     }
 }
 
-/// Initialised Tesseract engines for one model configuration, reused across images and threads.
-///
-/// Thread-safe: `withEngine` lends each engine to exactly one caller at a time and creates another
-/// when all are lent out, so N concurrent callers hold at most N engines; Init runs once per engine,
-/// never per image.
-final class TesseractPool: Sendable {
-    let datapath: String
-    let languages: String
-    private let idle = Mutex<[TesseractEngine]>([])
+/// The state Tesseract's cancel callback sees during one recognition: words started so far
+/// against this recognition's allowance, and the caller's cancellation.
+private struct WordCount {
+    let limit: Int
+    let meter: WorkMeter
+    private(set) var started = 0
+    private(set) var stoppedByLimit = false
 
-    init(datapath: String, languages: String) {
-        self.datapath = datapath
-        self.languages = languages
+    init(limit: Int, meter: WorkMeter) {
+        self.limit = limit
+        self.meter = meter
     }
 
-    /// Runs `body` with an engine that no other caller uses meanwhile.
+    /// Called by Tesseract before each word: true stops recognition there.
+    mutating func shouldStopBeforeNextWord() -> Bool {
+        if meter.isCancelled { return true }
+        guard started < limit else {
+            stoppedByLimit = true
+            return true
+        }
+        started += 1
+        return false
+    }
+}
+
+/// Initialised Tesseract engines for one model configuration, reused across images and threads.
+///
+/// Thread-safe: `withEngine` lends each engine to exactly one caller at a time. It creates engines
+/// on demand up to `capacity`; further callers wait until one is given back. An engine left unused
+/// for `idleTimeout` is freed. Init runs once per engine, never per image.
+final class TesseractPool: @unchecked Sendable {
+    let datapath: String
+    let languages: String
+    let capacity: Int
+    let idleTimeout: Duration
+    // All mutable state below is guarded by `condition`'s lock.
+    private let condition = NSCondition()
+    private var idle: [(engine: TesseractEngine, since: ContinuousClock.Instant)] = []
+    private var alive = 0
+    private var trimScheduled = false
+
+    init(datapath: String, languages: String, capacity: Int, idleTimeout: Duration) {
+        self.datapath = datapath
+        self.languages = languages
+        self.capacity = max(1, capacity)
+        self.idleTimeout = idleTimeout
+    }
+
+    /// Runs `body` with an engine that no other caller uses meanwhile, waiting for one when
+    /// `capacity` engines are all lent out.
     func withEngine<R>(_ body: (TesseractEngine) throws -> R) throws -> R {
-        let engine = try idle.withLock { $0.popLast() } ?? TesseractEngine(datapath: datapath, languages: languages)
-        defer { idle.withLock { $0.append(engine) } }
+        let engine = try borrow()
+        defer { giveBack(engine) }
         return try body(engine)
+    }
+
+    /// Engines alive now, lent out or idle.
+    var engineCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return alive
+    }
+
+    /// Engines waiting to be lent.
+    var idleCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return idle.count
     }
 
     /// Creates one engine now, so that a missing or broken model fails at setup, not mid-batch.
     func warmUp() throws {
         try withEngine { _ in }
+    }
+
+    private func borrow() throws -> TesseractEngine {
+        condition.lock()
+        while idle.isEmpty, alive >= capacity { condition.wait() }
+        if let entry = idle.popLast() {
+            condition.unlock()
+            return entry.engine
+        }
+        alive += 1
+        condition.unlock()
+        do {
+            return try TesseractEngine(datapath: datapath, languages: languages)
+        } catch {
+            condition.lock()
+            alive -= 1
+            condition.signal()
+            condition.unlock()
+            throw error
+        }
+    }
+
+    private func giveBack(_ engine: TesseractEngine) {
+        condition.lock()
+        idle.append((engine, .now))
+        let schedule = !trimScheduled
+        trimScheduled = true
+        condition.signal()
+        condition.unlock()
+        if schedule { scheduleTrim() }
+    }
+
+    private func scheduleTrim() {
+        let (seconds, attoseconds) = idleTimeout.components
+        let delay = Double(seconds) + Double(attoseconds) / 1e18
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + max(0.01, delay)) { [weak self] in
+            self?.trimIdle()
+        }
+    }
+
+    /// Frees the engines idle for `idleTimeout` or longer; looks again later while any stay idle.
+    private func trimIdle() {
+        let now = ContinuousClock.now
+        condition.lock()
+        let expired = idle.filter { now - $0.since >= idleTimeout }
+        idle.removeAll { now - $0.since >= idleTimeout }
+        alive -= expired.count
+        let again = !idle.isEmpty
+        trimScheduled = again
+        if !expired.isEmpty { condition.broadcast() }
+        condition.unlock()
+        if again { scheduleTrim() }
+        _ = expired  // the engines are freed here, outside the lock, as `expired` goes
     }
 }
 

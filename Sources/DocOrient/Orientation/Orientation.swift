@@ -122,7 +122,7 @@ public enum Orientation: Int, CaseIterable, Sendable, Codable, CustomStringConve
     }
 
     /// The name of the libjpeg-turbo lossless transform that performs this orientation.
-    public var turboJPEGOperationName: String {
+    var turboJPEGOperationName: String {
         switch self {
         case .identity: return "TJXOP_NONE"
         case .flipHorizontal: return "TJXOP_HFLIP"

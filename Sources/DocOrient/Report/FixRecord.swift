@@ -2,8 +2,11 @@ import Foundation
 
 /// What docorient decided and did for one file: one line of `fix --json` and of `--report`.
 public struct FixRecord: Sendable, Encodable, Equatable {
-    public var path: String
-    /// The usable EXIF orientation the file had (1-8), nil when none.
+    /// The file, nil for an image fixed in memory.
+    public var path: String?
+    /// The orientation the file displayed with before (1-8): its usable EXIF tag, else its XMP
+    /// `tiff:Orientation` (which some viewers honour alone), nil when it had neither. The JSON
+    /// key is `exif_orientation` for compatibility.
     public var exifOrientation: Int?
     /// The orientation that displays the stored pixels upright, nil when undecidable or failed.
     public var detectedOrientation: Int?
@@ -13,11 +16,13 @@ public struct FixRecord: Sendable, Encodable, Equatable {
     public var action: FixAction
     /// Why a file is undecidable or failed, or a note on the action (e.g. why it was not baked).
     public var reason: String?
-    public var errorCode: String?
+    /// What kind of failure, when the verdict is `.error`.
+    public var errorCode: DocOrientError.Code?
     public var candidates: [CandidateScore]
     public var elapsedMilliseconds: Double
 
-    public init(path: String) {
+    /// An empty record (verdict `.error` until something is decided) for `path`.
+    public init(path: String?) {
         self.path = path
         confidence = 0
         margin = 0
@@ -48,10 +53,17 @@ public struct FixRecord: Sendable, Encodable, Equatable {
         action = .none
         if let error = error as? DocOrientError {
             reason = error.message
-            errorCode = error.code.rawValue
+            errorCode = error.code
         } else {
             reason = "\(error)"
+            errorCode = .library
         }
+    }
+
+    /// The failure as an error, nil unless the verdict is `.error`.
+    public var error: DocOrientError? {
+        guard verdict == .error else { return nil }
+        return DocOrientError(errorCode ?? .library, reason ?? "unknown failure", path: path)
     }
 
     /// The record as one line of JSON (sorted keys): what `--json`, `--report` and the journal hold.
@@ -88,7 +100,7 @@ public struct FixRecord: Sendable, Encodable, Equatable {
         try c.encode(verdict.rawValue, forKey: .verdict)
         try c.encode(action.rawValue, forKey: .action)
         try c.encode(reason, forKey: .reason)
-        try c.encode(errorCode, forKey: .errorCode)
+        try c.encode(errorCode?.rawValue, forKey: .errorCode)
         var list = c.nestedUnkeyedContainer(forKey: .candidates)
         for candidate in candidates {
             var item = list.nestedContainer(keyedBy: CandidateKey.self)
@@ -111,6 +123,7 @@ public struct FixRecord: Sendable, Encodable, Equatable {
     public var humanLine: String {
         func o(_ v: Int?) -> String { v.map(String.init) ?? "none" }
         let conf = String(Int((confidence * 100).rounded()))
+        let path = self.path ?? "image"
         switch verdict {
         case .error: return "\(path): error: \(reason ?? "unknown")"
         case .undecidable: return "\(path): undecidable (\(reason ?? "the text does not decide")); tag \(o(exifOrientation)) left alone"

@@ -92,8 +92,10 @@ struct PageParameters: Sendable, Codable, Equatable {
     var maxUpscale: Double
     /// Tile of the background normalisation, in page-image pixels.
     var backgroundTile: Int
-    /// Recognition deadline per candidate (layout analysis at psm 4 is bounded on its own).
-    var deadlineMilliseconds: Int
+    /// Most words one reading of the page in one orientation may recognise (layout analysis at
+    /// psm 4 is bounded on its own). It replaced a 4 s recognition deadline, which made the answer
+    /// depend on the machine's speed and load; see `maxWordsPerRead` in Models/calibration.json.
+    var maxWordsPerRead: Int
     /// After the first axis pair: stop when the leader scores at least this...
     var earlyExitScore: Double
     /// ...and this many times the runner-up (plus one), and reads as dictionary text.

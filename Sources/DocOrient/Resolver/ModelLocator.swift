@@ -53,7 +53,7 @@ enum ModelLocator {
         let places = searched.joined(separator: ", ")
         throw DocOrientError(
             .missingModel,
-            "\(missing).traineddata not found in \(places): install \(debianPackage(for: missing)) or pass --tessdata DIR")
+            "\(missing).traineddata not found in \(places): install \(debianPackage(for: missing)), or set the configuration's tessdata to the directory that holds it")
     }
 
     private static func path(_ directory: String, _ language: String) -> String {

@@ -10,7 +10,7 @@ extension Resolver {
     ///   seconds on noise and found nothing on four sets.
     func runPageStage(
         engine: TesseractEngine, page: borrowing Pix, alongX: Bool, linesAreClear: Bool, hint: Orientation?,
-        prior: Orientation?, trace: inout Trace
+        prior: Orientation?, meter: WorkMeter, starved: inout Set<Orientation>, trace: inout Trace
     ) throws {
         let p = calibration.page
         // Engines are pooled: leave this one as the window stage expects it.
@@ -20,21 +20,29 @@ extension Resolver {
             try? engine.setVariable("thresholding_kfactor", String(p.kFactor))
         }
         try engine.setVariable("thresholding_kfactor", String(p.kFactor))
-        try readWholePage(engine: engine, page: page, alongX: alongX, hint: hint, prior: prior, trace: &trace)
+        try readWholePage(
+            engine: engine, page: page, alongX: alongX, hint: hint, prior: prior, meter: meter, starved: &starved,
+            trace: &trace)
         let best = trace.decision.candidates.first?.score ?? 0
-        if !trace.decision.isDecided, best < p.minScore, linesAreClear, !configuration.exhaustive {
+        if !trace.decision.isDecided, best < p.minScore, linesAreClear, !configuration.exhaustive,
+            meter.exhaustedPart == nil
+        {
             // Nothing read: faint print, whose ink is barely darker than the paper, falls above
             // Sauvola's threshold (a share `kFactor` below the local mean). Once more, closer to it.
             // So close that paper grain turns to ink and reads as short words: the answer stands
             // only with `faintMinTellingWords` long dictionary words or amounts.
             try engine.setVariable("thresholding_kfactor", String(p.faintKFactor))
             var again = trace
-            try readWholePage(engine: engine, page: page, alongX: alongX, hint: hint, prior: prior, trace: &again)
+            var starvedAgain: Set<Orientation> = starved
+            try readWholePage(
+                engine: engine, page: page, alongX: alongX, hint: hint, prior: prior, meter: meter,
+                starved: &starvedAgain, trace: &again)
             if let winner = again.decision.orientation,
                 (again.pageEvidence[winner]?.tellingWords ?? 0) >= p.faintMinTellingWords
             {
                 again.decision.reason = (again.decision.reason ?? "") + " (faint print)"
                 trace = again
+                starved = starvedAgain
             }
         }
     }
@@ -43,7 +51,7 @@ extension Resolver {
     /// order described above, and the decision from them.
     private func readWholePage(
         engine: TesseractEngine, page: borrowing Pix, alongX: Bool, hint: Orientation?, prior: Orientation?,
-        trace: inout Trace
+        meter: WorkMeter, starved: inout Set<Orientation>, trace: inout Trace
     ) throws {
         let p = calibration.page
         let weights = calibration.scoring
@@ -51,9 +59,13 @@ extension Resolver {
         func readPage(_ o: Orientation) throws {
             guard read[o] == nil else { return }
             let view = try CandidateReader.display(try page.cloned(), as: o)
-            // Recognize fails when the deadline cancels it: that candidate read nothing in time.
-            let words = (try? engine.recognize(view, mode: .singleColumn, deadlineMilliseconds: p.deadlineMilliseconds)) ?? []
-            read[o] = Evidence(words: words, weights: weights)
+            do {
+                let words = try engine.recognize(view, mode: .singleColumn, meter: meter, maxWords: p.maxWordsPerRead)
+                read[o] = Evidence(words: words, weights: weights)
+            } catch is WorkMeter.Exhausted {
+                starved.insert(o)
+                read[o] = Evidence()
+            }
         }
         func ranked() -> [Orientation] {
             read.keys.sorted { a, b in

@@ -1,10 +1,12 @@
+import Foundation
+
 /// Decides which EXIF orientation displays a document photo's stored pixels upright, by reading
 /// its text with Tesseract in each candidate orientation.
 ///
 /// Thread-safe: `decide` may be called from any number of tasks or threads at once and gives the
 /// same answers as serial calls. Each call borrows one Tesseract engine from an internal pool
-/// (engines are created on demand, one per concurrent call, and reused: the model is loaded once per
-/// engine, never per image).
+/// (engines are created on demand up to `ResolverConfiguration.maxEngines`, then callers wait;
+/// the model is loaded once per engine, never per image, and idle engines are freed).
 public final class Resolver: Sendable {
     /// The configuration the resolver was made with.
     public let configuration: ResolverConfiguration
@@ -26,24 +28,42 @@ public final class Resolver: Sendable {
         self.calibration = calibration
         self.modelDirectory = try ModelLocator.locate(
             explicit: configuration.tessdata, languages: configuration.languages)
-        self.pool = TesseractPool(datapath: modelDirectory, languages: configuration.languages)
+        self.pool = TesseractPool(
+            datapath: modelDirectory, languages: configuration.languages, capacity: configuration.maxEngines,
+            idleTimeout: configuration.engineIdleTimeout)
         try pool.warmUp()
     }
 
-    /// Decides the orientation of one image.
+    /// Decides the orientation of one image, with its own tag as the prior.
+    /// - Parameter image: the bytes of a JPEG, PNG or TIFF image.
+    /// - Throws: `.unsupportedFormat` or `.malformed` for bytes that are no readable image,
+    ///   `.limitExceeded` for frames over `maxPixels`, `.library` when a C library fails.
+    public func decide(_ image: some DataProtocol) throws -> Decision {
+        let bytes = [UInt8](image)
+        let metadata = try ImageMetadata.read(bytes)
+        return try decide(imageBytes: bytes, metadata: metadata, prior: metadata.effectiveOrientation)
+    }
+
+    /// Decides the orientation of one image whose metadata the caller has read.
     /// - Parameters:
-    ///   - imageBytes: a JPEG, PNG or TIFF file.
-    ///   - metadata: `ImageMetadata.read(imageBytes)`.
     ///   - prior: the file's current usable tag, nil when none. It stands unless the text clearly
     ///     says otherwise.
-    /// - Throws: `.limitExceeded` for frames over `maxPixels`, `.malformed` for undecodable data,
-    ///   `.library` when a C library fails.
-    public func decide(imageBytes: [UInt8], metadata: ImageMetadata, prior: Orientation?) throws -> Decision {
-        try trace(imageBytes: imageBytes, metadata: metadata, prior: prior).decision
+    ///   - budget: the work allowed, `configuration.budget` when nil.
+    ///   - signal: stops the work with `CancellationError` when set.
+    func decide(
+        imageBytes: [UInt8], metadata: ImageMetadata, prior: Orientation?, budget: WorkBudget? = nil,
+        signal: CancellationSignal? = nil
+    ) throws -> Decision {
+        try trace(imageBytes: imageBytes, metadata: metadata, prior: prior, budget: budget, signal: signal).decision
     }
 
     /// The decision together with the evidence behind it (for the evaluation and fitting tools).
-    func trace(imageBytes: [UInt8], metadata: ImageMetadata, prior: Orientation?) throws -> Trace {
+    func trace(
+        imageBytes: [UInt8], metadata: ImageMetadata, prior: Orientation?, budget: WorkBudget? = nil,
+        signal: CancellationSignal? = nil
+    ) throws -> Trace {
+        let meter = WorkMeter(budget: budget ?? configuration.budget, signal: signal)
+        try meter.checkCancellation()
         let c = calibration.cascade
         let started = ContinuousClock.now
         let analysis = try AnalysisImage.make(
@@ -69,24 +89,50 @@ public final class Resolver: Sendable {
                 candidates: [])
             return trace
         }
+        try meter.checkCancellation()
+        var starved: Set<Orientation> = []
         try pool.withEngine { engine in
             var hint: Orientation? = nil
             if !windows.isEmpty {
-                var reader = CandidateReader(engine: engine, windows: windows, weights: calibration.scoring)
+                var reader = CandidateReader(
+                    engine: engine, windows: windows, weights: calibration.scoring, meter: meter)
                 reader.keepWords = configuration.exhaustive
+                defer { starved = reader.starved }
                 try runCascade(&reader, image: analysis, prior: prior, trace: &trace)
-                if trace.decision.isDecided { return }
+                if trace.decision.isDecided || meter.exhaustedPart != nil { return }
                 hint = trace.decision.candidates.first.flatMap { $0.score > 0 ? $0.orientation : nil }
             }
             // The windows did not settle it: read the whole page.
+            try meter.checkCancellation()
             let page = try AnalysisImage.page(
                 bytes: imageBytes, metadata: metadata, maxPixels: configuration.maxPixels,
                 parameters: calibration.page)
             try runPageStage(
                 engine: engine, page: page, alongX: alongX, linesAreClear: linesAreClear, hint: hint, prior: prior,
-                trace: &trace)
+                meter: meter, starved: &starved, trace: &trace)
+        }
+        try meter.checkCancellation()
+        if let part = meter.exhaustedPart {
+            trace.decision = Self.budgeted(trace.decision, starved: starved, part: part, spent: meter.summary)
         }
         return trace
+    }
+
+    /// A decision reached when the work budget ran out: it stands when every candidate the
+    /// resolver asked to read was read (the budget only cut deeper reads short); when one went
+    /// unread the comparison is not fair, and the answer is undecidable.
+    static func budgeted(_ decision: Decision, starved: Set<Orientation>, part: String, spent: String) -> Decision {
+        var decision = decision
+        let note = "work budget spent (\(part): \(spent))"
+        if decision.isDecided, starved.isEmpty {
+            decision.reason = (decision.reason.map { $0 + "; " } ?? "") + note
+        } else {
+            let unread = starved.map(\.exifValue).sorted().map(String.init).joined(separator: ", ")
+            decision.orientation = nil
+            decision.reason = note + (unread.isEmpty ? "" : " before orientation \(unread) could be read")
+                + (decision.reason.map { "; \($0)" } ?? "")
+        }
+        return decision
     }
 
     /// The two mirrored orientations whose text lines run along the same stored axis as `o`'s.
@@ -347,29 +393,45 @@ struct CandidateReader {
     let engine: TesseractEngine
     let windows: [PixelBox]
     let weights: ScoringWeights
+    let meter: WorkMeter
     private var read: [Orientation: [Evidence]] = [:]
+    /// Candidates the work budget denied a read that the cascade asked for.
+    private(set) var starved: Set<Orientation> = []
     /// The words behind the evidence, kept only when `keepWords` (for fitting).
     var keepWords = false
     private(set) var words: [Orientation: [[RecognizedWord]]] = [:]
 
-    init(engine: TesseractEngine, windows: [PixelBox], weights: ScoringWeights) {
+    init(engine: TesseractEngine, windows: [PixelBox], weights: ScoringWeights, meter: WorkMeter) {
         self.engine = engine
         self.windows = windows
         self.weights = weights
+        self.meter = meter
     }
+
+    /// Most words one window read may recognise. It stands in for the 2 s recognition deadline
+    /// windows had: a window is `cascade.windowSideInTextHeights` (about 12) text heights square,
+    /// so it holds some 8 lines of 4-6 words, far under this; only noise read as a swarm of
+    /// one-letter words reaches it.
+    static let maxWordsPerWindow = 400
 
     /// Makes sure the first `windows` windows of candidate `o` have been read.
     mutating func read(_ o: Orientation, windows count: Int, of image: borrowing AnalysisImage) throws {
         var list = read[o] ?? []
+        defer { read[o] = list }
         while list.count < min(count, windows.count) {
             let crop = try image.readable.cropped(to: windows[list.count])
             let view = try Self.display(crop, as: o)
             view.setResolution(300)
-            let words = try engine.recognize(view, mode: .singleBlock, deadlineMilliseconds: 2000)
+            let words: [RecognizedWord]
+            do {
+                words = try engine.recognize(view, mode: .singleBlock, meter: meter, maxWords: Self.maxWordsPerWindow)
+            } catch is WorkMeter.Exhausted {
+                starved.insert(o)
+                return
+            }
             list.append(Evidence(words: words, weights: weights))
             if keepWords { self.words[o, default: []].append(words) }
         }
-        read[o] = list
     }
 
     /// The stored-orientation image as candidate `o` displays it: mirror first, then quarter turns.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// When the resolver also considers the four mirrored orientations (EXIF 2, 4, 5, 7).
 public enum MirrorPolicy: String, Sendable, Codable, CaseIterable {
     /// Only when the file's tag is mirrored, or when no rotation reads as dictionary text
@@ -21,19 +23,34 @@ public struct ResolverConfiguration: Sendable, Equatable {
     /// `.limitExceeded` before any pixel memory is allocated.
     public var maxPixels: Int
 
+    /// What resolving one image may spend (Tesseract reads, words, pixels); the same image gets
+    /// the same answer on any machine and under any load.
+    public var budget: WorkBudget
+    /// Most Tesseract engines alive at once (each holds the loaded model, some 20-40 MB); callers
+    /// beyond it wait for an engine. Default: the number of active processors.
+    public var maxEngines: Int
+    /// An engine unused for this long is freed (its model unloaded); the next caller that needs
+    /// one loads it again (tens of milliseconds).
+    public var engineIdleTimeout: Duration
+
     /// Read every candidate at every stage instead of stopping once the winner is clear. Slower,
     /// same winner in nearly every case; used to collect evidence for fitting `Models/calibration.json`.
     var exhaustive: Bool = false
 
     /// A configuration with the defaults: models found automatically, English, mirrored candidates
-    /// when the evidence calls for them, at most 100 megapixels.
+    /// when the evidence calls for them, at most 100 megapixels, the standard work budget, one
+    /// engine per active processor, freed after 60 s unused.
     public init(
         tessdata: String? = nil, languages: String = "eng", mirror: MirrorPolicy = .auto,
-        maxPixels: Int = 100_000_000
+        maxPixels: Int = 100_000_000, budget: WorkBudget = .standard,
+        maxEngines: Int = ProcessInfo.processInfo.activeProcessorCount, engineIdleTimeout: Duration = .seconds(60)
     ) {
         self.tessdata = tessdata
         self.languages = languages
         self.mirror = mirror
         self.maxPixels = maxPixels
+        self.budget = budget
+        self.maxEngines = max(1, maxEngines)
+        self.engineIdleTimeout = engineIdleTimeout
     }
 }

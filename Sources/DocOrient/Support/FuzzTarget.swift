@@ -1,0 +1,43 @@
+// The fuzz targets' bodies: every parser docorient owns or feeds, called as `fix` calls them.
+// Behind SPI so that the fuzzer (Sources/DocOrientFuzz, Scripts/fuzz.sh) reaches the internal
+// parsers through `@_spi(Fuzzing) import DocOrient` in any build configuration, while they stay
+// out of the public API.
+
+/// One libFuzzer target. Any outcome of `run` is fine except a crash, a hang or a leak.
+@_spi(Fuzzing) public enum FuzzTarget: String, CaseIterable, Sendable {
+    case jpeg, tiff, png, xmp, turbojpeg
+
+    /// Runs one input. Any outcome is fine except a crash, a hang or a leak.
+    public func run(_ bytes: [UInt8]) {
+        switch self {
+        case .jpeg:
+            // Segment walk, EXIF/TIFF IFDs, XMP, then the in-place tag rewrite and its re-parse.
+            guard let parsed = try? JPEGStructure.parse(bytes) else { return }
+            _ = try? ParsedImage.jpeg(parsed).metadata(bytes)
+            for o in [Orientation.rotate90, .identity] {
+                if let out = try? TagRewrite.setting(o, in: bytes) { _ = try? ImageMetadata.read(out) }
+            }
+        case .tiff:
+            guard (try? TIFFStructure.parse(bytes, base: 0, end: bytes.count)) != nil else { return }
+            if let out = try? TIFFEditor.settingOrientation(3, in: bytes, pixelDimensions: (7, 9)) {
+                _ = try? TIFFStructure.parse(out, base: 0, end: out.count)
+            }
+            _ = try? JPEGEditor.replacingThumbnail(in: bytes) { $0 }
+        case .png:
+            guard let png = try? PNGStructure.parse(bytes) else { return }
+            _ = try? ParsedImage.png(png).metadata(bytes)
+            _ = try? TagRewrite.setting(.rotate180, in: bytes)
+        case .xmp:
+            if let found = XMPOrientation.find(in: bytes, range: 0..<bytes.count) {
+                _ = found.read(bytes)
+                _ = JPEGEditor.xmpEdit(found, value: 1, in: bytes)
+            }
+        case .turbojpeg:
+            // The TurboJPEG paths as docorient calls them: header, scaled grey decode under a
+            // small pixel limit, and the lossless transform (plus the bake around it).
+            _ = try? TurboJPEG.header(bytes)
+            _ = try? TurboJPEG.decodeGray(bytes, minimumLongSide: 64, maxPixels: 4_000_000)
+            _ = try? Bake.apply(.rotate90, to: bytes, trim: true, maxPixels: 4_000_000)
+        }
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+
+@testable import DocOrient
+
+/// The library as an ingest service uses it: async calls that can be cancelled, a cap on engines,
+/// a work budget that gives the same answer every time, and bytes in any `DataProtocol`.
+struct LibraryAPITests {
+    static func sample(_ name: String) throws -> Data {
+        try Data(contentsOf: Fixtures.samples.appendingPathComponent(name))
+    }
+
+    @Test func aCancelledCallThrowsCancellationErrorPromptlyAndFreesItsEngine() async throws {
+        var configuration = ResolverConfiguration()
+        configuration.maxEngines = 1
+        let fixer = Fixer(resolver: try Resolver(configuration: configuration))
+        // 0014_letter (mirrored) reads windows in eight orientations, about a second of OCR: long
+        // enough to be cancelled in the middle.
+        let upload = try Self.sample("0014_letter.jpg")
+        let task = Task { try await fixer.resolve(upload) }
+        // Cancel from a thread of its own once the OCR holds the engine: other tests may keep
+        // Swift's cooperative threads busy, and the cancel must land mid-work.
+        let pool = fixer.resolver.pool
+        DispatchQueue.global().async {
+            for _ in 0..<2000 where pool.idleCount > 0 { usleep(5000) }
+            usleep(100_000)
+            task.cancel()
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        // The one engine is free again: the next call gets it and answers.
+        let next = try await fixer.resolve(try Self.sample("0003_letter.jpg"))
+        #expect(next.decision.orientation == .rotate270)
+        #expect(fixer.resolver.pool.engineCount == 1)
+    }
+
+    @Test func aTaskCancelledBeforeTheCallDoesNoWork() async throws {
+        let fixer = Fixer(resolver: try SharedResolver.get())
+        let upload = try Self.sample("0003_letter.jpg")
+        let task = Task {
+            try await Task.sleep(for: .milliseconds(50))
+            return try await fixer.fix(upload)
+        }
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+    }
+
+    @Test func concurrentCallsShareAtMostMaxEnginesAndAgreeWithSerialCalls() async throws {
+        var configuration = ResolverConfiguration()
+        configuration.maxEngines = 2
+        let fixer = Fixer(resolver: try Resolver(configuration: configuration))
+        let names = ["0000_receipt.jpg", "0003_letter.jpg", "0007_invoice.jpg", "0011_pdfpage.jpg", "0014_letter.jpg",
+            "0017_blank.jpg"]
+        let uploads = try names.map { try Self.sample($0) }
+        let serial = try uploads.map { try fixer.resolve($0).decision }
+        let concurrent = try await withThrowingTaskGroup(of: (Int, Decision).self) { group in
+            for (i, upload) in uploads.enumerated() {
+                group.addTask { (i, try await fixer.resolve(upload).decision) }
+            }
+            return try await group.reduce(into: [Int: Decision]()) { $0[$1.0] = $1.1 }
+        }
+        for i in uploads.indices {
+            #expect(concurrent[i]?.orientation == serial[i].orientation, "\(names[i])")
+            #expect(concurrent[i]?.confidence == serial[i].confidence, "\(names[i])")
+        }
+        #expect(fixer.resolver.pool.engineCount <= 2)
+    }
+
+    @Test func idleEnginesAreFreed() async throws {
+        var configuration = ResolverConfiguration()
+        configuration.engineIdleTimeout = .milliseconds(100)
+        let resolver = try Resolver(configuration: configuration)
+        #expect(resolver.pool.engineCount == 1, "warmed up")
+        var waited = Duration.zero
+        while resolver.pool.engineCount > 0, waited < .seconds(10) {
+            try await Task.sleep(for: .milliseconds(50))
+            waited += .milliseconds(50)
+        }
+        #expect(resolver.pool.engineCount == 0)
+        // and the next call loads one again
+        _ = try resolver.decide(try Self.sample("0003_letter.jpg"))
+        #expect(resolver.pool.engineCount == 1)
+    }
+
+    @Test func aSpentBudgetAnswersFromWhatWasReadOrSaysSoAndTheSameEveryTime() throws {
+        let fixer = Fixer(resolver: try SharedResolver.get())
+        let oneRead = WorkBudget(reads: 1, words: 10_000, pixels: 100_000_000)
+        var limited = 0
+        for sample in ResolverSample.all where sample.decidable {
+            let upload = try Data(sample.bytes())
+            let first = try fixer.resolve(upload, budget: oneRead).decision
+            let second = try fixer.resolve(upload, budget: oneRead).decision
+            #expect(first == second, "\(sample.file)")
+            if first.reason?.contains("work budget spent (reads: 1 read") == true {
+                limited += 1
+                // Decided only when every candidate it asked for was read.
+                if let answer = first.orientation { #expect(answer.exifValue == sample.upright, "\(sample.file)") }
+            } else {
+                // One read settled it, as it does without a budget.
+                #expect(first == (try fixer.resolve(upload).decision), "\(sample.file)")
+            }
+        }
+        #expect(limited >= 5, "most samples need more than one read")
+        let none = WorkBudget(reads: 0, words: 0, pixels: 0)
+        let starved = try fixer.resolve(try Self.sample("0003_letter.jpg"), budget: none).decision
+        #expect(starved.orientation == nil)
+        #expect(starved.reason?.hasPrefix("work budget spent") == true, "\(starved.reason ?? "")")
+    }
+
+    @Test func theStandardBudgetChangesNoAnswerOnTheSamples() throws {
+        let fixer = Fixer(resolver: try SharedResolver.get())
+        for sample in ResolverSample.all {
+            let upload = try Data(sample.bytes())
+            let standard = try fixer.resolve(upload).decision
+            let unlimited = try fixer.resolve(upload, budget: .unlimited).decision
+            #expect(standard == unlimited, "\(sample.file)")
+        }
+    }
+
+    @Test func bytesMayComeAsDataArraysOrSlices() throws {
+        let fixer = Fixer(resolver: try SharedResolver.get())
+        let data = try Self.sample("0003_letter.jpg")
+        let fromData = try fixer.resolve(data).decision
+        let fromArray = try fixer.resolve([UInt8](data)).decision
+        let fromSlice = try fixer.resolve(data[data.startIndex..<data.endIndex]).decision
+        #expect(fromData == fromArray && fromArray == fromSlice)
+    }
+
+    @Test func anInMemoryFixFailsWithATypedErrorAndRefusesADestination() throws {
+        let fixer = Fixer(resolver: try SharedResolver.get())
+        #expect {
+            _ = try fixer.fix(Data("%PDF-1.4".utf8))
+        } throws: { ($0 as? DocOrientError)?.code == .unsupportedFormat }
+        let letter = try Self.sample("0003_letter.jpg")
+        #expect {
+            _ = try fixer.fix(letter, options: FixOptions(destination: .directory("/tmp")))
+        } throws: { ($0 as? DocOrientError)?.code == .invalidRequest }
+        let fixed = try fixer.fix(letter)
+        #expect(fixed.record.path == nil)
+        #expect(fixed.record.jsonLine.contains("\"path\":null"))
+    }
+
+    @Test func aMissingFileFailsWithATypedErrorNamingIt() throws {
+        let fixer = Fixer(resolver: try SharedResolver.get())
+        let url = URL(fileURLWithPath: "/nonexistent/receipt.jpg")
+        #expect {
+            _ = try fixer.fix(contentsOf: url)
+        } throws: { ($0 as? DocOrientError)?.code == .io && ($0 as? DocOrientError)?.path == url.path }
+    }
+}
