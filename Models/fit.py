@@ -9,7 +9,13 @@ orientation was read on every text window and the recognised words were kept:
       DOCORIENT_EVAL_EXHAUSTIVE=1 DOCORIENT_EVAL_CALIBRATION='{"cascade":{"maxWindows":4}}' DOCORIENT_EVAL_JOBS=2 \\
       swift test -c release -Xswiftc -enable-testing --scratch-path .build-resolver-release \\
       --filter ResolverEvaluation
-    python3 Models/fit.py /tmp/resolver-exh-a.jsonl [--validate other.jsonl] [--write]
+    python3 Models/fit.py /tmp/resolver-exh-a.jsonl --manifest /tmp/resolver-set-a/manifest.csv \
+      [--validate other.jsonl] [--write]
+
+Only the fit part may be fitted on: with --manifest (the manifest the traces were recorded on),
+rows whose file has split `holdout` there are left out of the fit and only reported; a manifest
+without a split column (older sets) is all fit. Trace rows that carry a `split` field of their own
+are judged by it.
 
 Because OCR of a (candidate, window) pair does not depend on the cascade, the cascade of
 Resolver.swift is replayed here exactly on the recorded words for any parameters. The script
@@ -27,6 +33,7 @@ Resolver.swift is replayed here exactly on the recorded words for any parameters
 from __future__ import annotations
 
 import argparse
+import csv
 import itertools
 import json
 import math
@@ -352,16 +359,51 @@ def search(rows, current, current_cascade):
     return best
 
 
+def splits_of(manifest):
+    """file -> split ("fit" or "holdout") of a Corpus/generate.py manifest; no split column: all fit."""
+    with open(manifest, newline="") as fh:
+        return {r["file"]: (r.get("split") or "fit") for r in csv.DictReader(fh)}
+
+
+def fit_part(traces, manifests):
+    """The trace rows that may be fitted on, and the held-out rows left out.
+
+    manifests: none, one for every trace, or one per trace in the same order."""
+    if manifests and len(manifests) not in (1, len(traces)):
+        raise SystemExit(f"give one --manifest for all traces or one per trace ({len(traces)}), not {len(manifests)}")
+    fit, held_out = [], []
+    for i, path in enumerate(traces):
+        manifest = manifests[0 if len(manifests) == 1 else i] if manifests else None
+        splits = splits_of(manifest) if manifest else None
+        for r in load([path]):
+            if "words" not in r:
+                continue
+            split = r.get("split")
+            if split is None and splits is not None:
+                split = splits.get(r["file"])
+                if split is None:
+                    raise SystemExit(f"{path}: {r['file']} is not in {manifest}: is it the manifest the trace was recorded on?")
+            (held_out if (split or "fit") != "fit" else fit).append(r)
+    return fit, held_out
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("traces", nargs="+", help="exhaustive evaluation JSON lines to fit on")
     ap.add_argument("--validate", nargs="*", default=[], help="JSON lines to report on, not fitted")
     ap.add_argument("--write", action="store_true", help="update Models/calibration.json and the embedded copy")
+    ap.add_argument("--manifest", action="append", default=[],
+                    help="manifest.csv the traces were recorded on (once, or once per trace): its holdout rows "
+                         "are left out of the fit")
     args = ap.parse_args(argv)
 
     with open(CALIBRATION) as fh:
         calibration = json.load(fh)
-    rows = [r for r in load(args.traces) if "words" in r]
+    rows, held_out = fit_part(args.traces, args.manifest)
+    if not args.manifest and not any("split" in r for r in rows):
+        print("warning: no --manifest: every trace row is fitted on; pass the manifest the traces were recorded "
+              "on so its held-out rows are left out", file=sys.stderr)
+    print(f"fitting on {len(rows)} fit rows; {len(held_out)} held-out rows left out (reported only)")
     current = calibration["confidence"]
     (wrong, calls), params = search(rows, current, calibration["cascade"])
     print(f"search: {wrong} wrong winners on {sum(1 for r in rows if r['decidable'])} decidable, "
@@ -387,8 +429,9 @@ def main(argv=None):
     decide_at, r = chosen
     print(f"decideAt {decide_at}: right {r['right']}, wrong {r['wrong']}, undecided {r['undecided']}, "
           f"negatives undecidable {r['neg_undecided']}/{r['neg']}, median OCR calls {np.median(r['calls'])}")
-    for label, paths in [("fit set", args.traces)] + [(p, [p]) for p in args.validate]:
-        rs = [x for x in load(paths) if "words" in x]
+    reports = [("fit part", rows)] + ([("held-out rows of the traces", held_out)] if held_out else [])
+    reports += [(p, [x for x in load([p]) if "words" in x]) for p in args.validate]
+    for label, rs in reports:
         e = evaluate(rs, params, w, decide_at, min_score, prior_margin, verbose=True)
         n = e["right"] + e["wrong"] + e["undecided"]
         print(f"{label}: right {e['right']}/{n} ({100 * e['right'] / max(1, n):.1f}%), wrong {e['wrong']} "
@@ -399,7 +442,8 @@ def main(argv=None):
 
     if args.write:
         calibration["fittedWith"] = "python3 Models/fit.py " + " ".join(
-            os.path.basename(p) for p in args.traces) + " --write (see Models/README.md)"
+            os.path.basename(p) for p in args.traces) + "".join(
+            f" --manifest {m}" for m in args.manifest) + " --write (see Models/README.md)"
         calibration["scoring"]["minWordConfidence"] = params["minWordConfidence"]
         calibration["scoring"]["dictionaryWeight"] = params["dictionaryWeight"]
         for k in ["earlyExitScore", "earlyExitRatio", "singleReadDictionaryWords", "singleReadDictionaryShare",

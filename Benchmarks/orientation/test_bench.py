@@ -46,34 +46,233 @@ def test_summary_counts_abstentions_and_wrong_answers():
     assert s["median"] == 3.0
 
 
-def test_breakdown_time_tail_gives_the_share_of_the_slowest_tenth():
-    import breakdown
-    t = breakdown.time_tail([1.0] * 9 + [91.0])
-    assert t["max"] == 91.0 and t["total"] == 100.0
-    assert abs(t["slowest10"] - 0.91) < 1e-9
-    assert t["median"] == 1.0
+# ---------------------------------------------------------------------------
+# Parts, summaries, reliability, time distribution, real-set expansion
+# ---------------------------------------------------------------------------
+
+import csv  # noqa: E402
+import math  # noqa: E402
+
+import pytest  # noqa: E402
+from PIL import Image  # noqa: E402
+
+OLD_COLUMNS = ["file", "upright_orientation", "decidable", "exif_orientation", "kind",
+               "degradations", "format", "width", "height", "seed", "source"]
+NEW_COLUMNS = OLD_COLUMNS + ["family", "font_class", "capture", "split"]
 
 
-def test_breakdown_reliability_bins_count_answered_decidable_files_only():
-    import breakdown
-    recs = [
-        {"decidable": True, "abstained": False, "correct": True, "confidence": 0.995},
-        {"decidable": True, "abstained": False, "correct": False, "confidence": 0.992},
-        {"decidable": True, "abstained": False, "correct": True, "confidence": 0.85},
-        {"decidable": True, "abstained": True, "correct": False, "confidence": 0.3},
-        {"decidable": False, "abstained": False, "correct": False, "confidence": 0.97},
+def write_manifest(path, columns, rows):
+    with open(path, "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=columns, lineterminator="\n")
+        w.writeheader()
+        for r in rows:
+            w.writerow({c: r.get(c, "") for c in columns})
+    return str(path)
+
+
+def rec(part="fit", decidable=True, truth=1, answer=1, seconds=1.0, confidence=None, kind="letter",
+        font_class="serif", capture="flat", peer="docorient", path=None):
+    r = {"peer": peer, "part": part, "decidable": decidable, "truth": truth, "answer": answer,
+         "abstained": answer is None, "correct": decidable and answer == truth, "seconds": seconds,
+         "kind": kind, "font_class": font_class, "capture": capture, "family": "", "file": path or "f",
+         "path": path or "f"}
+    if confidence is not None:
+        r["confidence"] = confidence
+    return r
+
+
+def test_a_manifest_without_split_columns_is_all_fit_with_the_font_token_as_family(tmp_path):
+    m = write_manifest(tmp_path / "manifest.csv", OLD_COLUMNS, [
+        {"file": "0000_receipt.jpg", "upright_orientation": "6", "decidable": "1", "exif_orientation": "",
+         "kind": "receipt", "degradations": "font:DejaVuSansCondensed;faint:0.33;jpeg:83"},
+        {"file": "0001_blank.jpg", "upright_orientation": "3", "decidable": "0", "exif_orientation": "1",
+         "kind": "blank", "degradations": "crease;jpeg:80"},
+    ])
+    a, b = bench.generated_entries(m)
+    assert (a["part"], a["family"], a["capture"], a["font_class"]) == ("fit", "DejaVuSansCondensed", "flat", "")
+    assert (a["truth"], a["decidable"], a["exif_orientation"]) == (6, True, None)
+    assert (b["part"], b["family"], b["decidable"], b["exif_orientation"]) == ("fit", "", False, 1)
+    assert a["path"] == os.path.join(str(tmp_path), "0000_receipt.jpg")
+
+
+def test_the_split_column_decides_the_part(tmp_path):
+    m = write_manifest(tmp_path / "manifest.csv", NEW_COLUMNS, [
+        {"file": "a.jpg", "upright_orientation": "1", "decidable": "1", "kind": "letter",
+         "degradations": "font:X", "family": "Nimbus Roman", "font_class": "serif", "capture": "curled",
+         "split": "holdout"},
+        {"file": "b.jpg", "upright_orientation": "8", "decidable": "1", "kind": "letter",
+         "degradations": "font:Y", "family": "DejaVu Sans", "font_class": "sans", "capture": "handheld",
+         "split": "fit"},
+    ])
+    a, b = bench.generated_entries(m)
+    assert (a["part"], a["family"], a["font_class"], a["capture"]) == ("holdout", "Nimbus Roman", "serif", "curled")
+    assert (b["part"], b["family"], b["capture"]) == ("fit", "DejaVu Sans", "handheld")
+    bad = write_manifest(tmp_path / "bad.csv", NEW_COLUMNS, [
+        {"file": "c.jpg", "upright_orientation": "1", "decidable": "1", "kind": "letter", "split": "test"}])
+    with pytest.raises(SystemExit):
+        bench.generated_entries(bad)
+
+
+def test_the_slowest_tenth_share_and_percentiles_of_the_time_distribution():
+    even = bench.time_distribution([1.0] * 20)
+    assert even["slowest10"] == pytest.approx(0.1)          # 2 of 20 files, 2 of 20 seconds
+    skewed = bench.time_distribution([1.0] * 18 + [41.0, 41.0])
+    assert skewed["slowest10"] == pytest.approx(82 / 100)
+    assert (skewed["median"], skewed["max"], skewed["total"]) == (1.0, 41.0, 100.0)
+    assert skewed["p99"] == pytest.approx(41.0)
+    assert skewed["p90"] == pytest.approx(1.0 + 40.0 * 0.1)  # between the 18th and 19th value
+    few = bench.time_distribution([3.0, 1.0, None])           # under ten files: the slowest one
+    assert few["slowest10"] == pytest.approx(0.75)
+    assert math.isnan(bench.time_distribution([None])["median"])
+
+
+def test_summary_counts_confident_wrong_answers_only_at_or_above_0_9():
+    recs = [rec(answer=3, confidence=0.95), rec(answer=3, confidence=0.9), rec(answer=3, confidence=0.89),
+            rec(answer=3), rec(answer=1, confidence=0.99)]
+    s = bench.summarize(recs)
+    assert (s["wrong"], s["wrong_confident"], s["correct"]) == (4, 2, 1)
+
+
+def test_headline_rows_keep_the_parts_apart_and_compare_time_with_osd_on_the_same_files():
+    records = [
+        rec(part="fit", path="a", seconds=1.0), rec(part="fit", path="b", seconds=1.0, answer=None),
+        rec(part="holdout", path="c", seconds=4.0, answer=6, confidence=0.97),
+        rec(part="real", path="d", seconds=2.0, decidable=False, answer=None),
+        rec(part="fit", path="a", seconds=2.0, peer="osd-inprocess"),
+        rec(part="fit", path="b", seconds=2.0, peer="osd-inprocess"),
+        rec(part="holdout", path="c", seconds=1.0, peer="osd-inprocess"),
+        rec(part="real", path="d", seconds=2.0, decidable=False, answer=1, peer="osd-inprocess"),
     ]
-    bins = {label: (n, share) for label, n, share in breakdown.reliability(recs)}
-    assert bins[">=0.99"] == (2, 50.0)
-    assert bins["0.80-0.90"] == (1, 100.0)
-    assert bins["0.00-0.50"][0] == 0
+    peers = ["osd-inprocess", "docorient"]
+    col = {h: i for i, h in enumerate(bench.HEADLINE)}
+    fit = {r[0]: r for r in bench.headline_rows(records, peers, "fit")}
+    assert fit["docorient"][col["decidable right"]] == "1/2 (50.0%)"
+    assert fit["docorient"][col["undecidable on decidable"]] == "1/2"
+    assert fit["docorient"][col["total / OSD"]] == "0.50"
+    held = {r[0]: r for r in bench.headline_rows(records, peers, "holdout")}
+    assert held["docorient"][col["decidable right"]] == "0/1 (0.0%)"
+    assert held["docorient"][col["wrong (conf >= 0.9)"]] == "1 (1)"
+    assert held["osd-inprocess"][col["wrong (conf >= 0.9)"]] == "0 (-)"   # OSD's confidence is no probability
+    assert held["docorient"][col["median / OSD"]] == "4.00"
+    real = {r[0]: r for r in bench.headline_rows(records, peers, "real")}
+    assert real["docorient"][col["hard negatives abstained"]] == "1/1"
+    assert real["osd-inprocess"][col["hard negatives abstained"]] == "0/1"
+    everything = {r[0]: r for r in bench.headline_rows(records, peers, "all")}
+    assert everything["docorient"][col["files"]] == 4
+    assert everything["docorient"][col["total / OSD"]] == f"{8 / 7:.2f}"
 
 
-def test_breakdown_parts_follow_the_manifest_split():
-    import breakdown
-    recs = [{"peer": "docorient", "file": "a.jpg"}, {"peer": "docorient", "file": "b.jpg"}]
-    rows = [{"file": "a.jpg", "split": "holdout", "family": "Nimbus Roman", "font_class": "serif", "capture": "handheld"},
-            {"file": "b.jpg"}]
-    out = breakdown.attach(recs, rows)
-    assert out[0]["part"] == "holdout" and out[0]["capture"] == "handheld"
-    assert out[1]["part"] == "fit" and out[1]["capture"] == "flat"
+def test_breakdown_puts_the_worst_group_first():
+    recs = ([rec(kind="letter")] * 4 + [rec(kind="flyer", answer=3), rec(kind="flyer")]
+            + [rec(kind="blank", decidable=False, answer=None), rec(kind="label", answer=None), rec(kind="label")])
+    order = [k for k, _ in bench.breakdown(recs, "kind")]
+    assert set(order[-2:]) == {"blank", "letter"}             # all handled right
+    assert order[:2] == ["flyer", "label"]                    # half right; the wrong answer ranks worse
+
+
+def test_reliability_bins_count_answered_decidable_files_and_hard_negatives_apart():
+    recs = [rec(confidence=0.995), rec(confidence=0.99), rec(confidence=0.991, answer=3),
+            rec(confidence=0.92), rec(confidence=0.3, answer=6), rec(confidence=0.5),
+            rec(confidence=0.7, answer=None),                                     # abstained: not counted
+            rec(confidence=0.96, decidable=False, answer=1)]                      # answered hard negative
+    bins = {b["bin"]: b for b in bench.reliability(recs)}
+    assert list(bins) == ["<0.5", "0.5-0.7", "0.7-0.8", "0.8-0.9", "0.9-0.95", "0.95-0.99", ">=0.99"]
+    assert (bins[">=0.99"]["n"], bins[">=0.99"]["right"]) == (3, 2)
+    assert bins[">=0.99"]["share"] == pytest.approx(2 / 3)
+    assert (bins["0.9-0.95"]["n"], bins["0.9-0.95"]["right"]) == (1, 1)
+    assert (bins["<0.5"]["n"], bins["<0.5"]["right"]) == (1, 0)
+    assert bins["0.5-0.7"]["n"] == 1                          # a bin holds its lower edge
+    assert bins["0.7-0.8"]["n"] == 0
+    assert (bins["0.95-0.99"]["n"], bins["0.95-0.99"]["negatives"]) == (0, 1)
+
+
+def test_misses_list_confident_wrong_answers_first_then_undecidables():
+    recs = [rec(path="ok"), rec(path="w1", answer=3, confidence=0.6), rec(path="u", answer=None),
+            rec(path="w2", answer=6, confidence=0.97), rec(path="neg", decidable=False, answer=None)]
+    assert [r["path"] for r in bench.misses(recs)] == ["w2", "w1", "u"]
+
+
+def test_about_a_third_of_the_real_files_get_one_mirrored_variant():
+    names = [f"img/{i:03d}.jpg" for i in range(300)]
+    variants = [bench.real_orientations(n) for n in names]
+    assert all(v[:4] == [1, 3, 6, 8] and len(v) in (4, 5) for v in variants)
+    mirrored = [v[4] for v in variants if len(v) == 5]
+    assert 70 <= len(mirrored) <= 130
+    assert set(mirrored) == {2, 4, 5, 7}
+    assert variants == [bench.real_orientations(n) for n in names]   # the same every run
+
+
+# A 3x2 upright image with six distinct colours; the display transform of each EXIF value
+# (bench._apply, written from DOMAIN.md's table and independent of PIL and generate.py)
+# applied to the stored pixels must give it back.
+UPRIGHT = ((1, 2, 3), (4, 5, 6))
+COLOURS = {1: (250, 0, 0), 2: (0, 250, 0), 3: (0, 0, 250), 4: (250, 250, 0), 5: (0, 250, 250), 6: (250, 0, 250)}
+
+
+def grid_of(im):
+    w, h = im.size
+    back = {v: k for k, v in COLOURS.items()}
+    return tuple(tuple(back[im.getpixel((x, y))[:3]] for x in range(w)) for y in range(h))
+
+
+def test_real_files_are_stored_so_each_orientation_displays_them_upright(tmp_path):
+    src = tmp_path / "real"
+    (src / "img").mkdir(parents=True)
+    small = Image.new("RGB", (3, 2))
+    for y, row in enumerate(UPRIGHT):
+        for x, v in enumerate(row):
+            small.putpixel((x, y), COLOURS[v])
+    small.save(src / "img" / "page.png")
+    m = write_manifest(src / "manifest.csv", ["file", "upright_orientation", "decidable", "kind", "capture",
+                                              "language", "source", "commit", "path", "licence", "notes"],
+                       [{"file": "img/page.png", "upright_orientation": "1", "decidable": "1", "kind": "book",
+                         "capture": "scan"}])
+    out = tmp_path / "variants"
+    entries = bench.real_entries(m, str(out))
+    assert [e["truth"] for e in entries] == bench.real_orientations("img/page.png")
+    for e in entries:
+        assert (e["part"], e["kind"], e["capture"], e["source_file"]) == ("real", "book", "scan", "img/page.png")
+        with Image.open(e["path"]) as im:
+            assert im.format == "PNG"
+            assert 0x0112 not in im.getexif()
+            stored = grid_of(im.convert("RGB"))
+        assert bench._apply(e["truth"], stored) == UPRIGHT, e["truth"]
+    stored_6 = next(e for e in entries if e["truth"] == 6)
+    with Image.open(stored_6["path"]) as im:
+        # EXIF 6 displays the stored pixels turned 90 degrees clockwise, so they are the page
+        # turned counter-clockwise: its right column on top.
+        assert grid_of(im.convert("RGB")) == ((3, 6), (2, 5), (1, 4))
+
+
+def test_real_jpeg_files_are_written_as_jpeg_without_exif_and_alpha_is_flattened(tmp_path):
+    src = tmp_path / "real"
+    src.mkdir()
+    page = Image.new("RGB", (64, 32), (255, 255, 255))
+    page.paste((0, 0, 0), (0, 0, 16, 16))                   # dark block at the top left
+    page.save(src / "p.jpg", quality=95)
+    Image.new("RGBA", (8, 8), (0, 0, 0, 0)).save(src / "t.png")
+    Image.new("LA", (8, 8)).save(src / "la.png")
+    m = write_manifest(src / "manifest.csv", ["file", "upright_orientation", "decidable", "kind", "capture"],
+                       [{"file": "p.jpg", "upright_orientation": "1", "decidable": "1", "kind": "x", "capture": "photo"},
+                        {"file": "t.png", "upright_orientation": "1", "decidable": "0", "kind": "y", "capture": "scan"},
+                        {"file": "la.png", "upright_orientation": "1", "decidable": "0", "kind": "y", "capture": "scan"}])
+    entries = bench.real_entries(m, str(tmp_path / "out"))
+    jpegs = [e for e in entries if e["source_file"] == "p.jpg"]
+    for e in jpegs:
+        with Image.open(e["path"]) as im:
+            assert im.format == "JPEG" and 0x0112 not in im.getexif()
+            assert im.size == ((64, 32) if e["truth"] in (1, 2, 3, 4) else (32, 64))
+            g = im.convert("L")
+            # the corner the dark block is stored in must display at the top left
+            w, h = g.size
+            dark = min(((cx, cy) for cx in (0, 1) for cy in (0, 1)),
+                       key=lambda c: g.getpixel((4 + c[0] * (w - 9), 4 + c[1] * (h - 9))))
+            stored = [[0, 0], [0, 0]]
+            stored[dark[1]][dark[0]] = 1
+            upright = bench._apply(e["truth"], tuple(tuple(r) for r in stored))
+            assert upright[0][0] == 1, e["truth"]
+    assert {e["decidable"] for e in entries if e["source_file"] != "p.jpg"} == {False}
+    for e in entries:
+        if e["source_file"] != "p.jpg":
+            with Image.open(e["path"]) as im:
+                assert im.format == "PNG"
