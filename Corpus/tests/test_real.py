@@ -49,6 +49,14 @@ def test_the_set_has_enough_rows_and_every_row_is_a_committed_file():
     assert sorted(listed) == IMAGE_FILES, "manifest and folder disagree"
 
 
+def test_every_line_splits_on_plain_commas():
+    # Tests/DocOrientTests reads manifests by splitting lines on "," and skips a row whose field count
+    # differs from the header's, so a quoted field with a comma would silently drop that file.
+    with open(os.path.join(REAL, "manifest.csv")) as fh:
+        for line in fh.read().splitlines():
+            assert len(line.split(",")) == len(COLUMNS), line
+
+
 def test_rows_are_sorted_and_named_number_kind_short():
     listed = [row["file"] for row in ROWS]
     assert listed == sorted(listed)
