@@ -102,7 +102,7 @@ extension Resolver {
         }
         trace.pageEvidence = read
         trace.decision = conclude(
-            evidence: { read[$0] ?? Evidence() }, Array(read.keys), minScore: p.minScore,
+            evidence: { read[$0] ?? Evidence() }, read.keys.sorted { $0.exifValue < $1.exifValue }, minScore: p.minScore,
             minPlainWords: p.minPlainWords, prior: prior, note: "read the whole page")
     }
 }
