@@ -409,9 +409,9 @@ struct CandidateReader {
     }
 
     /// Most words one window read may recognise. It stands in for the 2 s recognition deadline
-    /// windows had: a window is `cascade.windowSideInTextHeights` (about 12) text heights square,
-    /// so it holds some 8 lines of 4-6 words, far under this; only noise read as a swarm of
-    /// one-letter words reaches it.
+    /// windows had: a window is `cascade.windowSideInTextHeights` (16) text heights square, so it
+    /// holds at most about 10 lines of some 10 words, far under this; only noise read as a swarm
+    /// of one-letter words reaches it.
     static let maxWordsPerWindow = 400
 
     /// Makes sure the first `windows` windows of candidate `o` have been read.
