@@ -12,6 +12,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // C libraries, each through a modulemap over a one-line shim header.
@@ -41,10 +43,26 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
+        // The HTTP service (`docorient serve`): its own target, so the core library does not depend on Hummingbird.
+        .target(
+            name: "DocOrientServer",
+            dependencies: [
+                "DocOrient",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]),
+
         // libFuzzer targets (Scripts/fuzz.sh); without -DFUZZING it replays files.
         .executableTarget(name: "DocOrientFuzz", dependencies: ["DocOrient"]),
 
         .testTarget(name: "DocOrientTests", dependencies: ["DocOrient"]),
+        .testTarget(
+            name: "DocOrientServerTests",
+            dependencies: [
+                "DocOrient", "DocOrientServer",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]),
         .testTarget(name: "DocOrientCLITests", dependencies: ["DocOrient", "DocOrientCLI", "DocOrientFuzz"]),
     ]
 )

@@ -1,0 +1,147 @@
+import DocOrient
+import Foundation
+import Hummingbird
+import HTTPTypes
+import Synchronization
+
+/// Settings of the HTTP service.
+public struct ServerConfiguration: Sendable {
+    public var host: String
+    public var port: Int
+    /// Largest accepted request body; larger ones get 413.
+    public var maxBodyBytes: Int
+    /// The work allowed for each request's image.
+    public var budget: WorkBudget?
+    /// Image requests admitted at once (being read, queued for an engine, or being decided);
+    /// one more gets 503 with Retry-After.
+    public var maxInFlight: Int
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 32 << 20, budget: WorkBudget? = nil,
+        maxInFlight: Int = 4 * ProcessInfo.processInfo.activeProcessorCount
+    ) {
+        self.host = host
+        self.port = port
+        self.maxBodyBytes = maxBodyBytes
+        self.budget = budget
+        self.maxInFlight = maxInFlight
+    }
+}
+
+/// The HTTP status for a library failure: 415 for bytes that are no supported image, 422 for a
+/// broken one or a limit, 400 for an impossible request, 500 otherwise.
+func status(for code: DocOrientError.Code) -> HTTPResponse.Status {
+    switch code {
+    case .unsupportedFormat: return .unsupportedMediaType
+    case .malformed, .limitExceeded, .imperfectTransform: return .unprocessableContent
+    case .invalidRequest: return .badRequest
+    case .io, .library, .missingModel: return .internalServerError
+    }
+}
+
+func jsonResponse(_ status: HTTPResponse.Status, _ text: String) -> Response {
+    Response(
+        status: status, headers: [.contentType: "application/json"],
+        body: .init(byteBuffer: ByteBuffer(string: text + "\n")))
+}
+
+func errorResponse(_ error: DocOrientError) -> Response {
+    let object: [String: String] = ["error": error.code.rawValue, "message": error.message]
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    let text = (try? encoder.encode(object)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    return jsonResponse(status(for: error.code), text)
+}
+
+/// Builds the router of the service over `fixer`.
+public func makeRouter(fixer: Fixer, configuration: ServerConfiguration) -> Router<BasicRequestContext> {
+    let router = Router()
+    let limit = configuration.maxBodyBytes
+    let budget = configuration.budget
+
+    @Sendable func body(_ request: Request) async throws -> ByteBuffer? {
+        do {
+            return try await request.body.collect(upTo: limit)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            return nil
+        }
+    }
+    let admitted = Admission(limit: configuration.maxInFlight)
+    @Sendable func busy() -> Response {
+        var r = errorResponse(DocOrientError(.limitExceeded, "the service is busy; try again shortly"))
+        r.status = .serviceUnavailable
+        r.headers[.retryAfter] = "1"
+        return r
+    }
+    let tooLarge = DocOrientError(.limitExceeded, "the request body is larger than \(limit) bytes")
+
+    router.get("/healthz") { _, _ in jsonResponse(.ok, #"{"status":"ok"}"#) }
+    router.get("/openapi.json") { _, _ in jsonResponse(.ok, OpenAPIDocument.json) }
+
+    router.post("/v1/orientation") { request, _ -> Response in
+        guard admitted.enter() else { return busy() }
+        defer { admitted.leave() }
+        guard let buffer = try await body(request) else {
+            return withStatus(errorResponse(tooLarge), .contentTooLarge)
+        }
+        do {
+            let fixed = try await fixer.fix(Array(buffer.readableBytesView), options: FixOptions(dryRun: true), budget: budget)
+            return jsonResponse(.ok, fixed.record.jsonLine)
+        } catch let error as DocOrientError {
+            return errorResponse(error)
+        }
+    }
+
+    router.post("/v1/fix") { request, _ -> Response in
+        guard admitted.enter() else { return busy() }
+        defer { admitted.leave() }
+        let mode = request.uri.queryParameters.get("mode") ?? "tag"
+        guard mode == "tag" || mode == "bake" else {
+            return errorResponse(DocOrientError(.invalidRequest, "mode must be tag or bake, not \(mode)"))
+        }
+        guard let buffer = try await body(request) else {
+            return withStatus(errorResponse(tooLarge), .contentTooLarge)
+        }
+        do {
+            let fixed = try await fixer.fix(
+                Array(buffer.readableBytesView), options: FixOptions(bake: mode == "bake"), budget: budget)
+            var headers: HTTPFields = [.contentType: "application/octet-stream"]
+            headers[HTTPField.Name("X-DocOrient-Record")!] = fixed.record.jsonLine
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: fixed.bytes)))
+        } catch let error as DocOrientError {
+            return errorResponse(error)
+        }
+    }
+    return router
+}
+
+func withStatus(_ response: Response, _ status: HTTPResponse.Status) -> Response {
+    var r = response
+    r.status = status
+    return r
+}
+
+/// The service as a Hummingbird application; `runService()` serves until SIGTERM or SIGINT,
+/// then stops accepting and lets requests in flight finish.
+public func makeApplication(fixer: Fixer, configuration: ServerConfiguration)
+    -> some ApplicationProtocol
+{
+    Application(
+        router: makeRouter(fixer: fixer, configuration: configuration),
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "docorient"))
+}
+
+/// Counts the image requests in flight and refuses past a limit.
+final class Admission: Sendable {
+    private let count = Atomic<Int>(0)
+    private let limit: Int
+    init(limit: Int) { self.limit = limit }
+    func enter() -> Bool {
+        if count.add(1, ordering: .relaxed).newValue > limit {
+            count.subtract(1, ordering: .relaxed)
+            return false
+        }
+        return true
+    }
+    func leave() { count.subtract(1, ordering: .relaxed) }
+}

@@ -1,0 +1,110 @@
+import DocOrient
+import DocOrientServer
+import Foundation
+import Hummingbird
+import HTTPTypes
+import HummingbirdTesting
+import Testing
+
+enum ServerFixtures {
+    static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Corpus/samples")
+    static let fixer = Result { Fixer(resolver: try Resolver(configuration: ResolverConfiguration())) }
+    static func app(maxBodyBytes: Int = 32 << 20, maxInFlight: Int = 8) throws -> some ApplicationProtocol {
+        makeApplication(
+            fixer: try fixer.get(),
+            configuration: ServerConfiguration(
+                host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes, maxInFlight: maxInFlight))
+    }
+}
+
+struct ServerTests {
+    @Test func anImageGetsTheSameRecordAsTheLibrary() async throws {
+        let url = ServerFixtures.samples.appendingPathComponent("0003_letter.jpg")
+        let bytes = try Data(contentsOf: url)
+        let expected = try await ServerFixtures.fixer.get().fix(bytes, options: FixOptions(dryRun: true)).record
+        try await ServerFixtures.app().test(.live) { client in
+            try await client.execute(uri: "/v1/orientation", method: .post, body: ByteBuffer(bytes: bytes)) { response in
+                #expect(response.status == .ok)
+                let json = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any]
+                #expect(json?["verdict"] as? String == expected.verdict.rawValue)
+                #expect(json?["detected_orientation"] as? Int == expected.detectedOrientation)
+                #expect(json?["exif_orientation"] as? Int == expected.exifOrientation)
+            }
+        }
+    }
+
+    @Test func bakeReturnsTheFixedImageAndTheRecordInAHeader() async throws {
+        let bytes = try Data(contentsOf: ServerFixtures.samples.appendingPathComponent("0003_letter.jpg"))
+        let expected = try await ServerFixtures.fixer.get().fix(bytes, options: FixOptions(bake: true))
+        try await ServerFixtures.app().test(.live) { client in
+            try await client.execute(uri: "/v1/fix?mode=bake", method: .post, body: ByteBuffer(bytes: bytes)) { response in
+                #expect(response.status == .ok)
+                #expect(Array(response.body.readableBytesView) == expected.bytes)
+                let header = response.headers[HTTPField.Name("X-DocOrient-Record")!]
+                #expect(header?.contains("\"verdict\":\"\(expected.record.verdict.rawValue)\"") == true)
+            }
+        }
+    }
+
+    @Test func nonImageIs415AndBrokenJPEGIs422WithTheErrorCode() async throws {
+        let jpeg = try Data(contentsOf: ServerFixtures.samples.appendingPathComponent("0003_letter.jpg"))
+        try await ServerFixtures.app().test(.live) { client in
+            try await client.execute(
+                uri: "/v1/orientation", method: .post, body: ByteBuffer(string: "%PDF-1.4 not an image")
+            ) { response in
+                #expect(response.status == .unsupportedMediaType)
+                #expect(String(decoding: response.body.readableBytesView, as: UTF8.self).contains("\"error\":\"unsupported_format\""))
+            }
+            try await client.execute(
+                uri: "/v1/orientation", method: .post, body: ByteBuffer(bytes: jpeg.prefix(600))
+            ) { response in
+                #expect(response.status == .unprocessableContent)
+                #expect(String(decoding: response.body.readableBytesView, as: UTF8.self).contains("\"error\":\"malformed\""))
+            }
+            try await client.execute(uri: "/v1/fix?mode=rotate", method: .post, body: ByteBuffer(bytes: jpeg)) { response in
+                #expect(response.status == .badRequest)
+            }
+        }
+    }
+
+    @Test func anOversizeBodyIs413AndTheServerKeepsServing() async throws {
+        let jpeg = try Data(contentsOf: ServerFixtures.samples.appendingPathComponent("0003_letter.jpg"))
+        try await ServerFixtures.app(maxBodyBytes: 1000).test(.live) { client in
+            try await client.execute(uri: "/v1/orientation", method: .post, body: ByteBuffer(bytes: jpeg)) { response in
+                #expect(response.status == .contentTooLarge)
+            }
+            try await client.execute(uri: "/healthz", method: .get) { response in
+                #expect(response.status == .ok)
+            }
+        }
+    }
+
+    @Test func aFullServiceAnswers503WithRetryAfterAndStillAnswersHealth() async throws {
+        // No room at all: deterministic, and the same path a saturated service takes.
+        let jpeg = try Data(contentsOf: ServerFixtures.samples.appendingPathComponent("0003_letter.jpg"))
+        try await ServerFixtures.app(maxInFlight: 0).test(.live) { client in
+            try await client.execute(uri: "/v1/fix?mode=tag", method: .post, body: ByteBuffer(bytes: jpeg)) { response in
+                #expect(response.status == .serviceUnavailable)
+                #expect(response.headers[.retryAfter] == "1")
+            }
+            try await client.execute(uri: "/healthz", method: .get) { response in
+                #expect(response.status == .ok)
+            }
+        }
+    }
+
+    @Test func theOpenAPIDocumentIsValidJSONNamingEveryRoute() async throws {
+        try await ServerFixtures.app().test(.live) { client in
+            try await client.execute(uri: "/openapi.json", method: .get) { response in
+                #expect(response.status == .ok)
+                let json = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any]
+                let paths = json?["paths"] as? [String: [String: Any]] ?? [:]
+                for route in OpenAPIDocument.routes {
+                    let parts = route.split(separator: " ")
+                    #expect(paths[String(parts[1])]?[parts[0].lowercased()] != nil, "\(route) missing")
+                }
+            }
+        }
+    }
+}
