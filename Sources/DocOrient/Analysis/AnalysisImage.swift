@@ -45,6 +45,8 @@ struct AnalysisParameters: Sendable, Codable, Equatable {
 /// One character-like mark on the page, in analysis-image pixels.
 struct Glyph: Sendable, Equatable {
     var box: PixelBox
+    /// Direction to its nearest neighbour of similar size (`NeighbourLink.angle`), nil when none.
+    var direction: Double? = nil
     var centerX: Double { Double(box.x) + Double(box.width) / 2 }
     var centerY: Double { Double(box.y) + Double(box.height) / 2 }
 }
@@ -58,6 +60,14 @@ struct NeighbourLink: Sendable, Equatable {
     /// Direction from one centre to the other, 0..<π radians (y runs down, so a positive angle
     /// turns clockwise on screen).
     var angle: Double
+    /// Index of the mark the link starts from.
+    var mark: Int
+
+    /// Angle between two directions of lines (which have no sense), 0...π/2.
+    static func difference(_ a: Double, _ b: Double) -> Double {
+        let d = abs(a - b).truncatingRemainder(dividingBy: .pi)
+        return min(d, .pi - d)
+    }
 }
 
 /// The direction text lines run in, as the stored axis nearest to it and the slant from it.
@@ -107,6 +117,11 @@ struct AnalysisImage: ~Copyable {
     let textHeight: Double
     /// Character-like components found by the probe (with an aligned neighbour of similar size).
     let glyphs: Int
+    /// The paper (the whole frame when none stands out from the table), in stored pixels.
+    let paper: PixelBox
+    /// How far the page's text lines slant clockwise from the stored axis nearest to them
+    /// (radians, `LineAngle.skew`), 0 when no direction was found.
+    var skew: Double = 0
     /// Glyph pairs side by side along stored x and along stored y: which way the text lines run.
     let horizontalPairs: Int
     let verticalPairs: Int
@@ -131,20 +146,8 @@ extension AnalysisImage {
     /// over `maxPixels` before allocating them. JPEG is DCT-scaled while decoding; PNG and TIFF are
     /// decoded by Leptonica.
     static func make(
-        bytes: [UInt8], metadata: ImageMetadata, maxPixels: Int, parameters p: AnalysisParameters,
-        windows request: WindowRequest
+        source: borrowing GraySource, parameters p: AnalysisParameters, windows request: WindowRequest
     ) throws -> AnalysisImage {
-        guard metadata.width > 0, metadata.height > 0 else {
-            throw DocOrientError(.malformed, "the image has no pixels")
-        }
-        guard metadata.width.multipliedReportingOverflow(by: metadata.height).partialValue <= maxPixels,
-            metadata.width <= maxPixels, metadata.height <= maxPixels
-        else {
-            throw DocOrientError(
-                .limitExceeded,
-                "the image is \(metadata.width)x\(metadata.height), over the limit of \(maxPixels) pixels")
-        }
-        let source = try GraySource(bytes: bytes, format: metadata.format, maxPixels: maxPixels)
         let storedLongSide = max(source.storedWidth, source.storedHeight)
 
         // The probe: small, then twice the size while the text is too small to measure.
@@ -157,23 +160,38 @@ extension AnalysisImage {
             probe = try Probe(source: source, longSide: probeSide, parameters: p, paperOf: probe)
         }
         let measure = probe.measure
-        guard let probeHeight = measure.textHeight else {
+        guard let glyphHeight = measure.textHeight else {
             return AnalysisImage(
                 readable: try Pix.blank(width: 1, height: 1, depth: 8),
                 strip: try Pix.blank(width: 1, height: 1, depth: 1), windows: [], textHeight: 0, glyphs: 0,
-                horizontalPairs: measure.horizontalPairs, verticalPairs: measure.verticalPairs)
+                paper: probe.storedPaper, horizontalPairs: measure.horizontalPairs, verticalPairs: measure.verticalPairs)
         }
         // Twice as many candidates as wanted: a window whose marks do not survive binarisation
         // at reading size as glyphs (texture, a photo, a barcode) gives way to the next.
         var wider = request
         wider.count *= 2
+        // The glyph pairs' height, unless the marks along the page's lines say otherwise by more
+        // than the factor of two between a line's x-height and its capitals: then the pairs
+        // measured something else (a heading, where blur ran the body's letters together).
+        var probeHeight = glyphHeight
+        if let line = measure.lineHeight, line > 2 * glyphHeight || glyphHeight > 2 * line { probeHeight = line }
+        // Windows over the text of the page's majority direction: a minority at a quarter turn
+        // (tear-off tabs, a margin note) is not read, and so cannot decide.
+        let pageLines = measure.lineAngle()
+        var textGlyphs = measure.glyphs
+        if let pageLines, case let aligned = measure.glyphs(alongLinesAt: pageLines.radians),
+            aligned.count >= request.minGlyphs
+        {
+            textGlyphs = aligned
+        }
         let boxes = densestWindows(
-            of: measure.glyphs, width: probe.width, height: probe.height, textHeight: probeHeight, wider)
+            of: textGlyphs, width: probe.width, height: probe.height, textHeight: probeHeight, wider)
         guard !boxes.isEmpty else {
             return AnalysisImage(
                 readable: try Pix.blank(width: 1, height: 1, depth: 8),
-                strip: try Pix.blank(width: 1, height: 1, depth: 1), windows: [], textHeight: probeHeight / probe.scale, glyphs: measure.glyphs.count,
-                horizontalPairs: measure.horizontalPairs, verticalPairs: measure.verticalPairs)
+                strip: try Pix.blank(width: 1, height: 1, depth: 1), windows: [], textHeight: probeHeight / probe.scale,
+                glyphs: measure.glyphs.count, paper: probe.storedPaper, horizontalPairs: measure.horizontalPairs,
+                verticalPairs: measure.verticalPairs)
         }
 
         // Reading size: analysis pixels per stored pixel.
@@ -208,7 +226,7 @@ extension AnalysisImage {
         // 5-15 degrees, and Tesseract reads a window of them as noise until they are level
         // (0237_letter of the seed-23 set, a window read upright: 26 words, all noise, against
         // 75 plain ones levelled).
-        let pageSkew = measure.lineAngle()?.skew
+        let pageSkew = pageLines?.skew
         let skews = boxes.map { measure.lineAngle(in: $0)?.skew ?? pageSkew ?? 0 }
         func place(checkingGlyphs: Bool) throws {
             for (crop, skew) in zip(crops, skews) {
@@ -245,8 +263,8 @@ extension AnalysisImage {
         }
         return AnalysisImage(
             readable: try readable.cropped(to: used), strip: try strip.cropped(to: used), windows: parts, textHeight: height,
-            glyphs: measure.glyphs.count, horizontalPairs: measure.horizontalPairs,
-            verticalPairs: measure.verticalPairs)
+            glyphs: measure.glyphs.count, paper: probe.storedPaper, skew: pageSkew ?? 0,
+            horizontalPairs: measure.horizontalPairs, verticalPairs: measure.verticalPairs)
     }
 
     /// The first look at the page: grey at a small size, light corrected, one threshold for the
@@ -263,6 +281,14 @@ extension AnalysisImage {
         var threshold: Int
         /// The paper (the whole frame when none stands out), in probe pixels.
         var paper: PixelBox
+
+        /// The paper in stored pixels.
+        var storedPaper: PixelBox {
+            let k = 1 / scale
+            let x0 = Int(Double(paper.x) * k), y0 = Int(Double(paper.y) * k)
+            let x1 = Int((Double(paper.maxX) * k).rounded(.up)), y1 = Int((Double(paper.maxY) * k).rounded(.up))
+            return PixelBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+        }
 
         /// - Parameter previous: a smaller probe of the same image, whose paper is taken (scaled)
         ///   rather than found again: it is judged on a thumbnail of the same size either way.
@@ -366,6 +392,9 @@ extension AnalysisImage {
         var verticalPairs: Int
         /// Each mark's links to its nearest neighbours of similar size.
         var links: [NeighbourLink] = []
+        /// Median height across the lines of the marks linked along the page's line direction
+        /// (letters, or words whose letters touch), nil without a direction.
+        var lineHeight: Double? = nil
 
         /// The direction the text lines run in, from the links whose midpoint lies in `box` (all
         /// when nil): the peak of their angles, to the nearest degree and then refined by the mean
@@ -394,6 +423,13 @@ extension AnalysisImage {
             var angle = atan2(sy, sx) / 2
             if angle < 0 { angle += .pi }
             return LineAngle(radians: angle)
+        }
+
+        /// The glyphs of lines running within π/8 of `angle`: nearer that direction than the
+        /// diagonal between it and the other axis. The page's majority direction leaves out
+        /// minority text at a quarter turn (tear-off tabs, rotated headers, margin notes).
+        func glyphs(alongLinesAt angle: Double) -> [Glyph] {
+            glyphs.filter { $0.direction.map { NeighbourLink.difference($0, angle) <= .pi / 8 } ?? false }
         }
 
         /// Fewest links a direction is taken from: the letters of one short line.
@@ -454,16 +490,31 @@ extension AnalysisImage {
             }
         }
         let links = neighbourLinks(marks, grid: grid, cell: cell)
-        let glyphs = marks.indices.filter { isGlyph[$0] }.map { Glyph(box: marks[$0]) }
-        guard glyphs.count >= 2 else {
-            return GlyphMeasure(
-                glyphs: [], textHeight: nil, horizontalPairs: horizontal, verticalPairs: vertical, links: links)
+        var direction = [Double?](repeating: nil, count: marks.count)
+        // Links come nearest first for each mark.
+        for link in links where direction[link.mark] == nil { direction[link.mark] = link.angle }
+        var measure = GlyphMeasure(glyphs: [], textHeight: nil, horizontalPairs: horizontal, verticalPairs: vertical, links: links)
+        if let lines = measure.lineAngle() {
+            // The height of the lines' marks across the lines: letters, or whole words where blur
+            // has run the letters together and no two glyphs pair up. A box turned by θ shows
+            // (W cos θ + H sin θ) by (W sin θ + H cos θ); H follows from the two.
+            let (c, s) = (cos(lines.skew), sin(abs(lines.skew)))
+            let across = marks.indices.compactMap { i -> Double? in
+                guard let d = direction[i], NeighbourLink.difference(d, lines.radians) <= .pi / 8 else { return nil }
+                let (along, other) = lines.alongX
+                    ? (Double(marks[i].width), Double(marks[i].height)) : (Double(marks[i].height), Double(marks[i].width))
+                return (other * c - along * s) / (c * c - s * s)
+            }.filter { $0 > 0 }.sorted()
+            if across.count >= GlyphMeasure.minLinksForAngle { measure.lineHeight = across[across.count / 2] }
         }
+        let glyphs = marks.indices.filter { isGlyph[$0] }.map { Glyph(box: marks[$0], direction: direction[$0]) }
+        guard glyphs.count >= 2 else { return measure }
         // Text height is measured across the line: along y for horizontal lines, along x for vertical.
         let across = glyphs.map { horizontal >= vertical ? $0.box.height : $0.box.width }.sorted()
         let median = Double(across[across.count / 2])
-        return GlyphMeasure(
-            glyphs: glyphs, textHeight: median, horizontalPairs: horizontal, verticalPairs: vertical, links: links)
+        measure.glyphs = glyphs
+        measure.textHeight = median
+        return measure
     }
 
     /// Links each mark to its `linksPerMark` nearest neighbours of similar size (sides within a
@@ -497,7 +548,7 @@ extension AnalysisImage {
                 var angle = atan2(by - ay, bx - ax)
                 if angle < 0 { angle += .pi }
                 if angle >= .pi { angle -= .pi }
-                links.append(NeighbourLink(x: (ax + bx) / 2, y: (ay + by) / 2, angle: angle))
+                links.append(NeighbourLink(x: (ax + bx) / 2, y: (ay + by) / 2, angle: angle, mark: i))
             }
         }
         return links
@@ -572,6 +623,22 @@ extension Pix {
 /// it twice; the scaled IDCTs other than 1/2, 1/4 and 1/8 (5/8, 3/4) are even slower than full size.
 struct GraySource: ~Copyable {
     let full: Pix
+
+    /// Decodes `bytes` once, refusing frames over `maxPixels` (by the metadata, before any pixel
+    /// memory is allocated).
+    init(bytes: [UInt8], metadata: ImageMetadata, maxPixels: Int) throws {
+        guard metadata.width > 0, metadata.height > 0 else {
+            throw DocOrientError(.malformed, "the image has no pixels")
+        }
+        guard metadata.width.multipliedReportingOverflow(by: metadata.height).partialValue <= maxPixels,
+            metadata.width <= maxPixels, metadata.height <= maxPixels
+        else {
+            throw DocOrientError(
+                .limitExceeded,
+                "the image is \(metadata.width)x\(metadata.height), over the limit of \(maxPixels) pixels")
+        }
+        try self.init(bytes: bytes, format: metadata.format, maxPixels: maxPixels)
+    }
 
     init(bytes: [UInt8], format: ImageFormat, maxPixels: Int) throws {
         switch format {

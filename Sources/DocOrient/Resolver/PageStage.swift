@@ -119,14 +119,13 @@ extension Resolver {
     /// words anywhere, whatever their size (a sign, a line under a photo, a few big words whose
     /// letters touch). Decides like a text window (`confidence.minScore`).
     func coarseLook(
-        imageBytes: [UInt8], metadata: ImageMetadata, alongX: Bool, prior: Orientation?, meter: WorkMeter,
-        starved: inout Set<Orientation>, trace: inout Trace
+        source: borrowing GraySource, paper: PixelBox, skew: Double, alongX: Bool, prior: Orientation?,
+        meter: WorkMeter, starved: inout Set<Orientation>, trace: inout Trace
     ) throws {
         var parameters = calibration.page
         parameters.longSide = Self.coarseLongSide
         parameters.maxUpscale = 1
-        let page = try AnalysisImage.page(
-            bytes: imageBytes, metadata: metadata, maxPixels: configuration.maxPixels, parameters: parameters)
+        let page = try AnalysisImage.page(source: source, paper: paper, skew: skew, parameters: parameters)
         try pool.withEngine { engine in
             try readWholePage(
                 engine: engine, page: page, alongX: alongX, hint: nil, prior: prior, meter: meter, starved: &starved,

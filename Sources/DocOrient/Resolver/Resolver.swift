@@ -66,9 +66,10 @@ public final class Resolver: Sendable {
         try meter.checkCancellation()
         let c = calibration.cascade
         let started = ContinuousClock.now
+        // Decoded once: the probe, the windows, the coarse look and the page all come from it.
+        let source = try GraySource(bytes: imageBytes, metadata: metadata, maxPixels: configuration.maxPixels)
         let analysis = try AnalysisImage.make(
-            bytes: imageBytes, metadata: metadata, maxPixels: configuration.maxPixels,
-            parameters: calibration.analysis,
+            source: source, parameters: calibration.analysis,
             windows: WindowRequest(
                 count: c.maxWindows, sideInTextHeights: c.windowSideInTextHeights, minGlyphs: c.windowMinGlyphs,
                 parts: c.windowParts))
@@ -86,7 +87,7 @@ public final class Resolver: Sendable {
             // barcode, or a few words too large or too blurred to come apart into letters.
             // Tesseract looks at the page at a coarse scale before it is called textless.
             try coarseLook(
-                imageBytes: imageBytes, metadata: metadata, alongX: alongX, prior: prior, meter: meter,
+                source: source, paper: analysis.paper, skew: analysis.skew, alongX: alongX, prior: prior, meter: meter,
                 starved: &starved, trace: &trace)
             if !trace.decision.isDecided, trace.decision.candidates.allSatisfy({ $0.characters == 0 }) {
                 trace.decision.reason = "no text found (\(analysis.glyphs) letter-like mark\(analysis.glyphs == 1 ? "" : "s"), "
@@ -111,8 +112,7 @@ public final class Resolver: Sendable {
             // The windows did not settle it: read the whole page.
             try meter.checkCancellation()
             let page = try AnalysisImage.page(
-                bytes: imageBytes, metadata: metadata, maxPixels: configuration.maxPixels,
-                parameters: calibration.page)
+                source: source, paper: analysis.paper, skew: analysis.skew, parameters: calibration.page)
             try runPageStage(
                 engine: engine, page: page, alongX: alongX, linesAreClear: linesAreClear, hint: hint, prior: prior,
                 meter: meter, starved: &starved, trace: &trace)
