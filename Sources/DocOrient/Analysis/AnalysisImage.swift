@@ -62,6 +62,8 @@ struct NeighbourLink: Sendable, Equatable {
     var angle: Double
     /// Index of the mark the link starts from.
     var mark: Int
+    /// Distance between the two centres.
+    var length: Double
 
     /// Angle between two directions of lines (which have no sense), 0...π/2.
     static func difference(_ a: Double, _ b: Double) -> Double {
@@ -172,9 +174,12 @@ extension AnalysisImage {
         wider.count *= 2
         // The glyph pairs' height, unless the marks along the page's lines say otherwise by more
         // than the factor of two between a line's x-height and its capitals: then the pairs
-        // measured something else (a heading, where blur ran the body's letters together).
+        // measured something else (a heading, where blur ran the body's letters together). Marks
+        // under `minProbeTextHeight`, the least the probe measures, do not count.
         var probeHeight = glyphHeight
-        if let line = measure.lineHeight, line > 2 * glyphHeight || glyphHeight > 2 * line { probeHeight = line }
+        if let line = measure.lineHeight(atLeast: p.minProbeTextHeight), line > 2 * glyphHeight || glyphHeight > 2 * line {
+            probeHeight = line
+        }
         // Windows over the text of the page's majority direction: a minority at a quarter turn
         // (tear-off tabs, a margin note) is not read, and so cannot decide.
         let pageLines = measure.lineAngle()
@@ -392,9 +397,17 @@ extension AnalysisImage {
         var verticalPairs: Int
         /// Each mark's links to its nearest neighbours of similar size.
         var links: [NeighbourLink] = []
-        /// Median height across the lines of the marks linked along the page's line direction
-        /// (letters, or words whose letters touch), nil without a direction.
-        var lineHeight: Double? = nil
+        /// Heights across the lines of the marks linked along the page's line direction (letters,
+        /// or words whose letters touch), ascending; empty without a direction.
+        var lineMarkHeights: [Double] = []
+
+        /// The median of `lineMarkHeights` at least `floor` high (form dashes, dots and specks link
+        /// along the lines too, and are thinner than any letter that can be measured); nil when
+        /// fewer than `minLinksForAngle` are.
+        func lineHeight(atLeast floor: Double) -> Double? {
+            let tall = lineMarkHeights.drop { $0 < floor }
+            return tall.count >= Self.minLinksForAngle ? tall[tall.startIndex + tall.count / 2] : nil
+        }
 
         /// The direction the text lines run in, from the links whose midpoint lies in `box` (all
         /// when nil): the peak of their angles, to the nearest degree and then refined by the mean
@@ -411,14 +424,16 @@ extension AnalysisImage {
             // Smoothed over five degrees, around the circle of directions.
             let smoothed = (0..<180).map { i in (-2...2).reduce(0) { $0 + histogram[(i + $1 + 180) % 180] } }
             let peak = Double(smoothed.indices.max { smoothed[$0] < smoothed[$1] || (smoothed[$0] == smoothed[$1] && $0 > $1) }!) + 0.5
-            // Circular mean (over doubled angles) of the links near the peak.
+            // Circular mean (over doubled angles) of the links near the peak, each weighted by its
+            // length: centres lie on a pixel grid, so a short link's angle is coarse (two letters
+            // 10 pixels apart can only slant by 0 or 5.7 degrees).
             var (sx, sy) = (0.0, 0.0)
             for link in inside {
                 var d = link.angle * 180 / .pi - peak
                 d -= 180 * (d / 180).rounded()
                 guard abs(d) <= Self.lineAngleReach else { continue }
-                sx += cos(2 * link.angle)
-                sy += sin(2 * link.angle)
+                sx += link.length * cos(2 * link.angle)
+                sy += link.length * sin(2 * link.angle)
             }
             var angle = atan2(sy, sx) / 2
             if angle < 0 { angle += .pi }
@@ -505,7 +520,7 @@ extension AnalysisImage {
                     ? (Double(marks[i].width), Double(marks[i].height)) : (Double(marks[i].height), Double(marks[i].width))
                 return (other * c - along * s) / (c * c - s * s)
             }.filter { $0 > 0 }.sorted()
-            if across.count >= GlyphMeasure.minLinksForAngle { measure.lineHeight = across[across.count / 2] }
+            measure.lineMarkHeights = across
         }
         let glyphs = marks.indices.filter { isGlyph[$0] }.map { Glyph(box: marks[$0], direction: direction[$0]) }
         guard glyphs.count >= 2 else { return measure }
@@ -542,13 +557,13 @@ extension AnalysisImage {
                 }
             }
             nearest.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.index < $1.index }
-            for (_, j) in nearest.prefix(linksPerMark) {
+            for (distance, j) in nearest.prefix(linksPerMark) {
                 let b = marks[j]
                 let (bx, by) = (Double(b.x) + Double(b.width) / 2, Double(b.y) + Double(b.height) / 2)
                 var angle = atan2(by - ay, bx - ax)
                 if angle < 0 { angle += .pi }
                 if angle >= .pi { angle -= .pi }
-                links.append(NeighbourLink(x: (ax + bx) / 2, y: (ay + by) / 2, angle: angle, mark: i))
+                links.append(NeighbourLink(x: (ax + bx) / 2, y: (ay + by) / 2, angle: angle, mark: i, length: distance))
             }
         }
         return links
