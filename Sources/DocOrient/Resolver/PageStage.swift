@@ -92,8 +92,10 @@ extension Resolver {
             order = ranked()
         }
         let winner = read[order[0]]!
+        // Mirrored print read unmirrored still yields confident non-words: when no rotation read
+        // a single confident word, the page holds no print a mirror would make readable.
         if configuration.exhaustive || configuration.mirror == .always || prior?.isMirrored == true
-            || !readsAsText(winner)
+            || (!readsAsText(winner) && winner.confidentWords > 0)
         {
             let mirrored: [Orientation] = configuration.exhaustive || configuration.mirror == .always
                 ? [.flipHorizontal, .flipVertical, .transpose, .transverse]
