@@ -16,7 +16,9 @@ struct FixCommand: ParsableCommand {
             follows at the end. --json prints one object per file per line on stdout with the keys \
             path, exif_orientation, detected_orientation, confidence, verdict (agrees, disagrees, \
             no_tag, undecidable, error), action (none, tag_rewritten, baked, would_rewrite_tag, \
-            would_bake), reason, candidates, elapsed_ms.
+            would_bake), reason, candidates, elapsed_ms. Records come in input order (a folder's \
+            files depth first, names sorted), whatever order the files finish in: two runs print \
+            the same lines apart from elapsed_ms.
 
             Folders are walked recursively (hidden entries and non-images skipped, symlink loops \
             detected) and their files fixed in parallel (--jobs). A journal (.docorient.sqlite in the \

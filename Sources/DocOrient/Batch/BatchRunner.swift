@@ -44,15 +44,26 @@ public final class BatchRunner: @unchecked Sendable {
     /// The journal's name for how files are handled; a run in another mode redoes them.
     var mode: String { options.bake ? (options.trim ? "bake-trim" : "bake") : "tag" }
 
-    private let lock = NSLock()
+    /// Guards `next`, `emitted`, `results` and `running`; workers wait on it while the reorder
+    /// window is full.
+    private let condition = NSCondition()
     private var next = 0
-    private var results: [Fixer.FileOutcome] = []
+    /// Files whose records have been handed to `onRecord` (all of `todo[0..<emitted]`).
+    private var emitted = 0
+    private var results: [(index: Int, outcome: Fixer.FileOutcome)] = []
     private var running = 0
     private let signal = DispatchSemaphore(value: 0)
 
+    /// Most files finished ahead of the earliest unfinished one. Records are reported in input
+    /// order, so a slow file holds finished ones back; this bounds how many (and the memory they
+    /// hold): a worker does not start a file this far ahead of the last one reported.
+    public static let reorderWindow = 64
+
     /// Handles `files`.
     /// - Parameters:
-    ///   - onRecord: called on the calling thread for each file handled, in completion order.
+    ///   - onRecord: called on the calling thread for each file handled, in the order of `files`
+    ///     (for folders, `FileWalker`'s order), whatever order they finish in: two runs over the
+    ///     same files print the same records in the same order.
     ///   - onProgress: called on the calling thread after each batch of results and every ~0.25 s.
     ///   - shouldStop: polled; when it turns true no new file is started, in-flight files finish.
     public func run(
@@ -73,6 +84,7 @@ public final class BatchRunner: @unchecked Sendable {
         guard !todo.isEmpty else { return progress }
 
         next = 0
+        emitted = 0
         running = min(jobs, todo.count)
         let queue = todo
         for _ in 0..<running {
@@ -82,13 +94,33 @@ public final class BatchRunner: @unchecked Sendable {
         }
         var pending: [JournalEntry] = []
         var lastSave = ContinuousClock.now
+        var waiting: [Int: Fixer.FileOutcome] = [:]
+        var nextToReport = 0
         while true {
             _ = signal.wait(timeout: .now() + .milliseconds(250))
-            lock.lock()
-            let batch = results
+            condition.lock()
+            let arrived = results
             results.removeAll(keepingCapacity: true)
             let finished = running == 0
-            lock.unlock()
+            condition.unlock()
+            for (index, outcome) in arrived { waiting[index] = outcome }
+            var batch: [Fixer.FileOutcome] = []
+            while let outcome = waiting.removeValue(forKey: nextToReport) {
+                batch.append(outcome)
+                nextToReport += 1
+            }
+            if finished {
+                // Workers take files in order and every one they took has arrived, so nothing
+                // should be left; if something is, it is reported rather than lost.
+                batch += waiting.keys.sorted().map { waiting[$0]! }
+                waiting.removeAll()
+            }
+            if !batch.isEmpty {
+                condition.lock()
+                emitted = nextToReport
+                condition.broadcast()
+                condition.unlock()
+            }
             for outcome in batch {
                 let r = outcome.record
                 progress.done += 1
@@ -113,20 +145,23 @@ public final class BatchRunner: @unchecked Sendable {
 
     private func work(_ todo: [String], shouldStop: @Sendable () -> Bool) {
         while true {
-            lock.lock()
+            condition.lock()
+            while next < todo.count, next >= emitted + Self.reorderWindow, !shouldStop() {
+                _ = condition.wait(until: Date(timeIntervalSinceNow: 0.25))
+            }
             guard next < todo.count, !shouldStop() else {
                 running -= 1
-                lock.unlock()
+                condition.unlock()
                 signal.signal()
                 return
             }
-            let path = todo[next]
+            let index = next
             next += 1
-            lock.unlock()
-            let outcome = fixer.fixFile(path: path, options: options, hashing: journal != nil && !options.dryRun)
-            lock.lock()
-            results.append(outcome)
-            lock.unlock()
+            condition.unlock()
+            let outcome = fixer.fixFile(path: todo[index], options: options, hashing: journal != nil && !options.dryRun)
+            condition.lock()
+            results.append((index, outcome))
+            condition.unlock()
             signal.signal()
         }
     }
