@@ -100,7 +100,8 @@ public struct BatchReport: Sendable {
     /// One self-contained HTML page: a contact sheet of every file a reviewer must see, grouped,
     /// as a viewer showed it before and as docorient shows it now, with the orientations,
     /// confidence, reason and the command that undoes the change. Filters by group and by
-    /// confidence run in the page itself (plain JavaScript, no server).
+    /// confidence run in the page itself (plain JavaScript, no server), and can be set from the
+    /// address (`review.html#groups=changed,failed&below=0.9`).
     public func html(thumbnailSide: Int = 220) -> String {
         let listed = noteworthy
         var rows = ""
@@ -153,6 +154,14 @@ public struct BatchReport: Sendable {
               document.getElementById('shown').textContent = shown;
             }
             for (const input of document.querySelectorAll('#filters input')) input.addEventListener('input', applyFilters);
+            // Filters can come in the address: review.html#groups=changed,failed&below=0.9
+            const wanted = new URLSearchParams(location.hash.slice(1));
+            if (wanted.has('groups')) {
+              const keep = new Set(wanted.get('groups').split(','));
+              for (const box of document.querySelectorAll('.groupfilter')) box.checked = keep.has(box.value);
+            }
+            if (wanted.has('below')) document.getElementById('below').value = wanted.get('below');
+            applyFilters();
             </script></body></html>
             """
     }
