@@ -30,15 +30,20 @@ public final class BatchRunner: @unchecked Sendable {
     public let options: FixOptions
     public let jobs: Int
     public let journal: Journal?
+    /// Where the original bytes of changed files are kept for `undo`; nil keeps none.
+    public let originals: OriginalsStore?
 
     /// - Parameters:
     ///   - jobs: worker threads, each holding one Tesseract engine from the resolver's pool.
     ///   - journal: where results are recorded; nil for none. Dry runs never write it.
-    public init(fixer: Fixer, options: FixOptions, jobs: Int, journal: Journal?) {
+    ///   - originals: where originals are kept before a file is changed in place (see
+    ///     `OriginalsStore`); nil for none.
+    public init(fixer: Fixer, options: FixOptions, jobs: Int, journal: Journal?, originals: OriginalsStore? = nil) {
         self.fixer = fixer
         self.options = options
         self.jobs = max(1, jobs)
         self.journal = journal
+        self.originals = options.dryRun ? nil : originals
     }
 
     /// The journal's name for how files are handled; a run in another mode redoes them.
@@ -158,7 +163,9 @@ public final class BatchRunner: @unchecked Sendable {
             let index = next
             next += 1
             condition.unlock()
-            let outcome = fixer.fixFile(path: todo[index], options: options, hashing: journal != nil && !options.dryRun)
+            let outcome = fixer.fixFile(
+                path: todo[index], options: options, hashing: journal != nil && !options.dryRun,
+                keepOriginal: originals.map { store in { original, fixed in try store.keep(original: original, fixed: fixed) } })
             condition.lock()
             results.append((index, outcome))
             condition.unlock()
