@@ -78,12 +78,21 @@ public final class BatchRunner: @unchecked Sendable {
         var progress = Progress(total: files.count)
         var todo: [String] = []
         let known = (options.dryRun ? nil : try journal?.entries()) ?? [:]
-        for path in files {
-            if let entry = known[Self.absolute(path)], entry.mode == mode, let now = FileFacts.stat(path), entry.facts.sameState(as: now) {
-                progress.alreadyDone += 1
-            } else {
-                todo.append(path)
+        var relocated: [JournalEntry] = []
+        if !known.isEmpty {
+            let byRelative = Dictionary(
+                known.values.compactMap { e in e.relativePath.map { ($0, e) } }, uniquingKeysWith: { $0.updatedAt >= $1.updatedAt ? $0 : $1 })
+            for path in files {
+                if let done = doneEntry(for: path, known: known, byRelative: byRelative) {
+                    progress.alreadyDone += 1
+                    if let moved = done.relocated { relocated.append(moved) }
+                } else {
+                    todo.append(path)
+                }
             }
+            try journal?.save(relocated)
+        } else {
+            todo = files
         }
         onProgress(progress)
         guard !todo.isEmpty else { return progress }
@@ -173,6 +182,46 @@ public final class BatchRunner: @unchecked Sendable {
         }
     }
 
+    /// The journal's entry that says `path` is done, with the entry to record when it was found
+    /// under another path. A file is done when the journal has it, handled in this mode, by its
+    /// path or by its path relative to the journal's folder (the folder was moved or copied with
+    /// its journal), and it is unchanged since: the same size, times and inode (nothing read), or
+    /// else the same size and content hash as docorient left it (a copy: read, not re-resolved).
+    private func doneEntry(
+        for path: String, known: [String: JournalEntry], byRelative: [String: JournalEntry]
+    ) -> (entry: JournalEntry, relocated: JournalEntry?)? {
+        let absolute = Self.absolute(path)
+        let relative = relativeToJournal(absolute)
+        guard let entry = known[absolute] ?? relative.flatMap({ byRelative[$0] }), entry.mode == mode,
+            let now = FileFacts.stat(path)
+        else { return nil }
+        var facts = now
+        if !entry.facts.sameState(as: now) {
+            guard now.size == entry.size, let bytes = try? FileIO.read(path) else { return nil }
+            facts.hash = FileFacts.contentHash(bytes)
+            guard facts.hash == entry.hashAfter else { return nil }
+        } else {
+            facts.hash = entry.hashAfter
+        }
+        guard entry.path != absolute || !entry.facts.sameState(as: now) else { return (entry, nil) }
+        var moved = entry
+        moved.path = absolute
+        moved.relativePath = relative
+        moved.size = facts.size
+        moved.mtimeNs = facts.modified
+        moved.ctimeNs = facts.changed
+        moved.inode = Int64(bitPattern: facts.inode)
+        return (entry, moved)
+    }
+
+    /// `absolute` relative to the journal's folder; nil outside it or without a journal.
+    private func relativeToJournal(_ absolute: String) -> String? {
+        guard let journal else { return nil }
+        let root = FileIO.parentDirectory(of: Self.absolute(journal.path))
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        return absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : nil
+    }
+
     /// Errors are journalled too: an unchanged file that failed is not retried by the next run
     /// (it would fail the same way); changing it (even a chmod) makes it new work.
     private func journalEntry(_ outcome: Fixer.FileOutcome) -> JournalEntry? {
@@ -183,7 +232,8 @@ public final class BatchRunner: @unchecked Sendable {
             inode: Int64(bitPattern: facts.inode), hashBefore: outcome.before?.hash ?? "", hashAfter: facts.hash,
             verdict: r.verdict.rawValue, action: r.action.rawValue, exifOrientation: r.exifOrientation,
             detectedOrientation: r.detectedOrientation, confidence: r.confidence, reason: r.reason,
-            elapsedMs: r.elapsedMilliseconds, record: r.jsonLine, updatedAt: ISO8601DateFormatter().string(from: Date()))
+            elapsedMs: r.elapsedMilliseconds, record: r.jsonLine, updatedAt: ISO8601DateFormatter().string(from: Date()),
+            relativePath: relativeToJournal(Self.absolute(r.path ?? "")))
     }
 
     /// The journal's key for a file: its absolute path, so reports work from any directory.
