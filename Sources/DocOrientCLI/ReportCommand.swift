@@ -11,7 +11,7 @@ struct ReportCommand: ParsableCommand {
             and every file a reviewer must see, in three groups: changed (the tag was rewritten or \
             added, or the pixels baked: the file displays differently now), needs a look \
             (undecidable, or a disagreement nothing was written for) and failed. Each changed file \
-            comes with the command that gives it back its old display. --html writes one \
+            comes with the command that gives it back its original bytes (docorient undo). --html writes one \
             self-contained page: a contact sheet with each such file as a viewer showed it before \
             and as docorient shows it now, the old and new orientation, confidence, reason and undo \
             command, with filters by group and by confidence. --json prints the same files as the \
@@ -50,13 +50,13 @@ struct ReportCommand: ParsableCommand {
             throw ExitCode(1)
         }
         if json {
-            for (group, entry) in report.noteworthy { print(BatchReport.reviewLine(group, entry)) }
+            for (group, entry) in report.noteworthy { print(report.reviewLine(group, entry)) }
         } else {
             print(report.summaryLine)
             for (group, entry) in report.noteworthy {
                 let old = entry.exifOrientation.map(String.init) ?? "none"
                 let new = entry.detectedOrientation.map(String.init) ?? "-"
-                let undo = BatchReport.undoCommand(for: entry).map { "\tundo: \($0)" } ?? ""
+                let undo = report.undoCommand(for: entry).map { "\tundo: \($0)" } ?? ""
                 print("\(group.title)\t\(entry.verdict)\t\(entry.path)\ttag \(old) -> \(new)\t\(entry.action)\t\(entry.reason ?? "")\(undo)")
             }
         }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// `docorient report` after a real batch over the committed samples: every file whose display
-/// changed is listed, grouped, with a command that gives it its old display back.
+/// changed is listed, grouped, with the command that gives it its original bytes back.
 struct ReviewReportTests {
     /// Each file's displayed orientation (`inspect`'s effective orientation, 1 when untagged).
     static func displays(_ paths: [String]) throws -> [String: Int] {
@@ -92,6 +92,10 @@ struct ReviewReportTests {
             #expect(shell.status == 0, "\(command): \(shell.err)")
         }
         let undone = try Self.displays(images)
-        for name in changed.sorted() { #expect(undone[name] == before[name], "\(name)") }
+        for name in changed.sorted() {
+            #expect(undone[name] == before[name], "\(name)")
+            let original = try Data(contentsOf: CLITests.samples.appendingPathComponent(name))
+            #expect(try Data(contentsOf: root.appendingPathComponent(name)) == original, "\(name): the original bytes")
+        }
     }
 }

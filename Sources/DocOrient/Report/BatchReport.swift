@@ -6,6 +6,8 @@ import Foundation
 /// each that failed.
 public struct BatchReport: Sendable {
     public var entries: [JournalEntry]
+    /// The journal each entry was read from, by path: `undo` needs it.
+    public var journalOf: [String: String] = [:]
 
     /// The review groups, in the order the report lists them.
     public enum Group: String, Sendable, CaseIterable, Codable {
@@ -36,6 +38,7 @@ public struct BatchReport: Sendable {
             for (key, entry) in try Journal(path: path, readOnly: true).entries() {
                 if let old = merged[key], old.updatedAt > entry.updatedAt { continue }
                 merged[key] = entry
+                journalOf[key] = path
             }
         }
         entries = merged.values.sorted { $0.path < $1.path }
@@ -54,10 +57,17 @@ public struct BatchReport: Sendable {
         Group.allCases.flatMap { group in entries.filter { Self.group(of: $0) == group }.map { (group, $0) } }
     }
 
-    /// The shell command that gives the file back the display it had before docorient changed it;
-    /// nil when nothing was changed. A rewritten or added tag is set back (no tag displays as 1).
-    /// Baked pixels are turned back by the inverse transform (lossless when the bake was a
-    /// perfect transform, as `fix --bake` without `--trim` makes it) and the old tag restored.
+    /// The shell command that gives the file back the bytes it had before docorient changed it
+    /// (`docorient undo JOURNAL FILE`); nil when nothing was changed.
+    public func undoCommand(for entry: JournalEntry) -> String? {
+        guard entry.action == "tag_rewritten" || entry.action == "baked", entry.hashBefore != entry.hashAfter else { return nil }
+        guard let journal = journalOf[entry.path] else { return Self.undoCommand(for: entry) }
+        return "docorient undo \(Self.shellQuoted(journal)) \(Self.shellQuoted(entry.path))"
+    }
+
+    /// Without the journal: the commands that give the file back the display it had (a rewritten
+    /// or added tag set back, no tag displaying as 1; baked pixels turned back by the inverse
+    /// transform, lossless when the bake was a perfect one, and the old tag restored).
     public static func undoCommand(for entry: JournalEntry) -> String? {
         let path = shellQuoted(entry.path)
         let original = entry.exifOrientation ?? 1
@@ -79,7 +89,7 @@ public struct BatchReport: Sendable {
 
     /// The journalled record (what `fix --json` printed) with the review group and the undo
     /// command added (`group`, `undo_command`): one line of `report --json`.
-    public static func reviewLine(_ group: Group, _ entry: JournalEntry) -> String {
+    public func reviewLine(_ group: Group, _ entry: JournalEntry) -> String {
         var object = (try? JSONSerialization.jsonObject(with: Data(entry.record.utf8))) as? [String: Any] ?? ["path": entry.path]
         object["group"] = group.rawValue
         object["undo_command"] = undoCommand(for: entry) ?? NSNull()
@@ -113,7 +123,7 @@ public struct BatchReport: Sendable {
             }
             let old = entry.exifOrientation.map(String.init) ?? "none"
             let new = entry.detectedOrientation.map(String.init) ?? "—"
-            let undo = Self.undoCommand(for: entry).map { "<div class=undo>undo: <code>\(Self.escape($0))</code></div>" } ?? ""
+            let undo = undoCommand(for: entry).map { "<div class=undo>undo: <code>\(Self.escape($0))</code></div>" } ?? ""
             rows += """
                 <tr class="row \(entry.verdict)" data-group="\(group.rawValue)" data-confidence="\(String(format: "%.3f", entry.confidence))">
                 <td class=group>\(group.title)</td><td>\(img(previews.before, "before"))</td><td>\(img(previews.after, "after"))</td>
