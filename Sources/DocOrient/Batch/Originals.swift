@@ -68,6 +68,7 @@ public enum Undo {
         /// How the original came back ("kept original", "tag edited back"), or why not.
         public var reason: String?
 
+        /// A result for the file at `path`.
         public init(path: String, outcome: Outcome, reason: String?) {
             self.path = path
             self.outcome = outcome

@@ -5,6 +5,7 @@ import Foundation
 /// tag added, pixels baked), each that needs a look (undecidable, or a disagreement left alone),
 /// each that failed.
 public struct BatchReport: Sendable {
+    /// Every journalled file, by path.
     public var entries: [JournalEntry]
     /// The journal each entry was read from, by path: `undo` needs it.
     public var journalOf: [String: String] = [:]
@@ -99,6 +100,7 @@ public struct BatchReport: Sendable {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// One line: how many files agreed, disagreed, were fixed, had no tag, were undecidable, failed.
     public var summaryLine: String {
         func count(_ f: (JournalEntry) -> Bool) -> Int { entries.filter(f).count }
         let fixed = count { $0.action == "tag_rewritten" || $0.action == "baked" }
