@@ -13,6 +13,9 @@ apt_packages=(
   tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd
   # Independent witnesses and benchmark peers.
   libimage-exiftool-perl jhead exiftran libjpeg-turbo-progs imagemagick
+  # A real browser for the review page's test (headless: its DOM after the page's script ran),
+  # and strace, which lists the files a resumed batch opens.
+  chromium strace
 )
 while read -r line; do
   line=${line%%#*}; line=${line// /}

@@ -16,7 +16,9 @@ struct FixCommand: ParsableCommand {
             follows at the end. --json prints one object per file per line on stdout with the keys \
             path, exif_orientation, detected_orientation, confidence, verdict (agrees, disagrees, \
             no_tag, undecidable, error), action (none, tag_rewritten, baked, would_rewrite_tag, \
-            would_bake), reason, candidates, elapsed_ms.
+            would_bake), reason, candidates, elapsed_ms. Records come in input order (a folder's \
+            files depth first, names sorted), whatever order the files finish in: two runs print \
+            the same lines apart from elapsed_ms.
 
             Folders are walked recursively (hidden entries and non-images skipped, symlink loops \
             detected) and their files fixed in parallel (--jobs). A journal (.docorient.sqlite in the \
@@ -33,6 +35,7 @@ struct FixCommand: ParsableCommand {
               docorient fix --jobs 2 --exclude 'archive/*' ~/Receipts
               docorient fix --shard 3/8 --journal shard3.sqlite /mnt/receipts
               docorient report --html review.html ~/Receipts/.docorient.sqlite
+              docorient undo ~/Receipts ~/Receipts/2024-03-01.jpg
 
             Exit codes: 0 every file handled (undecidable counts as handled), 1 some file failed, \
             64 usage error.
@@ -46,6 +49,9 @@ struct FixCommand: ParsableCommand {
 
     @Flag(help: "Decide and report, change nothing.")
     var dryRun = false
+
+    @Flag(help: "Keep no originals for undo (by default the original bytes of every file changed in a way a tag edit cannot take back, such as --bake or a tag added, are kept in .docorient-originals beside the journal).")
+    var noKeep = false
 
     @Flag(help: "Print one JSON object per file per line on stdout.")
     var json = false
@@ -126,7 +132,9 @@ struct FixCommand: ParsableCommand {
         }
         let writer = try ReportWriter(json: json, reportPath: report, quiet: quiet || !folders.isEmpty)
         let options = FixOptions(bake: bake, trim: trim, dryRun: dryRun, destination: write.destination)
-        let runner = BatchRunner(fixer: Fixer(resolver: resolver), options: options, jobs: jobs, journal: openedJournal)
+        let originals = noKeep ? nil : openedJournal.map { OriginalsStore(besideJournal: $0.path) }
+        let runner = BatchRunner(
+            fixer: Fixer(resolver: resolver), options: options, jobs: jobs, journal: openedJournal, originals: originals)
         var skipped: [String] = []
         if found.skippedNonImages > 0 { skipped.append("\(found.skippedNonImages) non-image file\(found.skippedNonImages == 1 ? "" : "s")") }
         if found.symlinkLoops > 0 { skipped.append("\(found.symlinkLoops) symlink loop\(found.symlinkLoops == 1 ? "" : "s")") }

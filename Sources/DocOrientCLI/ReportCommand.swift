@@ -8,9 +8,15 @@ struct ReportCommand: ParsableCommand {
         abstract: "Summarise batch journals and list the files that need a look.",
         discussion: """
             Reads one or more journals (several shards merge into one report) and prints the summary \
-            and every disagreement with the original tag, undecidable and error. --html writes one \
+            and every file a reviewer must see, in three groups: changed (the tag was rewritten or \
+            added, or the pixels baked: the file displays differently now), needs a look \
+            (undecidable, or a disagreement nothing was written for) and failed. Each changed file \
+            comes with the command that gives it back its original bytes (docorient undo). --html writes one \
             self-contained page: a contact sheet with each such file as a viewer showed it before \
-            and as docorient shows it now, the old and new orientation, confidence and reason.
+            and as docorient shows it now, the old and new orientation, confidence, reason and undo \
+            command, with filters by group and by confidence. --json prints the same files as the \
+            records of fix --json with two keys added: group (changed, needs_a_look, failed) and \
+            undo_command (null when there is nothing to undo).
 
             Examples:
               docorient report ~/Receipts/.docorient.sqlite
@@ -18,7 +24,7 @@ struct ReportCommand: ParsableCommand {
               docorient report --html review.html ~/Receipts/.docorient.sqlite
             """)
 
-    @Flag(help: "Print the listed files as JSON Lines (the records of fix --json).")
+    @Flag(help: "Print the listed files as JSON Lines (the records of fix --json, plus group and undo_command).")
     var json = false
 
     @Option(help: ArgumentHelp("Write a self-contained HTML contact sheet to FILE.", valueName: "FILE"))
@@ -44,13 +50,14 @@ struct ReportCommand: ParsableCommand {
             throw ExitCode(1)
         }
         if json {
-            for entry in report.noteworthy { print(entry.record) }
+            for (group, entry) in report.noteworthy { print(report.reviewLine(group, entry)) }
         } else {
             print(report.summaryLine)
-            for entry in report.noteworthy {
+            for (group, entry) in report.noteworthy {
                 let old = entry.exifOrientation.map(String.init) ?? "none"
                 let new = entry.detectedOrientation.map(String.init) ?? "-"
-                print("\(entry.verdict)\t\(entry.path)\ttag \(old) -> \(new)\t\(entry.action)\t\(entry.reason ?? "")")
+                let undo = report.undoCommand(for: entry).map { "\tundo: \($0)" } ?? ""
+                print("\(group.title)\t\(entry.verdict)\t\(entry.path)\ttag \(old) -> \(new)\t\(entry.action)\t\(entry.reason ?? "")\(undo)")
             }
         }
         if let html {

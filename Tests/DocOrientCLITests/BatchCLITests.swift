@@ -104,7 +104,11 @@ struct BatchCLITests {
         let report = try CLITests.docorient("report", "--json", tree.root.path)
         let listed = Set(report.lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["path"] as? String })
         #expect(failed.isSubset(of: listed), "the report lists every error")
-        #expect(listed.count == records.filter { ["disagrees", "undecidable", "error"].contains($0["verdict"] as? String ?? "") }.count)
+        // Every disagreement, undecidable and error, and every file whose tag was added.
+        #expect(listed.count == records.filter {
+            ["disagrees", "undecidable", "error"].contains($0["verdict"] as? String ?? "")
+                || ["tag_rewritten", "baked"].contains($0["action"] as? String ?? "")
+        }.count)
     }
 
     @Test func aRunKilledAtRandomPointsThenResumedEndsLikeAnUninterruptedRun() throws {

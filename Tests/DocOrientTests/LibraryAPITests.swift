@@ -106,13 +106,15 @@ struct LibraryAPITests {
         #expect(starved.reason?.hasPrefix("work budget spent") == true, "\(starved.reason ?? "")")
     }
 
+    /// The budget binds (a page that reads nothing stops early, and its reason says so), but it
+    /// changes no orientation the samples resolve to.
     @Test func theStandardBudgetChangesNoAnswerOnTheSamples() throws {
         let fixer = Fixer(resolver: try SharedResolver.get())
         for sample in ResolverSample.all {
             let upload = try Data(sample.bytes())
             let standard = try fixer.resolve(upload).decision
             let unlimited = try fixer.resolve(upload, budget: .unlimited).decision
-            #expect(standard == unlimited, "\(sample.file)")
+            #expect(standard.orientation == unlimited.orientation, "\(sample.file): \(standard) against \(unlimited)")
         }
     }
 

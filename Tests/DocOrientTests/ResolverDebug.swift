@@ -40,17 +40,17 @@ struct ResolverDebug {
             }
             try report("otsu", try big.otsuOnNormalizedBackground(tile: tile))
         }
-        let page = try AnalysisImage.page(
-            bytes: bytes, metadata: metadata, maxPixels: 100_000_000, parameters: calibration.page)
-        page.writeDebugPNG("/tmp/resolver-debug-page.png")
+        let source = try GraySource(bytes: bytes, metadata: metadata, maxPixels: 100_000_000)
         let clock = ContinuousClock()
         let start = clock.now
         let c = calibration.cascade
         let analysis = try AnalysisImage.make(
-            bytes: bytes, metadata: metadata, maxPixels: 100_000_000, parameters: calibration.analysis,
+            source: source, parameters: calibration.analysis,
             windows: WindowRequest(
                 count: c.maxWindows, sideInTextHeights: c.windowSideInTextHeights, minGlyphs: c.windowMinGlyphs))
         print("analysis \(clock.now - start): \(analysis.windows.count) windows, text \(analysis.textHeight) glyphs \(analysis.glyphs) pairs \(analysis.horizontalPairs)/\(analysis.verticalPairs)")
+        let page = try AnalysisImage.page(source: source, paper: analysis.paper, parameters: calibration.page)
+        page.writeDebugPNG("/tmp/resolver-debug-page.png")
         analysis.strip.writeDebugPNG("/tmp/resolver-debug-binary.png")
         analysis.readable.writeDebugPNG("/tmp/resolver-debug-readable.png")
         let windows = analysis.windows

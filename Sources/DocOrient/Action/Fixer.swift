@@ -234,18 +234,23 @@ public final class Fixer: Sendable {
 
     /// - Parameter hashing: whether the facts carry content hashes (only a journal records them:
     ///   hashing a 12 MP photo costs a few milliseconds).
-    func fixFile(path: String, options: FixOptions, hashing: Bool) -> FileOutcome {
+    /// - Parameter keepOriginal: called with the original and the fixed bytes before a file is
+    ///   replaced in place; when it throws, the file is left alone and the record says why.
+    func fixFile(
+        path: String, options: FixOptions, hashing: Bool, keepOriginal: ((_ original: [UInt8], _ fixed: [UInt8]) throws -> Void)? = nil
+    ) -> FileOutcome {
         // Nothing cancels a fix without a signal.
-        (try? fixFile(path: path, options: options, hashing: hashing, budget: nil, signal: nil))
+        (try? fixFile(path: path, options: options, hashing: hashing, budget: nil, signal: nil, keepOriginal: keepOriginal))
             ?? FileOutcome(record: FixRecord(path: path))
     }
 
     /// The same, with a budget and a cancellation signal.
     /// - Throws: only the cancellation that stopped it (the file then unchanged). Every other
     ///   failure is an outcome whose record has verdict `.error`.
-    func fixFile(path: String, options: FixOptions, hashing: Bool, budget: WorkBudget?, signal: CancellationSignal?)
-        throws(CancellationError) -> FileOutcome
-    {
+    func fixFile(
+        path: String, options: FixOptions, hashing: Bool, budget: WorkBudget?, signal: CancellationSignal?,
+        keepOriginal: ((_ original: [UInt8], _ fixed: [UInt8]) throws -> Void)? = nil
+    ) throws(CancellationError) -> FileOutcome {
         let clock = ContinuousClock.now
         var outcome = FileOutcome(record: FixRecord(path: path))
         do {
@@ -268,6 +273,7 @@ public final class Fixer: Sendable {
             {
                 if signal?.isCancelled == true { throw CancellationError() }
                 do {
+                    if options.destination == .inPlace, result.bytes != bytes { try keepOriginal?(bytes, result.bytes) }
                     _ = try FileActions.commit(result.bytes, original: bytes, path: path, destination: options.destination)
                     if options.destination == .inPlace { written = result.bytes }
                 } catch {
@@ -303,7 +309,9 @@ public final class Fixer: Sendable {
             switch result.outcome {
             case .baked: return (result.bytes, .baked, nil)
             case .unchanged: return nil
-            case .tagRewrittenInstead(_, let reason): return (result.bytes, .tagRewritten, "not baked: \(reason)")
+            case .tagRewrittenInstead(_, let reason):
+                // The tag already said so: nothing was written, and nothing displays differently.
+                return (result.bytes, result.bytes == bytes ? .none : .tagRewritten, "not baked: \(reason)")
             }
         }
         return (try TagRewrite.setting(target, in: bytes), .tagRewritten, nil)

@@ -1,3 +1,5 @@
+import Foundation
+
 // The text windows the resolver reads: found on a small probe, cut at a scale chosen from the size
 // of the text rather than the size of the file, light corrected, and binarised once (for measuring).
 
@@ -43,8 +45,45 @@ struct AnalysisParameters: Sendable, Codable, Equatable {
 /// One character-like mark on the page, in analysis-image pixels.
 struct Glyph: Sendable, Equatable {
     var box: PixelBox
+    /// Direction to its nearest neighbour of similar size (`NeighbourLink.angle`), nil when none.
+    var direction: Double? = nil
     var centerX: Double { Double(box.x) + Double(box.width) / 2 }
     var centerY: Double { Double(box.y) + Double(box.height) / 2 }
+}
+
+/// A mark and its nearest neighbour of similar size: in text, mostly the next letter (or word)
+/// of the same line, whatever the line's direction (O'Gorman's docstrum).
+struct NeighbourLink: Sendable, Equatable {
+    /// The midpoint between the two marks' centres.
+    var x: Double
+    var y: Double
+    /// Direction from one centre to the other, 0..<π radians (y runs down, so a positive angle
+    /// turns clockwise on screen).
+    var angle: Double
+    /// Index of the mark the link starts from.
+    var mark: Int
+    /// Distance between the two centres.
+    var length: Double
+
+    /// Angle between two directions of lines (which have no sense), 0...π/2.
+    static func difference(_ a: Double, _ b: Double) -> Double {
+        let d = abs(a - b).truncatingRemainder(dividingBy: .pi)
+        return min(d, .pi - d)
+    }
+}
+
+/// The direction text lines run in, as the stored axis nearest to it and the slant from it.
+struct LineAngle: Sendable, Equatable {
+    /// Direction of the lines, 0..<π radians from stored x, clockwise on screen.
+    var radians: Double
+    /// Whether the lines run nearer stored x than stored y.
+    var alongX: Bool { radians < .pi / 4 || radians >= 3 * .pi / 4 }
+    /// How far the lines are turned clockwise from that axis, -π/4...π/4 radians. A line along
+    /// y turned clockwise by θ runs along (-sin θ, cos θ), whose direction is π/2 + θ.
+    var skew: Double {
+        if alongX { return radians < .pi / 4 ? radians : radians - .pi }
+        return radians - .pi / 2
+    }
 }
 
 extension [Glyph] {
@@ -80,6 +119,11 @@ struct AnalysisImage: ~Copyable {
     let textHeight: Double
     /// Character-like components found by the probe (with an aligned neighbour of similar size).
     let glyphs: Int
+    /// The paper (the whole frame when none stands out from the table), in stored pixels.
+    let paper: PixelBox
+    /// How far the page's text lines slant clockwise from the stored axis nearest to them
+    /// (radians, `LineAngle.skew`), 0 when no direction was found.
+    var skew: Double = 0
     /// Glyph pairs side by side along stored x and along stored y: which way the text lines run.
     let horizontalPairs: Int
     let verticalPairs: Int
@@ -104,20 +148,8 @@ extension AnalysisImage {
     /// over `maxPixels` before allocating them. JPEG is DCT-scaled while decoding; PNG and TIFF are
     /// decoded by Leptonica.
     static func make(
-        bytes: [UInt8], metadata: ImageMetadata, maxPixels: Int, parameters p: AnalysisParameters,
-        windows request: WindowRequest
+        source: borrowing GraySource, parameters p: AnalysisParameters, windows request: WindowRequest
     ) throws -> AnalysisImage {
-        guard metadata.width > 0, metadata.height > 0 else {
-            throw DocOrientError(.malformed, "the image has no pixels")
-        }
-        guard metadata.width.multipliedReportingOverflow(by: metadata.height).partialValue <= maxPixels,
-            metadata.width <= maxPixels, metadata.height <= maxPixels
-        else {
-            throw DocOrientError(
-                .limitExceeded,
-                "the image is \(metadata.width)x\(metadata.height), over the limit of \(maxPixels) pixels")
-        }
-        let source = try GraySource(bytes: bytes, format: metadata.format, maxPixels: maxPixels)
         let storedLongSide = max(source.storedWidth, source.storedHeight)
 
         // The probe: small, then twice the size while the text is too small to measure.
@@ -130,23 +162,41 @@ extension AnalysisImage {
             probe = try Probe(source: source, longSide: probeSide, parameters: p, paperOf: probe)
         }
         let measure = probe.measure
-        guard let probeHeight = measure.textHeight else {
+        guard let glyphHeight = measure.textHeight else {
             return AnalysisImage(
                 readable: try Pix.blank(width: 1, height: 1, depth: 8),
                 strip: try Pix.blank(width: 1, height: 1, depth: 1), windows: [], textHeight: 0, glyphs: 0,
-                horizontalPairs: measure.horizontalPairs, verticalPairs: measure.verticalPairs)
+                paper: probe.storedPaper, horizontalPairs: measure.horizontalPairs, verticalPairs: measure.verticalPairs)
         }
         // Twice as many candidates as wanted: a window whose marks do not survive binarisation
         // at reading size as glyphs (texture, a photo, a barcode) gives way to the next.
         var wider = request
         wider.count *= 2
+        // The glyph pairs' height, unless the marks along the page's lines say otherwise by more
+        // than the factor of two between a line's x-height and its capitals: then the pairs
+        // measured something else (a heading, where blur ran the body's letters together). Marks
+        // under `minProbeTextHeight`, the least the probe measures, do not count.
+        var probeHeight = glyphHeight
+        if let line = measure.lineHeight(atLeast: p.minProbeTextHeight), line > 2 * glyphHeight || glyphHeight > 2 * line {
+            probeHeight = line
+        }
+        // Windows over the text of the page's majority direction: a minority at a quarter turn
+        // (tear-off tabs, a margin note) is not read, and so cannot decide.
+        let pageLines = measure.lineAngle()
+        var textGlyphs = measure.glyphs
+        if let pageLines, case let aligned = measure.glyphs(alongLinesAt: pageLines.radians),
+            aligned.count >= request.minGlyphs
+        {
+            textGlyphs = aligned
+        }
         let boxes = densestWindows(
-            of: measure.glyphs, width: probe.width, height: probe.height, textHeight: probeHeight, wider)
+            of: textGlyphs, width: probe.width, height: probe.height, textHeight: probeHeight, wider)
         guard !boxes.isEmpty else {
             return AnalysisImage(
                 readable: try Pix.blank(width: 1, height: 1, depth: 8),
-                strip: try Pix.blank(width: 1, height: 1, depth: 1), windows: [], textHeight: probeHeight / probe.scale, glyphs: measure.glyphs.count,
-                horizontalPairs: measure.horizontalPairs, verticalPairs: measure.verticalPairs)
+                strip: try Pix.blank(width: 1, height: 1, depth: 1), windows: [], textHeight: probeHeight / probe.scale,
+                glyphs: measure.glyphs.count, paper: probe.storedPaper, horizontalPairs: measure.horizontalPairs,
+                verticalPairs: measure.verticalPairs)
         }
 
         // Reading size: analysis pixels per stored pixel.
@@ -176,9 +226,16 @@ extension AnalysisImage {
         readable.fill(gray: paperGray)
         var placed: [PixelBox] = []
         var y = 0
+        // Each window levelled by the slant of its own lines (a curled or keystoned page slants
+        // differently across the page), else of the page's: a hand-held photo's lines slant by
+        // 5-15 degrees, and Tesseract reads a window of them as noise until they are level
+        // (0237_letter of the seed-23 set, a window read upright: 26 words, all noise, against
+        // 75 plain ones levelled).
+        let pageSkew = pageLines?.skew
+        let skews = boxes.map { measure.lineAngle(in: $0)?.skew ?? pageSkew ?? 0 }
         func place(checkingGlyphs: Bool) throws {
-            for crop in crops {
-                var part = try source.full.cropped(to: crop)
+            for (crop, skew) in zip(crops, skews) {
+                var part = try source.full.levelledCrop(crop, skew: skew)
                 if abs(scale - 1) > 0.08 { part = try part.scaled(by: scale) }
                 let normalized = try part.backgroundNormalized(tile: max(16, Int(height * 4)), background: paperGray)
                 let window = try clean(
@@ -211,8 +268,8 @@ extension AnalysisImage {
         }
         return AnalysisImage(
             readable: try readable.cropped(to: used), strip: try strip.cropped(to: used), windows: parts, textHeight: height,
-            glyphs: measure.glyphs.count, horizontalPairs: measure.horizontalPairs,
-            verticalPairs: measure.verticalPairs)
+            glyphs: measure.glyphs.count, paper: probe.storedPaper, skew: pageSkew ?? 0,
+            horizontalPairs: measure.horizontalPairs, verticalPairs: measure.verticalPairs)
     }
 
     /// The first look at the page: grey at a small size, light corrected, one threshold for the
@@ -229,6 +286,14 @@ extension AnalysisImage {
         var threshold: Int
         /// The paper (the whole frame when none stands out), in probe pixels.
         var paper: PixelBox
+
+        /// The paper in stored pixels.
+        var storedPaper: PixelBox {
+            let k = 1 / scale
+            let x0 = Int(Double(paper.x) * k), y0 = Int(Double(paper.y) * k)
+            let x1 = Int((Double(paper.maxX) * k).rounded(.up)), y1 = Int((Double(paper.maxY) * k).rounded(.up))
+            return PixelBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+        }
 
         /// - Parameter previous: a smaller probe of the same image, whose paper is taken (scaled)
         ///   rather than found again: it is judged on a thumbnail of the same size either way.
@@ -330,6 +395,62 @@ extension AnalysisImage {
         var textHeight: Double?
         var horizontalPairs: Int
         var verticalPairs: Int
+        /// Each mark's links to its nearest neighbours of similar size.
+        var links: [NeighbourLink] = []
+        /// Heights across the lines of the marks linked along the page's line direction (letters,
+        /// or words whose letters touch), ascending; empty without a direction.
+        var lineMarkHeights: [Double] = []
+
+        /// The median of `lineMarkHeights` at least `floor` high (form dashes, dots and specks link
+        /// along the lines too, and are thinner than any letter that can be measured); nil when
+        /// fewer than `minLinksForAngle` are.
+        func lineHeight(atLeast floor: Double) -> Double? {
+            let tall = lineMarkHeights.drop { $0 < floor }
+            return tall.count >= Self.minLinksForAngle ? tall[tall.startIndex + tall.count / 2] : nil
+        }
+
+        /// The direction the text lines run in, from the links whose midpoint lies in `box` (all
+        /// when nil): the peak of their angles, to the nearest degree and then refined by the mean
+        /// of the angles within `lineAngleReach` of it. Nil with fewer than `minLinksForAngle`
+        /// links. Any direction: a page photographed askew by 35 degrees has no glyph pairs
+        /// along either axis, but its letters still neighbour along the lines.
+        func lineAngle(in box: PixelBox? = nil) -> LineAngle? {
+            let inside = links.filter { link in
+                box.map { Double($0.x) <= link.x && link.x < Double($0.maxX) && Double($0.y) <= link.y && link.y < Double($0.maxY) } ?? true
+            }
+            guard inside.count >= Self.minLinksForAngle else { return nil }
+            var histogram = [Int](repeating: 0, count: 180)
+            for link in inside { histogram[min(179, Int(link.angle * 180 / .pi))] += 1 }
+            // Smoothed over five degrees, around the circle of directions.
+            let smoothed = (0..<180).map { i in (-2...2).reduce(0) { $0 + histogram[(i + $1 + 180) % 180] } }
+            let peak = Double(smoothed.indices.max { smoothed[$0] < smoothed[$1] || (smoothed[$0] == smoothed[$1] && $0 > $1) }!) + 0.5
+            // Circular mean (over doubled angles) of the links near the peak, each weighted by its
+            // length: centres lie on a pixel grid, so a short link's angle is coarse (two letters
+            // 10 pixels apart can only slant by 0 or 5.7 degrees).
+            var (sx, sy) = (0.0, 0.0)
+            for link in inside {
+                var d = link.angle * 180 / .pi - peak
+                d -= 180 * (d / 180).rounded()
+                guard abs(d) <= Self.lineAngleReach else { continue }
+                sx += link.length * cos(2 * link.angle)
+                sy += link.length * sin(2 * link.angle)
+            }
+            var angle = atan2(sy, sx) / 2
+            if angle < 0 { angle += .pi }
+            return LineAngle(radians: angle)
+        }
+
+        /// The glyphs of lines running within π/8 of `angle`: nearer that direction than the
+        /// diagonal between it and the other axis. The page's majority direction leaves out
+        /// minority text at a quarter turn (tear-off tabs, rotated headers, margin notes).
+        func glyphs(alongLinesAt angle: Double) -> [Glyph] {
+            glyphs.filter { $0.direction.map { NeighbourLink.difference($0, angle) <= .pi / 8 } ?? false }
+        }
+
+        /// Fewest links a direction is taken from: the letters of one short line.
+        static let minLinksForAngle = 8
+        /// Degrees either side of the peak that the refinement averages over.
+        static let lineAngleReach = 4.0
 
         /// Enough glyphs, pairing up along one axis clearly more than along the other
         /// (`AnalysisParameters.convincing*`).
@@ -383,16 +504,73 @@ extension AnalysisImage {
                 }
             }
         }
-        let glyphs = marks.indices.filter { isGlyph[$0] }.map { Glyph(box: marks[$0]) }
-        guard glyphs.count >= 2 else {
-            return GlyphMeasure(glyphs: [], textHeight: nil, horizontalPairs: horizontal, verticalPairs: vertical)
+        let links = neighbourLinks(marks, grid: grid, cell: cell)
+        var direction = [Double?](repeating: nil, count: marks.count)
+        // Links come nearest first for each mark.
+        for link in links where direction[link.mark] == nil { direction[link.mark] = link.angle }
+        var measure = GlyphMeasure(glyphs: [], textHeight: nil, horizontalPairs: horizontal, verticalPairs: vertical, links: links)
+        if let lines = measure.lineAngle() {
+            // The height of the lines' marks across the lines: letters, or whole words where blur
+            // has run the letters together and no two glyphs pair up. A box turned by θ shows
+            // (W cos θ + H sin θ) by (W sin θ + H cos θ); H follows from the two.
+            let (c, s) = (cos(lines.skew), sin(abs(lines.skew)))
+            let across = marks.indices.compactMap { i -> Double? in
+                guard let d = direction[i], NeighbourLink.difference(d, lines.radians) <= .pi / 8 else { return nil }
+                let (along, other) = lines.alongX
+                    ? (Double(marks[i].width), Double(marks[i].height)) : (Double(marks[i].height), Double(marks[i].width))
+                return (other * c - along * s) / (c * c - s * s)
+            }.filter { $0 > 0 }.sorted()
+            measure.lineMarkHeights = across
         }
+        let glyphs = marks.indices.filter { isGlyph[$0] }.map { Glyph(box: marks[$0], direction: direction[$0]) }
+        guard glyphs.count >= 2 else { return measure }
         // Text height is measured across the line: along y for horizontal lines, along x for vertical.
         let across = glyphs.map { horizontal >= vertical ? $0.box.height : $0.box.width }.sorted()
         let median = Double(across[across.count / 2])
-        return GlyphMeasure(
-            glyphs: glyphs, textHeight: median, horizontalPairs: horizontal, verticalPairs: vertical)
+        measure.glyphs = glyphs
+        measure.textHeight = median
+        return measure
     }
+
+    /// Links each mark to its `linksPerMark` nearest neighbours of similar size (sides within a
+    /// factor of two) no further than two sizes away: letters of a word, or words of a line,
+    /// since lines lie further apart than letters do.
+    private static func neighbourLinks(_ marks: [PixelBox], grid: [Int: [Int]], cell: Int) -> [NeighbourLink] {
+        var links: [NeighbourLink] = []
+        for (i, a) in marks.enumerated() {
+            let size = Double(max(a.width, a.height))
+            let (ax, ay) = (Double(a.x) + Double(a.width) / 2, Double(a.y) + Double(a.height) / 2)
+            let reach = Int(2 * size) / cell + 1
+            var nearest: [(distance: Double, index: Int)] = []
+            for gx in (a.x / cell - reach)...(a.x / cell + reach) {
+                for gy in (a.y / cell - reach)...(a.y / cell + reach) {
+                    guard let list = grid[key(gx, gy)] else { continue }
+                    for j in list where j != i {
+                        let b = marks[j]
+                        let other = Double(max(b.width, b.height))
+                        guard other <= 2 * size, size <= 2 * other else { continue }
+                        let (bx, by) = (Double(b.x) + Double(b.width) / 2, Double(b.y) + Double(b.height) / 2)
+                        let d = ((bx - ax) * (bx - ax) + (by - ay) * (by - ay)).squareRoot()
+                        guard d <= 2 * max(size, other) else { continue }
+                        nearest.append((d, j))
+                    }
+                }
+            }
+            nearest.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.index < $1.index }
+            for (distance, j) in nearest.prefix(linksPerMark) {
+                let b = marks[j]
+                let (bx, by) = (Double(b.x) + Double(b.width) / 2, Double(b.y) + Double(b.height) / 2)
+                var angle = atan2(by - ay, bx - ax)
+                if angle < 0 { angle += .pi }
+                if angle >= .pi { angle -= .pi }
+                links.append(NeighbourLink(x: (ax + bx) / 2, y: (ay + by) / 2, angle: angle, mark: i, length: distance))
+            }
+        }
+        return links
+    }
+
+    /// Neighbours linked per mark: two, the letters before and after it in its line.
+    static let linksPerMark = 2
 
     private static func key(_ x: Int, _ y: Int) -> Int { (x &* 73_856_093) ^ (y &* 19_349_663) }
 
@@ -424,6 +602,33 @@ extension AnalysisImage {
     }
 }
 
+extension Pix {
+    /// The part of the image in `box` with its text lines turned level: the lines slant
+    /// clockwise by `skew` radians. Cut with a margin that the turn brings into the box, turned
+    /// about the margin's centre, and cut to the box again. A slant under `minSkew` is left alone.
+    func levelledCrop(_ box: PixelBox, skew: Double) throws -> Pix {
+        guard abs(skew) >= Self.minSkew else { return try cropped(to: box) }
+        let reach = Int((Double(max(box.width, box.height)) * sin(abs(skew))).rounded(.up)) + 2
+        let x0 = max(0, box.x - reach), y0 = max(0, box.y - reach)
+        let x1 = min(width, box.maxX + reach), y1 = min(height, box.maxY + reach)
+        let around = PixelBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+        let turned = try cropped(to: around).rotated(counterclockwiseBy: skew)
+        // The box's centre, relative to the margin's centre, turned with it (y runs down, so a
+        // counterclockwise turn on screen is (x, y) -> (x cos + y sin, -x sin + y cos)).
+        let (cx, cy) = (Double(around.width) / 2, Double(around.height) / 2)
+        let (bx, by) = (Double(box.x - x0) + Double(box.width) / 2 - cx, Double(box.y - y0) + Double(box.height) / 2 - cy)
+        let (tx, ty) = (bx * cos(skew) + by * sin(skew), -bx * sin(skew) + by * cos(skew))
+        return try turned.cropped(
+            to: PixelBox(
+                x: max(0, Int((cx + tx - Double(box.width) / 2).rounded())),
+                y: max(0, Int((cy + ty - Double(box.height) / 2).rounded())), width: box.width, height: box.height))
+    }
+
+    /// Slant Tesseract reads through unaided: about 1.5 degrees, a character height across a
+    /// line of 40 characters.
+    static let minSkew = 1.5 * Double.pi / 180
+}
+
 /// Where grey pixels come from: the stored image decoded once at full size, grey (TurboJPEG for
 /// JPEG, Leptonica for PNG and TIFF), then area-scaled to whatever size is asked for.
 ///
@@ -433,6 +638,22 @@ extension AnalysisImage {
 /// it twice; the scaled IDCTs other than 1/2, 1/4 and 1/8 (5/8, 3/4) are even slower than full size.
 struct GraySource: ~Copyable {
     let full: Pix
+
+    /// Decodes `bytes` once, refusing frames over `maxPixels` (by the metadata, before any pixel
+    /// memory is allocated).
+    init(bytes: [UInt8], metadata: ImageMetadata, maxPixels: Int) throws {
+        guard metadata.width > 0, metadata.height > 0 else {
+            throw DocOrientError(.malformed, "the image has no pixels")
+        }
+        guard metadata.width.multipliedReportingOverflow(by: metadata.height).partialValue <= maxPixels,
+            metadata.width <= maxPixels, metadata.height <= maxPixels
+        else {
+            throw DocOrientError(
+                .limitExceeded,
+                "the image is \(metadata.width)x\(metadata.height), over the limit of \(maxPixels) pixels")
+        }
+        try self.init(bytes: bytes, format: metadata.format, maxPixels: maxPixels)
+    }
 
     init(bytes: [UInt8], format: ImageFormat, maxPixels: Int) throws {
         switch format {

@@ -30,29 +30,45 @@ public final class BatchRunner: @unchecked Sendable {
     public let options: FixOptions
     public let jobs: Int
     public let journal: Journal?
+    /// Where the original bytes of changed files are kept for `undo`; nil keeps none.
+    public let originals: OriginalsStore?
 
     /// - Parameters:
     ///   - jobs: worker threads, each holding one Tesseract engine from the resolver's pool.
     ///   - journal: where results are recorded; nil for none. Dry runs never write it.
-    public init(fixer: Fixer, options: FixOptions, jobs: Int, journal: Journal?) {
+    ///   - originals: where originals are kept before a file is changed in place (see
+    ///     `OriginalsStore`); nil for none.
+    public init(fixer: Fixer, options: FixOptions, jobs: Int, journal: Journal?, originals: OriginalsStore? = nil) {
         self.fixer = fixer
         self.options = options
         self.jobs = max(1, jobs)
         self.journal = journal
+        self.originals = options.dryRun ? nil : originals
     }
 
     /// The journal's name for how files are handled; a run in another mode redoes them.
     var mode: String { options.bake ? (options.trim ? "bake-trim" : "bake") : "tag" }
 
-    private let lock = NSLock()
+    /// Guards `next`, `emitted`, `results` and `running`; workers wait on it while the reorder
+    /// window is full.
+    private let condition = NSCondition()
     private var next = 0
-    private var results: [Fixer.FileOutcome] = []
+    /// Files whose records have been handed to `onRecord` (all of `todo[0..<emitted]`).
+    private var emitted = 0
+    private var results: [(index: Int, outcome: Fixer.FileOutcome)] = []
     private var running = 0
     private let signal = DispatchSemaphore(value: 0)
 
+    /// Most files finished ahead of the earliest unfinished one. Records are reported in input
+    /// order, so a slow file holds finished ones back; this bounds how many (and the memory they
+    /// hold): a worker does not start a file this far ahead of the last one reported.
+    public static let reorderWindow = 64
+
     /// Handles `files`.
     /// - Parameters:
-    ///   - onRecord: called on the calling thread for each file handled, in completion order.
+    ///   - onRecord: called on the calling thread for each file handled, in the order of `files`
+    ///     (for folders, `FileWalker`'s order), whatever order they finish in: two runs over the
+    ///     same files print the same records in the same order.
     ///   - onProgress: called on the calling thread after each batch of results and every ~0.25 s.
     ///   - shouldStop: polled; when it turns true no new file is started, in-flight files finish.
     public func run(
@@ -62,17 +78,27 @@ public final class BatchRunner: @unchecked Sendable {
         var progress = Progress(total: files.count)
         var todo: [String] = []
         let known = (options.dryRun ? nil : try journal?.entries()) ?? [:]
-        for path in files {
-            if let entry = known[Self.absolute(path)], entry.mode == mode, let now = FileFacts.stat(path), entry.facts.sameState(as: now) {
-                progress.alreadyDone += 1
-            } else {
-                todo.append(path)
+        var relocated: [JournalEntry] = []
+        if !known.isEmpty {
+            let byRelative = Dictionary(
+                known.values.compactMap { e in e.relativePath.map { ($0, e) } }, uniquingKeysWith: { $0.updatedAt >= $1.updatedAt ? $0 : $1 })
+            for path in files {
+                if let done = doneEntry(for: path, known: known, byRelative: byRelative) {
+                    progress.alreadyDone += 1
+                    if let moved = done.relocated { relocated.append(moved) }
+                } else {
+                    todo.append(path)
+                }
             }
+            try journal?.save(relocated)
+        } else {
+            todo = files
         }
         onProgress(progress)
         guard !todo.isEmpty else { return progress }
 
         next = 0
+        emitted = 0
         running = min(jobs, todo.count)
         let queue = todo
         for _ in 0..<running {
@@ -82,13 +108,33 @@ public final class BatchRunner: @unchecked Sendable {
         }
         var pending: [JournalEntry] = []
         var lastSave = ContinuousClock.now
+        var waiting: [Int: Fixer.FileOutcome] = [:]
+        var nextToReport = 0
         while true {
             _ = signal.wait(timeout: .now() + .milliseconds(250))
-            lock.lock()
-            let batch = results
+            condition.lock()
+            let arrived = results
             results.removeAll(keepingCapacity: true)
             let finished = running == 0
-            lock.unlock()
+            condition.unlock()
+            for (index, outcome) in arrived { waiting[index] = outcome }
+            var batch: [Fixer.FileOutcome] = []
+            while let outcome = waiting.removeValue(forKey: nextToReport) {
+                batch.append(outcome)
+                nextToReport += 1
+            }
+            if finished {
+                // Workers take files in order and every one they took has arrived, so nothing
+                // should be left; if something is, it is reported rather than lost.
+                batch += waiting.keys.sorted().map { waiting[$0]! }
+                waiting.removeAll()
+            }
+            if !batch.isEmpty {
+                condition.lock()
+                emitted = nextToReport
+                condition.broadcast()
+                condition.unlock()
+            }
             for outcome in batch {
                 let r = outcome.record
                 progress.done += 1
@@ -113,22 +159,67 @@ public final class BatchRunner: @unchecked Sendable {
 
     private func work(_ todo: [String], shouldStop: @Sendable () -> Bool) {
         while true {
-            lock.lock()
+            condition.lock()
+            while next < todo.count, next >= emitted + Self.reorderWindow, !shouldStop() {
+                _ = condition.wait(until: Date(timeIntervalSinceNow: 0.25))
+            }
             guard next < todo.count, !shouldStop() else {
                 running -= 1
-                lock.unlock()
+                condition.unlock()
                 signal.signal()
                 return
             }
-            let path = todo[next]
+            let index = next
             next += 1
-            lock.unlock()
-            let outcome = fixer.fixFile(path: path, options: options, hashing: journal != nil && !options.dryRun)
-            lock.lock()
-            results.append(outcome)
-            lock.unlock()
+            condition.unlock()
+            let outcome = fixer.fixFile(
+                path: todo[index], options: options, hashing: journal != nil && !options.dryRun,
+                keepOriginal: originals.map { store in { original, fixed in try store.keep(original: original, fixed: fixed) } })
+            condition.lock()
+            results.append((index, outcome))
+            condition.unlock()
             signal.signal()
         }
+    }
+
+    /// The journal's entry that says `path` is done, with the entry to record when it was found
+    /// under another path. A file is done when the journal has it, handled in this mode, by its
+    /// path or by its path relative to the journal's folder (the folder was moved or copied with
+    /// its journal), and it is unchanged since: the same size, times and inode (nothing read), or
+    /// else the same size and content hash as docorient left it (a copy: read, not re-resolved).
+    private func doneEntry(
+        for path: String, known: [String: JournalEntry], byRelative: [String: JournalEntry]
+    ) -> (entry: JournalEntry, relocated: JournalEntry?)? {
+        let absolute = Self.absolute(path)
+        let relative = relativeToJournal(absolute)
+        guard let entry = known[absolute] ?? relative.flatMap({ byRelative[$0] }), entry.mode == mode,
+            let now = FileFacts.stat(path)
+        else { return nil }
+        var facts = now
+        if !entry.facts.sameState(as: now) {
+            guard now.size == entry.size, let bytes = try? FileIO.read(path) else { return nil }
+            facts.hash = FileFacts.contentHash(bytes)
+            guard facts.hash == entry.hashAfter else { return nil }
+        } else {
+            facts.hash = entry.hashAfter
+        }
+        guard entry.path != absolute || !entry.facts.sameState(as: now) else { return (entry, nil) }
+        var moved = entry
+        moved.path = absolute
+        moved.relativePath = relative
+        moved.size = facts.size
+        moved.mtimeNs = facts.modified
+        moved.ctimeNs = facts.changed
+        moved.inode = Int64(bitPattern: facts.inode)
+        return (entry, moved)
+    }
+
+    /// `absolute` relative to the journal's folder; nil outside it or without a journal.
+    private func relativeToJournal(_ absolute: String) -> String? {
+        guard let journal else { return nil }
+        let root = FileIO.parentDirectory(of: Self.absolute(journal.path))
+        let prefix = root.hasSuffix("/") ? root : root + "/"
+        return absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : nil
     }
 
     /// Errors are journalled too: an unchanged file that failed is not retried by the next run
@@ -141,7 +232,8 @@ public final class BatchRunner: @unchecked Sendable {
             inode: Int64(bitPattern: facts.inode), hashBefore: outcome.before?.hash ?? "", hashAfter: facts.hash,
             verdict: r.verdict.rawValue, action: r.action.rawValue, exifOrientation: r.exifOrientation,
             detectedOrientation: r.detectedOrientation, confidence: r.confidence, reason: r.reason,
-            elapsedMs: r.elapsedMilliseconds, record: r.jsonLine, updatedAt: ISO8601DateFormatter().string(from: Date()))
+            elapsedMs: r.elapsedMilliseconds, record: r.jsonLine, updatedAt: ISO8601DateFormatter().string(from: Date()),
+            relativePath: relativeToJournal(Self.absolute(r.path ?? "")))
     }
 
     /// The journal's key for a file: its absolute path, so reports work from any directory.

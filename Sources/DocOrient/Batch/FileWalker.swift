@@ -24,7 +24,9 @@ public struct FileWalker: Sendable {
 
     /// What a walk found.
     public struct Result: Sendable {
-        /// Image files, sorted, each once.
+        /// Image files, each once, in a stable order: the roots in the order given, each folder
+        /// depth first with its entries sorted by name (String order, i.e. Unicode code points:
+        /// "B" < "a", "10" < "9"). `fix` prints its records in this order.
         public var files: [String] = []
         /// Files that are not images by name (or excluded by pattern), counted, not listed.
         public var skippedNonImages = 0

@@ -24,6 +24,9 @@ public struct JournalEntry: Codable, Sendable, Equatable, FetchableRecord, Persi
     /// The full `FixRecord` as JSON (what `--json` printed), for reports.
     public var record: String
     public var updatedAt: String
+    /// The path relative to the journal's folder, so that a folder moved or copied with its
+    /// journal is still recognised; nil for files outside it (and in journals before v2).
+    public var relativePath: String? = nil
 
     enum CodingKeys: String, CodingKey {
         case path, mode, size, inode, verdict, action, confidence, reason, record
@@ -35,6 +38,7 @@ public struct JournalEntry: Codable, Sendable, Equatable, FetchableRecord, Persi
         case detectedOrientation = "detected_orientation"
         case elapsedMs = "elapsed_ms"
         case updatedAt = "updated_at"
+        case relativePath = "relative_path"
     }
 
     /// The recorded state, to compare with the file as it is now.
@@ -98,6 +102,9 @@ public final class Journal: Sendable {
                 t.column("record", .text).notNull()
                 t.column("updated_at", .text).notNull()
             }
+        }
+        migrator.registerMigration("v2: relative paths") { db in
+            try db.alter(table: "file") { t in t.add(column: "relative_path", .text).indexed() }
         }
         return migrator
     }

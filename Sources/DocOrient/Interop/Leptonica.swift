@@ -202,6 +202,15 @@ struct Pix: ~Copyable {
         try Pix(taking: pixRotateOrth(raw, Int32(((quarterTurns % 4) + 4) % 4)), "pixRotateOrth")
     }
 
+    /// Turned counterclockwise by `radians` about the image centre (the size kept, white brought
+    /// in at the corners), area-mapped so strokes stay smooth. Stands for `pixRotate`, whose
+    /// own angle runs clockwise.
+    func rotated(counterclockwiseBy radians: Double) throws -> Pix {
+        try Pix(
+            taking: pixRotate(raw, Float(-radians), Int32(L_ROTATE_AREA_MAP), Int32(L_BRING_IN_WHITE), 0, 0),
+            "pixRotate")
+    }
+
     /// Mirrored left-right. Stands for `pixFlipLR`.
     func flippedLeftRight() throws -> Pix {
         try Pix(taking: pixFlipLR(nil, raw), "pixFlipLR")

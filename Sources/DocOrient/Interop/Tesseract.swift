@@ -21,18 +21,23 @@ struct RecognizedWord: Sendable, Equatable, Codable {
 
 /// How Tesseract segments the page it is given (a subset of `TessPageSegMode`).
 ///
-/// Only the bounded modes: psm 3 (auto) and 11 (sparse) can spend tens of seconds in layout analysis
-/// on dense fine print, and a recognition deadline does not interrupt them (DOMAIN.md section 7).
+/// psm 3 (auto) and 11 (sparse) can spend tens of seconds in layout analysis on dense fine print,
+/// which the word cap does not interrupt (DOMAIN.md section 7): sparse text is only for coarse
+/// images, whose layout analysis is bounded by their few pixels.
 enum PageSegmentation {
     /// psm 4: one column of text of variable sizes.
     case singleColumn
     /// psm 6: one uniform block of text.
     case singleBlock
+    /// psm 11: as much text as can be found, in no particular order (a few words on a sign, a
+    /// line under a picture).
+    case sparseText
 
     var raw: TessPageSegMode {
         switch self {
         case .singleColumn: return PSM_SINGLE_COLUMN
         case .singleBlock: return PSM_SINGLE_BLOCK
+        case .sparseText: return PSM_SPARSE_TEXT
         }
     }
 }

@@ -1,9 +1,33 @@
 import Foundation
 
-/// What `docorient report` shows: the summary of one or more journals (shards merge) and the files
-/// a person should look at: disagreements, undecidables and errors.
+/// What `docorient report` shows: the summary of one or more journals (shards merge) and every
+/// file a reviewer must see, grouped: each whose displayed orientation changed (tag rewritten,
+/// tag added, pixels baked), each that needs a look (undecidable, or a disagreement left alone),
+/// each that failed.
 public struct BatchReport: Sendable {
+    /// Every journalled file, by path.
     public var entries: [JournalEntry]
+    /// The journal each entry was read from, by path: `undo` needs it.
+    public var journalOf: [String: String] = [:]
+
+    /// The review groups, in the order the report lists them.
+    public enum Group: String, Sendable, CaseIterable, Codable {
+        /// The file now displays differently: its tag was rewritten or added, or its pixels baked.
+        case changed
+        /// The text did not decide (undecidable), or it disagreed and nothing was written.
+        case needsALook = "needs_a_look"
+        /// docorient could not handle the file.
+        case failed
+
+        /// The heading the HTML page and the text listing use.
+        public var title: String {
+            switch self {
+            case .changed: return "changed"
+            case .needsALook: return "needs a look"
+            case .failed: return "failed"
+            }
+        }
+    }
 
     /// Reads and merges journals; a path present in several keeps its newest entry.
     public init(journals: [String]) throws {
@@ -15,15 +39,68 @@ public struct BatchReport: Sendable {
             for (key, entry) in try Journal(path: path, readOnly: true).entries() {
                 if let old = merged[key], old.updatedAt > entry.updatedAt { continue }
                 merged[key] = entry
+                journalOf[key] = path
             }
         }
         entries = merged.values.sorted { $0.path < $1.path }
     }
 
-    public var noteworthy: [JournalEntry] {
-        entries.filter { ["disagrees", "undecidable", "error"].contains($0.verdict) }
+    /// The group of `entry`; nil for files that agreed, or had no tag and needed none.
+    public static func group(of entry: JournalEntry) -> Group? {
+        if entry.verdict == "error" { return .failed }
+        if entry.action == "tag_rewritten" || entry.action == "baked" { return .changed }
+        if entry.verdict == "undecidable" || entry.verdict == "disagrees" { return .needsALook }
+        return nil
     }
 
+    /// Every file a reviewer must see, by group (changed, needs a look, failed), then by path.
+    public var noteworthy: [(group: Group, entry: JournalEntry)] {
+        Group.allCases.flatMap { group in entries.filter { Self.group(of: $0) == group }.map { (group, $0) } }
+    }
+
+    /// The shell command that gives the file back the bytes it had before docorient changed it
+    /// (`docorient undo JOURNAL FILE`); nil when nothing was changed.
+    public func undoCommand(for entry: JournalEntry) -> String? {
+        guard entry.action == "tag_rewritten" || entry.action == "baked", entry.hashBefore != entry.hashAfter else { return nil }
+        guard let journal = journalOf[entry.path] else { return Self.undoCommand(for: entry) }
+        return "docorient undo \(Self.shellQuoted(journal)) \(Self.shellQuoted(entry.path))"
+    }
+
+    /// Without the journal: the commands that give the file back the display it had (a rewritten
+    /// or added tag set back, no tag displaying as 1; baked pixels turned back by the inverse
+    /// transform, lossless when the bake was a perfect one, and the old tag restored).
+    public static func undoCommand(for entry: JournalEntry) -> String? {
+        let path = shellQuoted(entry.path)
+        let original = entry.exifOrientation ?? 1
+        switch entry.action {
+        case "tag_rewritten":
+            return "docorient tag \(original) \(path)"
+        case "baked":
+            guard let detected = entry.detectedOrientation.flatMap(Orientation.init(exifValue:)) else { return nil }
+            return "docorient tag \(detected.inverse.exifValue) \(path) && docorient bake \(path) && docorient tag \(original) \(path)"
+        default:
+            return nil
+        }
+    }
+
+    /// `text` as one shell word: single-quoted, embedded single quotes closed, escaped, reopened.
+    static func shellQuoted(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// The journalled record (what `fix --json` printed) with the review group and the undo
+    /// command added (`group`, `undo_command`): one line of `report --json`.
+    public func reviewLine(_ group: Group, _ entry: JournalEntry) -> String {
+        var object = (try? JSONSerialization.jsonObject(with: Data(entry.record.utf8))) as? [String: Any] ?? ["path": entry.path]
+        object["group"] = group.rawValue
+        object["undo_command"] = undoCommand(for: entry) ?? NSNull()
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+            return entry.record
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// One line: how many files agreed, disagreed, were fixed, had no tag, were undecidable, failed.
     public var summaryLine: String {
         func count(_ f: (JournalEntry) -> Bool) -> Int { entries.filter(f).count }
         let fixed = count { $0.action == "tag_rewritten" || $0.action == "baked" }
@@ -32,11 +109,15 @@ public struct BatchReport: Sendable {
             + "\(count { $0.verdict == "error" }) failed"
     }
 
-    /// One self-contained HTML page: a contact sheet of every noteworthy file, as a viewer showed it
-    /// before and as docorient shows it now, with the orientations, confidence and reason.
+    /// One self-contained HTML page: a contact sheet of every file a reviewer must see, grouped,
+    /// as a viewer showed it before and as docorient shows it now, with the orientations,
+    /// confidence, reason and the command that undoes the change. Filters by group and by
+    /// confidence run in the page itself (plain JavaScript, no server), and can be set from the
+    /// address (`review.html#groups=changed,failed&below=0.9`).
     public func html(thumbnailSide: Int = 220) -> String {
+        let listed = noteworthy
         var rows = ""
-        for entry in noteworthy {
+        for (group, entry) in listed {
             let previews = Self.previews(entry, side: thumbnailSide)
             func img(_ data: String?, _ alt: String) -> String {
                 guard let data else { return "<div class=none>no preview</div>" }
@@ -44,24 +125,56 @@ public struct BatchReport: Sendable {
             }
             let old = entry.exifOrientation.map(String.init) ?? "none"
             let new = entry.detectedOrientation.map(String.init) ?? "—"
+            let undo = undoCommand(for: entry).map { "<div class=undo>undo: <code>\(Self.escape($0))</code></div>" } ?? ""
             rows += """
-                <tr class="\(entry.verdict)"><td>\(img(previews.before, "before"))</td><td>\(img(previews.after, "after"))</td>
+                <tr class="row \(entry.verdict)" data-group="\(group.rawValue)" data-confidence="\(String(format: "%.3f", entry.confidence))">
+                <td class=group>\(group.title)</td><td>\(img(previews.before, "before"))</td><td>\(img(previews.after, "after"))</td>
                 <td><div class=path>\(Self.escape(entry.path))</div><div><b>\(entry.verdict)</b> · action \(entry.action)</div>
                 <div>tag \(old) → \(new) · confidence \(String(format: "%.2f", entry.confidence))</div>
-                <div class=reason>\(Self.escape(entry.reason ?? ""))</div></td></tr>
+                <div class=reason>\(Self.escape(entry.reason ?? ""))</div>\(undo)</td></tr>
 
                 """
         }
+        let counts = Group.allCases.map { g in "\(listed.filter { $0.group == g }.count) \(g.title)" }.joined(separator: ", ")
+        let boxes = Group.allCases.map { g in
+            "<label><input type=checkbox class=groupfilter value=\"\(g.rawValue)\" checked> \(g.title)</label>"
+        }.joined(separator: " ")
         return """
             <!doctype html><html><head><meta charset="utf-8"><title>docorient report</title><style>
             body{font:14px system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse}
             td{border-bottom:1px solid #ddd;padding:8px;vertical-align:top}img{max-width:\(thumbnailSide)px;max-height:\(thumbnailSide)px;box-shadow:0 0 3px #999}
             .path{font-family:monospace;word-break:break-all}.reason{color:#666}.none{color:#999;width:\(thumbnailSide)px}
+            .undo code{background:#f4f4f4;padding:1px 4px;word-break:break-all}.group{font-weight:bold;white-space:nowrap}
             tr.error b{color:#b00}tr.undecidable b{color:#a60}tr.disagrees b{color:#06a}th{text-align:left;padding:8px}
+            #filters{margin:12px 0;padding:8px;background:#f7f7f7}
             </style></head><body><h1>docorient report</h1><p>\(Self.escape(summaryLine))</p>
-            <p>\(noteworthy.count) files to look at: disagreements with the original tag, undecidables and errors.</p>
-            <table><tr><th>before (as a viewer showed it)</th><th>after (as docorient shows it)</th><th>file</th></tr>
-            \(rows)</table></body></html>
+            <p id=counts>\(listed.count) files to look at: \(counts).</p>
+            <div id=filters>Show: \(boxes) · confidence below <input id=below type=number min=0 max=1 step=0.05 value=1.01 style="width:5em">
+            · <span id=shown>\(listed.count)</span> shown</div>
+            <table id=files><tr><th>group</th><th>before (as a viewer showed it)</th><th>after (as docorient shows it)</th><th>file</th></tr>
+            \(rows)</table>
+            <script>
+            function applyFilters() {
+              const groups = new Set([...document.querySelectorAll('.groupfilter')].filter(b => b.checked).map(b => b.value));
+              const below = parseFloat(document.getElementById('below').value);
+              let shown = 0;
+              for (const row of document.querySelectorAll('tr.row')) {
+                const visible = groups.has(row.dataset.group) && !(parseFloat(row.dataset.confidence) >= below);
+                row.style.display = visible ? '' : 'none';
+                if (visible) shown++;
+              }
+              document.getElementById('shown').textContent = shown;
+            }
+            for (const input of document.querySelectorAll('#filters input')) input.addEventListener('input', applyFilters);
+            // Filters can come in the address: review.html#groups=changed,failed&below=0.9
+            const wanted = new URLSearchParams(location.hash.slice(1));
+            if (wanted.has('groups')) {
+              const keep = new Set(wanted.get('groups').split(','));
+              for (const box of document.querySelectorAll('.groupfilter')) box.checked = keep.has(box.value);
+            }
+            if (wanted.has('below')) document.getElementById('below').value = wanted.get('below');
+            applyFilters();
+            </script></body></html>
             """
     }
 

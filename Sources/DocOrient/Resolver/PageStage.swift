@@ -49,9 +49,10 @@ extension Resolver {
 
     /// One reading of the page with the engine's current thresholding: the candidates in the
     /// order described above, and the decision from them.
-    private func readWholePage(
+    func readWholePage(
         engine: TesseractEngine, page: borrowing Pix, alongX: Bool, hint: Orientation?, prior: Orientation?,
-        meter: WorkMeter, starved: inout Set<Orientation>, trace: inout Trace
+        meter: WorkMeter, starved: inout Set<Orientation>, trace: inout Trace, mode: PageSegmentation = .singleColumn,
+        minScore: Double? = nil, note: String = "read the whole page"
     ) throws {
         let p = calibration.page
         let weights = calibration.scoring
@@ -60,7 +61,7 @@ extension Resolver {
             guard read[o] == nil else { return }
             let view = try CandidateReader.display(try page.cloned(), as: o)
             do {
-                let words = try engine.recognize(view, mode: .singleColumn, meter: meter, maxWords: p.maxWordsPerRead)
+                let words = try engine.recognize(view, mode: mode, meter: meter, maxWords: p.maxWordsPerRead)
                 read[o] = Evidence(words: words, weights: weights)
             } catch is WorkMeter.Exhausted {
                 starved.insert(o)
@@ -91,8 +92,10 @@ extension Resolver {
             order = ranked()
         }
         let winner = read[order[0]]!
+        // Mirrored print read unmirrored still yields confident non-words: when no rotation read
+        // a single confident word, the page holds no print a mirror would make readable.
         if configuration.exhaustive || configuration.mirror == .always || prior?.isMirrored == true
-            || !readsAsText(winner)
+            || (!readsAsText(winner) && winner.confidentWords > 0)
         {
             let mirrored: [Orientation] = configuration.exhaustive || configuration.mirror == .always
                 ? [.flipHorizontal, .flipVertical, .transpose, .transverse]
@@ -102,7 +105,34 @@ extension Resolver {
         }
         trace.pageEvidence = read
         trace.decision = conclude(
-            evidence: { read[$0] ?? Evidence() }, read.keys.sorted { $0.exifValue < $1.exifValue }, minScore: p.minScore,
-            minPlainWords: p.minPlainWords, prior: prior, note: "read the whole page")
+            evidence: { read[$0] ?? Evidence() }, read.keys.sorted { $0.exifValue < $1.exifValue },
+            minScore: minScore ?? p.minScore, minPlainWords: p.minPlainWords, prior: prior, note: note)
+    }
+}
+
+extension Resolver {
+    /// Long side of the coarse look's page image: a sign's letters (up to a sixth of the page)
+    /// come out under 130 pixels high, and a single line of body text, a sixtieth of the page,
+    /// over 13 (Tesseract reads from about 10).
+    static let coarseLongSide = 1200
+
+    /// The look at the whole page that says "no text" when the glyph statistics found too few
+    /// letters: the paper at `coarseLongSide` read by Tesseract's sparse-text mode, which finds
+    /// words anywhere, whatever their size (a sign, a line under a photo, a few big words whose
+    /// letters touch). Decides like a text window (`confidence.minScore`).
+    func coarseLook(
+        source: borrowing GraySource, paper: PixelBox, skew: Double, alongX: Bool, prior: Orientation?,
+        meter: WorkMeter, starved: inout Set<Orientation>, trace: inout Trace
+    ) throws {
+        var parameters = calibration.page
+        parameters.longSide = Self.coarseLongSide
+        parameters.maxUpscale = 1
+        let page = try AnalysisImage.page(source: source, paper: paper, skew: skew, parameters: parameters)
+        try pool.withEngine { engine in
+            try readWholePage(
+                engine: engine, page: page, alongX: alongX, hint: nil, prior: prior, meter: meter, starved: &starved,
+                trace: &trace, mode: .sparseText, minScore: calibration.confidence.minScore,
+                note: "read the page at a coarse scale")
+        }
     }
 }

@@ -66,9 +66,10 @@ public final class Resolver: Sendable {
         try meter.checkCancellation()
         let c = calibration.cascade
         let started = ContinuousClock.now
+        // Decoded once: the probe, the windows, the coarse look and the page all come from it.
+        let source = try GraySource(bytes: imageBytes, metadata: metadata, maxPixels: configuration.maxPixels)
         let analysis = try AnalysisImage.make(
-            bytes: imageBytes, metadata: metadata, maxPixels: configuration.maxPixels,
-            parameters: calibration.analysis,
+            source: source, parameters: calibration.analysis,
             windows: WindowRequest(
                 count: c.maxWindows, sideInTextHeights: c.windowSideInTextHeights, minGlyphs: c.windowMinGlyphs,
                 parts: c.windowParts))
@@ -79,18 +80,24 @@ public final class Resolver: Sendable {
         trace.analysisSeconds = (ContinuousClock.now - started).milliseconds / 1000
         let alongX = analysis.horizontalPairs >= analysis.verticalPairs
         let linesAreClear = axisIsClear(analysis)
-        guard analysis.glyphs >= c.minGlyphs else {
-            // Nothing on the paper pairs up like letters, even at a threshold for faded print: a
-            // blank page, a photo, a barcode or a word or two. Reading the whole page (about 0.8 s)
-            // found text on none of the seed-1 set's 20 such files.
-            trace.decision = Decision(
-                orientation: nil, confidence: 0, margin: 0,
-                reason: "no text found (\(analysis.glyphs) letter-like mark\(analysis.glyphs == 1 ? "" : "s"))",
-                candidates: [])
-            return trace
-        }
         try meter.checkCancellation()
         var starved: Set<Orientation> = []
+        guard analysis.glyphs >= c.minGlyphs else {
+            // Too few marks pair up like letters for text windows: a blank page, a photo, a
+            // barcode, or a few words too large or too blurred to come apart into letters.
+            // Tesseract looks at the page at a coarse scale before it is called textless.
+            try coarseLook(
+                source: source, paper: analysis.paper, skew: analysis.skew, alongX: alongX, prior: prior, meter: meter,
+                starved: &starved, trace: &trace)
+            if !trace.decision.isDecided, trace.decision.candidates.allSatisfy({ $0.characters == 0 }) {
+                trace.decision.reason = "no text found (\(analysis.glyphs) letter-like mark\(analysis.glyphs == 1 ? "" : "s"), "
+                    + "no word read at a coarse scale)"
+            }
+            if let part = meter.exhaustedPart {
+                trace.decision = Self.budgeted(trace.decision, starved: starved, part: part, spent: meter.summary)
+            }
+            return trace
+        }
         try pool.withEngine { engine in
             var hint: Orientation? = nil
             if !windows.isEmpty {
@@ -105,8 +112,7 @@ public final class Resolver: Sendable {
             // The windows did not settle it: read the whole page.
             try meter.checkCancellation()
             let page = try AnalysisImage.page(
-                bytes: imageBytes, metadata: metadata, maxPixels: configuration.maxPixels,
-                parameters: calibration.page)
+                source: source, paper: analysis.paper, skew: analysis.skew, parameters: calibration.page)
             try runPageStage(
                 engine: engine, page: page, alongX: alongX, linesAreClear: linesAreClear, hint: hint, prior: prior,
                 meter: meter, starved: &starved, trace: &trace)
@@ -298,6 +304,11 @@ public final class Resolver: Sendable {
         return best >= c.earlyExitScore && best + 1 >= c.earlyExitRatio * (second + 1)
     }
 
+    /// Fewest confident words an answer rests on: a couple of words is undecidable by definition
+    /// (issue 14 counts "a couple of words" among the negatives with blank pages and photos: two
+    /// words may read in two orientations, "NOON", "SIS", "MOW"), a sign of three is not.
+    static let minConfidentWords = 3
+
     /// The decision from the evidence gathered: the winner (the prior when it is nearly as good),
     /// its calibrated confidence, or undecidable with the reason.
     func conclude(
@@ -338,7 +349,7 @@ public final class Resolver: Sendable {
         let rounded = (confidence * 1000).rounded() / 1000
         let roundedMargin = (margin * 1000).rounded() / 1000
 
-        if best < minScore {
+        if best < minScore || evidence(winner).confidentWords < Self.minConfidentWords {
             let words = evidence(winner).confidentWords
             return Decision(
                 orientation: nil, confidence: rounded, margin: roundedMargin,
