@@ -39,7 +39,7 @@ let package = Package(
         .executableTarget(
             name: "DocOrientCLI",
             dependencies: [
-                "DocOrient",
+                "DocOrient", "DocOrientServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

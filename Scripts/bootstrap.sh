@@ -14,8 +14,8 @@ apt_packages=(
   # Independent witnesses and benchmark peers.
   libimage-exiftool-perl jhead exiftran libjpeg-turbo-progs imagemagick
   # A real browser for the review page's test (headless: its DOM after the page's script ran),
-  # and strace, which lists the files a resumed batch opens.
-  chromium strace
+  # strace, which lists the files a resumed batch opens, and curl, the service test's client.
+  chromium strace curl
 )
 while read -r line; do
   line=${line%%#*}; line=${line// /}

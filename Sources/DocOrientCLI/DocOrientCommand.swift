@@ -3,7 +3,7 @@ import DocOrient
 import Foundation
 
 @main
-struct DocOrientCommand: ParsableCommand {
+struct DocOrientCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "docorient",
         abstract: "Put photographed documents the right way up.",
@@ -18,11 +18,15 @@ struct DocOrientCommand: ParsableCommand {
               docorient inspect scan.jpg
               docorient tag 6 scan.jpg
               docorient bake --output fixed/ *.jpg
+              docorient serve --port 8080
 
             Exit codes: 0 every file handled, 1 some file failed, 64 usage error.
             """,
         version: "0.1.0",
-        subcommands: [FixCommand.self, ReportCommand.self, UndoCommand.self, InspectCommand.self, TagCommand.self, BakeCommand.self]
+        subcommands: [
+            FixCommand.self, ReportCommand.self, UndoCommand.self, InspectCommand.self, TagCommand.self, BakeCommand.self,
+            ServeCommand.self,
+        ]
     )
 }
 

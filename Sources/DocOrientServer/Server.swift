@@ -123,12 +123,15 @@ func withStatus(_ response: Response, _ status: HTTPResponse.Status) -> Response
 
 /// The service as a Hummingbird application; `runService()` serves until SIGTERM or SIGINT,
 /// then stops accepting and lets requests in flight finish.
-public func makeApplication(fixer: Fixer, configuration: ServerConfiguration)
-    -> some ApplicationProtocol
-{
+/// - Parameter onRunning: called once the server listens, with the port it listens on (the one
+///   the system chose when `configuration.port` is 0).
+public func makeApplication(
+    fixer: Fixer, configuration: ServerConfiguration, onRunning: (@Sendable (_ port: Int) async -> Void)? = nil
+) -> some ApplicationProtocol {
     Application(
         router: makeRouter(fixer: fixer, configuration: configuration),
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "docorient"))
+        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "docorient"),
+        onServerRunning: { channel in await onRunning?(channel.localAddress?.port ?? configuration.port) })
 }
 
 /// Counts the image requests in flight and refuses past a limit.
