@@ -55,8 +55,7 @@ struct UndoCommand: ParsableCommand {
         var chosen: [JournalEntry] = []
         var unknown: [String] = []
         if paths.isEmpty {
-            chosen = entries.values.filter { ($0.action == "tag_rewritten" || $0.action == "baked") && $0.hashBefore != $0.hashAfter }
-                .sorted { $0.path < $1.path }
+            chosen = entries.values.filter(\.changedTheFile).sorted { $0.path < $1.path }
         } else {
             for path in paths {
                 let absolute = URL(fileURLWithPath: path).standardizedFileURL.path

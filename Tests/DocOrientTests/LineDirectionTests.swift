@@ -9,7 +9,7 @@ struct LineDirectionTests {
     /// The lines of `pix` as the probe finds them: light corrected, one threshold, components.
     static func lines(of pix: borrowing Pix) throws -> (angle: LineAngle, height: Double?) {
         let normalized = try pix.backgroundNormalized(tile: max(16, pix.width / 30))
-        let measure = AnalysisImage.measureGlyphs(try normalized.thresholded(160).componentBoxes())
+        let measure = AnalysisImage.measureGlyphs(try normalized.thresholded(160).componentBoxes(), lines: true)
         return (try #require(measure.lineAngle()), measure.lineHeight(atLeast: 3))
     }
 

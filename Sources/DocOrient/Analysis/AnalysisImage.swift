@@ -182,7 +182,7 @@ extension AnalysisImage {
         }
         // Windows over the text of the page's majority direction: a minority at a quarter turn
         // (tear-off tabs, a margin note) is not read, and so cannot decide.
-        let pageLines = measure.lineAngle()
+        let pageLines = measure.pageLines
         var textGlyphs = measure.glyphs
         if let pageLines, case let aligned = measure.glyphs(alongLinesAt: pageLines.radians),
             aligned.count >= request.minGlyphs
@@ -320,7 +320,7 @@ extension AnalysisImage {
                 measureGlyphs(
                     try normalized.thresholded(threshold).componentBoxes().filter {
                         $0.x >= box.x && $0.y >= box.y && $0.maxX <= box.maxX && $0.maxY <= box.maxY
-                    })
+                    }, lines: true)
             }
             threshold = min(max(otsu, p.probeThreshold), p.probeMaxThreshold)
             measure = try glyphs(at: threshold, in: paper)
@@ -395,8 +395,10 @@ extension AnalysisImage {
         var textHeight: Double?
         var horizontalPairs: Int
         var verticalPairs: Int
-        /// Each mark's links to its nearest neighbours of similar size.
+        /// Each mark's links to its nearest neighbours of similar size (only when asked for).
         var links: [NeighbourLink] = []
+        /// The direction of the page's lines, `lineAngle()` over all links.
+        var pageLines: LineAngle? = nil
         /// Heights across the lines of the marks linked along the page's line direction (letters,
         /// or words whose letters touch), ascending; empty without a direction.
         var lineMarkHeights: [Double] = []
@@ -469,7 +471,9 @@ extension AnalysisImage {
 
     /// Finds the components that sit next to one of similar size, as letters in a word do, and
     /// measures their height. Text lines run the way most such pairs run.
-    static func measureGlyphs(_ boxes: [PixelBox]) -> GlyphMeasure {
+    /// - Parameter lines: also link the marks to their neighbours and measure the page's line
+    ///   direction and line height (the probe; a window's glyph count does not need them).
+    static func measureGlyphs(_ boxes: [PixelBox], lines: Bool = false) -> GlyphMeasure {
         let marks = boxes.filter { $0.height >= 3 && $0.width >= 1 && $0.width <= 3 * $0.height + 4 && $0.height <= 400 }
         guard marks.count >= 2 else { return GlyphMeasure(glyphs: [], textHeight: nil, horizontalPairs: 0, verticalPairs: 0) }
         // A coarse grid over the box centres keeps the neighbour search linear.
@@ -504,12 +508,13 @@ extension AnalysisImage {
                 }
             }
         }
-        let links = neighbourLinks(marks, grid: grid, cell: cell)
+        let links = lines ? neighbourLinks(marks, grid: grid, cell: cell) : []
         var direction = [Double?](repeating: nil, count: marks.count)
         // Links come nearest first for each mark.
         for link in links where direction[link.mark] == nil { direction[link.mark] = link.angle }
         var measure = GlyphMeasure(glyphs: [], textHeight: nil, horizontalPairs: horizontal, verticalPairs: vertical, links: links)
-        if let lines = measure.lineAngle() {
+        measure.pageLines = measure.lineAngle()
+        if let lines = measure.pageLines {
             // The height of the lines' marks across the lines: letters, or whole words where blur
             // has run the letters together and no two glyphs pair up. A box turned by θ shows
             // (W cos θ + H sin θ) by (W sin θ + H cos θ); H follows from the two.

@@ -41,6 +41,12 @@ public struct JournalEntry: Codable, Sendable, Equatable, FetchableRecord, Persi
         case relativePath = "relative_path"
     }
 
+    /// Whether docorient changed the file's bytes (a tag rewritten or added, pixels baked): what
+    /// the report lists as changed and `undo` can take back.
+    public var changedTheFile: Bool {
+        (action == FixAction.tagRewritten.rawValue || action == FixAction.baked.rawValue) && hashBefore != hashAfter
+    }
+
     /// The recorded state, to compare with the file as it is now.
     public var facts: FileFacts {
         FileFacts(size: size, modified: mtimeNs, changed: ctimeNs, inode: UInt64(bitPattern: inode), hash: hashAfter)

@@ -81,7 +81,7 @@ public enum Undo {
     /// `dryRun`, and returns the journal entry for the restored file (action "undone").
     public static func undo(_ entry: JournalEntry, store: OriginalsStore, dryRun: Bool) -> (Result, JournalEntry?) {
         func result(_ outcome: Outcome, _ reason: String?) -> Result { Result(path: entry.path, outcome: outcome, reason: reason) }
-        guard entry.action == "tag_rewritten" || entry.action == "baked", entry.hashBefore != entry.hashAfter else {
+        guard entry.changedTheFile else {
             return (result(.nothingToUndo, entry.action == "undone" ? "already undone" : "docorient did not change it"), nil)
         }
         let current: [UInt8]

@@ -48,7 +48,7 @@ public struct BatchReport: Sendable {
     /// The group of `entry`; nil for files that agreed, or had no tag and needed none.
     public static func group(of entry: JournalEntry) -> Group? {
         if entry.verdict == "error" { return .failed }
-        if entry.action == "tag_rewritten" || entry.action == "baked" { return .changed }
+        if entry.changedTheFile { return .changed }
         if entry.verdict == "undecidable" || entry.verdict == "disagrees" { return .needsALook }
         return nil
     }
@@ -61,7 +61,7 @@ public struct BatchReport: Sendable {
     /// The shell command that gives the file back the bytes it had before docorient changed it
     /// (`docorient undo JOURNAL FILE`); nil when nothing was changed.
     public func undoCommand(for entry: JournalEntry) -> String? {
-        guard entry.action == "tag_rewritten" || entry.action == "baked", entry.hashBefore != entry.hashAfter else { return nil }
+        guard entry.changedTheFile else { return nil }
         guard let journal = journalOf[entry.path] else { return Self.undoCommand(for: entry) }
         return "docorient undo \(Self.shellQuoted(journal)) \(Self.shellQuoted(entry.path))"
     }
@@ -103,7 +103,7 @@ public struct BatchReport: Sendable {
     /// One line: how many files agreed, disagreed, were fixed, had no tag, were undecidable, failed.
     public var summaryLine: String {
         func count(_ f: (JournalEntry) -> Bool) -> Int { entries.filter(f).count }
-        let fixed = count { $0.action == "tag_rewritten" || $0.action == "baked" }
+        let fixed = count(\.changedTheFile)
         return "\(entries.count) files: \(count { $0.verdict == "agrees" }) agreed, \(count { $0.verdict == "disagrees" }) disagreed with their tag, "
             + "\(fixed) fixed, \(count { $0.verdict == "no_tag" }) had no tag, \(count { $0.verdict == "undecidable" }) undecidable, "
             + "\(count { $0.verdict == "error" }) failed"
