@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "DocOrient", targets: ["DocOrient"]),
+        .library(name: "DocOrientBatch", targets: ["DocOrientBatch"]),
         .executable(name: "docorient", targets: ["DocOrientCLI"]),
         .executable(name: "docorient-fuzz", targets: ["DocOrientFuzz"]),
     ],
@@ -30,16 +31,18 @@ let package = Package(
             name: "CExif", pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"])]),
 
+        // The core: orientation model, containers, tag rewrite, bake, resolver. No GRDB.
         .target(
             name: "DocOrient",
-            dependencies: [
-                "CTesseract", "CLeptonica", "CTurboJPEG", "CExif",
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ]),
+            dependencies: ["CTesseract", "CLeptonica", "CTurboJPEG", "CExif"]),
+        // Batches over folders: the walker, the SQLite journal (GRDB), resume, undo, the report.
+        .target(
+            name: "DocOrientBatch",
+            dependencies: ["DocOrient", .product(name: "GRDB", package: "GRDB.swift")]),
         .executableTarget(
             name: "DocOrientCLI",
             dependencies: [
-                "DocOrient", "DocOrientServer",
+                "DocOrient", "DocOrientBatch", "DocOrientServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -63,6 +66,6 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]),
-        .testTarget(name: "DocOrientCLITests", dependencies: ["DocOrient", "DocOrientCLI", "DocOrientFuzz"]),
+        .testTarget(name: "DocOrientCLITests", dependencies: ["DocOrient", "DocOrientBatch", "DocOrientCLI", "DocOrientFuzz"]),
     ]
 )

@@ -1,4 +1,5 @@
 import DocOrient
+import DocOrientBatch
 import Foundation
 import Synchronization
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocOrient
+import DocOrientBatch
 import Foundation
 
 struct UndoCommand: ParsableCommand {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import DocOrient
+@testable import DocOrientBatch
 
 /// Batch mode end to end: a generated folder tree, the real binary, real SQLite, SIGKILL.
 @Suite(.serialized)

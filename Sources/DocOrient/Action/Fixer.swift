@@ -226,17 +226,17 @@ public final class Fixer: Sendable {
     }
 
     /// A file's record with its state before and after, for the batch journal.
-    struct FileOutcome: Sendable {
-        var record: FixRecord
-        var before: FileFacts?
-        var after: FileFacts?
+    package struct FileOutcome: Sendable {
+        package var record: FixRecord
+        package var before: FileFacts?
+        package var after: FileFacts?
     }
 
     /// - Parameter hashing: whether the facts carry content hashes (only a journal records them:
     ///   hashing a 12 MP photo costs a few milliseconds).
     /// - Parameter keepOriginal: called with the original and the fixed bytes before a file is
     ///   replaced in place; when it throws, the file is left alone and the record says why.
-    func fixFile(
+    package func fixFile(
         path: String, options: FixOptions, hashing: Bool, keepOriginal: ((_ original: [UInt8], _ fixed: [UInt8]) throws -> Void)? = nil
     ) -> FileOutcome {
         // Nothing cancels a fix without a signal.

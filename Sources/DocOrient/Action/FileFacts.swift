@@ -12,6 +12,15 @@ public struct FileFacts: Sendable, Equatable, Codable {
     /// FNV-1a 64 of the content, hex; empty when not computed.
     public var hash: String
 
+    /// Facts as recorded (a journal's row); `hash` empty when not computed.
+    public init(size: Int, modified: Int64, changed: Int64, inode: UInt64, hash: String) {
+        self.size = size
+        self.modified = modified
+        self.changed = changed
+        self.inode = inode
+        self.hash = hash
+    }
+
     /// Stats `path` (following symlinks); nil when it does not exist or cannot be statted.
     public static func stat(_ path: String, hash bytes: [UInt8]? = nil) -> FileFacts? {
         guard let st = statFollowingLinks(path) else { return nil }

@@ -1,3 +1,4 @@
+import DocOrient
 import Foundation
 
 /// Runs `Fixer` over many files in parallel, journals every result, and skips what an earlier run

@@ -1,3 +1,4 @@
+import DocOrient
 import Foundation
 
 /// The original bytes of files a batch changed, kept beside its journal so that `undo` can give

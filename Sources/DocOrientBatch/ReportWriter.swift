@@ -1,3 +1,4 @@
+import DocOrient
 import Foundation
 
 /// Logs what `fix` decided: a JSON line per file on stdout (`--json`) or a human line, the

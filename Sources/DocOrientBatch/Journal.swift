@@ -1,3 +1,4 @@
+import DocOrient
 import Foundation
 import GRDB
 

@@ -1,3 +1,4 @@
+import DocOrient
 #if canImport(Glibc)
     import Glibc
 #endif

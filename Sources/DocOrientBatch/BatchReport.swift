@@ -1,3 +1,4 @@
+import DocOrient
 import Foundation
 
 /// What `docorient report` shows: the summary of one or more journals (shards merge) and every
@@ -182,52 +183,22 @@ public struct BatchReport: Sendable {
     /// they show now. Reconstructed from the current file and the journal, whatever the action was.
     static func previews(_ entry: JournalEntry, side: Int) -> (before: String?, after: String?) {
         guard let bytes = try? FileIO.read(entry.path), let metadata = try? ImageMetadata.read(bytes),
-            let stored = try? Preview.decode(bytes, metadata: metadata, side: side)
+            let stored = try? PreviewImage(bytes, metadata: metadata, side: side)
         else { return (nil, nil) }
         let original = entry.exifOrientation.flatMap(Orientation.init(exifValue:)) ?? .identity
         let now = metadata.effectiveOrientation ?? .identity
         // A baked file's pixels are the old pixels turned by the detected orientation.
         var oldPixels = stored
         if entry.action == "baked", let detected = entry.detectedOrientation.flatMap(Orientation.init(exifValue:)) {
-            oldPixels = stored.transformed(by: detected.inverse, channels: 3)
+            oldPixels = stored.transformed(by: detected.inverse)
         }
-        let before = Preview.jpegBase64(oldPixels.transformed(by: original, channels: 3))
-        let after = Preview.jpegBase64(stored.transformed(by: now, channels: 3))
+        let before = oldPixels.transformed(by: original).jpegBase64
+        let after = stored.transformed(by: now).jpegBase64
         return (before, after)
     }
 
     static func escape(_ s: String) -> String {
         s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
-}
-
-/// Small RGB previews for reports.
-enum Preview {
-    static func decode(_ bytes: [UInt8], metadata: ImageMetadata, side: Int) throws -> GrayImage {
-        guard metadata.format == .jpeg else {
-            throw DocOrientError(.invalidRequest, "previews are made for JPEG only")
-        }
-        var image = try TurboJPEG.decodeScaled(bytes, minimumLongSide: side, maxPixels: 200_000_000, rgb: true)
-        // Shrink further by whole steps so the page stays small.
-        let w = image.width / 3
-        let step = max(1, max(w, image.height) / side)
-        if step > 1 {
-            let ow = w / step, oh = image.height / step
-            var out = [UInt8](repeating: 0, count: ow * oh * 3)
-            for y in 0..<oh {
-                for x in 0..<ow {
-                    for c in 0..<3 { out[(y * ow + x) * 3 + c] = image.pixels[((y * step) * w + x * step) * 3 + c] }
-                }
-            }
-            image = GrayImage(width: ow * 3, height: oh, pixels: out)
-        }
-        return image
-    }
-
-    static func jpegBase64(_ image: GrayImage) -> String? {
-        guard let jpeg = try? TurboJPEG.encode(image.pixels, width: image.width / 3, height: image.height, subsampling: .s420, quality: 80)
-        else { return nil }
-        return Data(jpeg).base64EncodedString()
     }
 }
