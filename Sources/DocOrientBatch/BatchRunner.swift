@@ -5,6 +5,7 @@ import Foundation
 /// already handled. Memory is bounded by the jobs in flight: each worker holds one file at a time.
 ///
 /// `run` is called from one thread; it starts `jobs` worker threads and returns when they finish.
+/// A runner runs one batch at a time: a second `run` (or `events`) waits until the first is over.
 public final class BatchRunner: @unchecked Sendable {
     /// Counts during and after a run.
     public struct Progress: Sendable, Equatable {
@@ -59,6 +60,8 @@ public final class BatchRunner: @unchecked Sendable {
     private var results: [(index: Int, outcome: Fixer.FileOutcome)] = []
     private var running = 0
     private let signal = DispatchSemaphore(value: 0)
+    /// Held for the whole of a run: one batch at a time.
+    private let oneRunAtATime = NSLock()
 
     /// Most files finished ahead of the earliest unfinished one. Records are reported in input
     /// order, so a slow file holds finished ones back; this bounds how many (and the memory they
@@ -75,6 +78,8 @@ public final class BatchRunner: @unchecked Sendable {
     public func run(
         files: [String], onRecord: (FixRecord) -> Void, onProgress: (Progress) -> Void, shouldStop: @escaping @Sendable () -> Bool
     ) throws -> Progress {
+        oneRunAtATime.lock()
+        defer { oneRunAtATime.unlock() }
         let start = ContinuousClock.now
         var progress = Progress(total: files.count)
         var todo: [String] = []

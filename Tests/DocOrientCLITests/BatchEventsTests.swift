@@ -1,0 +1,90 @@
+import DocOrient
+import DocOrientBatch
+import Foundation
+import Testing
+
+/// The batch as an asynchronous sequence (`BatchRunner.events`), as an ingest service consumes it.
+struct BatchEventsTests {
+    /// Wrong tags among them (0003, 0005), a blank page (undecidable) and a PNG.
+    static let names = [
+        "0003_letter.jpg", "0000_receipt.jpg", "0004_receipt.png", "0005_form.jpg", "0007_invoice.jpg",
+        "0014_letter.jpg", "0017_blank.jpg", "0013_receipt.jpg",
+    ]
+
+    /// Copies of some committed samples in a fresh folder, in the order given.
+    static func copies() throws -> (root: URL, files: [String]) {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("events-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let samples = CLITests.repoRoot.appendingPathComponent("Corpus/samples")
+        let available = Set(try FileManager.default.contentsOfDirectory(atPath: samples.path))
+        var files: [String] = []
+        for name in names where available.contains(name) {
+            let copy = root.appendingPathComponent(name)
+            try FileManager.default.copyItem(at: samples.appendingPathComponent(name), to: copy)
+            files.append(copy.path)
+        }
+        return (root, files)
+    }
+
+    static let fixer = Result { Fixer(resolver: try Resolver(configuration: ResolverConfiguration(languages: "eng"))) }
+
+    func runner(_ root: URL, jobs: Int) throws -> BatchRunner {
+        let journal = try Journal(path: root.appendingPathComponent(Journal.defaultName).path)
+        return BatchRunner(fixer: try Self.fixer.get(), options: FixOptions(), jobs: jobs, journal: journal)
+    }
+
+    @Test func theStreamGivesEveryRecordInOrderWithTheCLIsAnswersAndEndsWithTheCounts() async throws {
+        let (root, files) = try Self.copies()
+        defer { try? FileManager.default.removeItem(at: root) }
+        #expect(files.count == Self.names.count, "the samples named here are committed")
+        // What the CLI says about the same files (a dry run leaves them as they are).
+        let cli = try CLITests.run(CLITests.binary, ["fix", "--dry-run", "--json"] + files)
+        let expected = cli.lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+
+        var records: [FixRecord] = []
+        var progress: [BatchRunner.Progress] = []
+        var final: BatchRunner.Progress?
+        for try await event in try runner(root, jobs: 2).events(files: files) {
+            switch event {
+            case .record(let r): records.append(r)
+            case .progress(let p): progress.append(p)
+            case .finished(let p): final = p
+            }
+        }
+        #expect(records.map(\.path) == files, "one record per file, in the order given")
+        #expect(expected.count == files.count)
+        for (record, want) in zip(records, expected) {
+            #expect(record.detectedOrientation == want["detected_orientation"] as? Int, "\(record.path ?? "")")
+            #expect(record.verdict.rawValue == want["verdict"] as? String, "\(record.path ?? "")")
+        }
+        let done = try #require(final)
+        #expect(done.done == files.count && !done.stopped && done.total == files.count)
+        #expect(done.fixed == records.filter { $0.action == .tagRewritten }.count && done.fixed >= 1)
+        #expect(zip(progress, progress.dropFirst()).allSatisfy { $0.done <= $1.done }, "counts only grow")
+    }
+
+    @Test func aConsumerThatStopsReadingStopsTheBatchAndTheNextRunFinishesIt() async throws {
+        let (root, files) = try Self.copies()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let runner = try runner(root, jobs: 1)
+        var seen: [String] = []
+        for try await event in runner.events(files: files) {
+            if case .record(let r) = event, let path = r.path {
+                seen.append(path)
+                break  // the consumer goes away after the first file
+            }
+        }
+        #expect(seen == [files[0]])
+        // The same runner waits for the stopped batch to settle, then handles only what is left.
+        var second: [String] = []
+        var final: BatchRunner.Progress?
+        for try await event in runner.events(files: files) {
+            if case .record(let r) = event, let path = r.path { second.append(path) }
+            if case .finished(let p) = event { final = p }
+        }
+        let done = try #require(final)
+        #expect(done.alreadyDone >= 1 && done.alreadyDone < files.count, "the first batch stopped early: \(done)")
+        #expect(second == Array(files.dropFirst(done.alreadyDone)), "no file handled twice, none left out")
+        #expect(!second.contains(files[0]))
+    }
+}
