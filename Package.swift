@@ -18,9 +18,9 @@ let package = Package(
     ],
     targets: [
         // C libraries, each through a modulemap over a one-line shim header.
-        .systemLibrary(
-            name: "CTesseract", pkgConfig: "tesseract",
-            providers: [.apt(["libtesseract-dev", "libleptonica-dev"])]),
+        // Tesseract's C API, forwarded to libtesseract loaded on first use (dlopen), so that the
+        // commands that never read text do not load it and its ~55 dependencies (start-up time).
+        .target(name: "CTesseract", dependencies: ["CLeptonica"], linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(
             name: "CLeptonica", pkgConfig: "lept",
             providers: [.apt(["libleptonica-dev"])]),

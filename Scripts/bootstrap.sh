@@ -15,7 +15,7 @@ apt_packages=(
   libimage-exiftool-perl jhead exiftran libjpeg-turbo-progs imagemagick
   # A real browser for the review page's test (headless: its DOM after the page's script ran),
   # strace, which lists the files a resumed batch opens, and curl, the service test's client.
-  chromium strace curl
+  chromium strace curl hyperfine
 )
 while read -r line; do
   line=${line%%#*}; line=${line// /}

@@ -49,9 +49,20 @@ enum PageSegmentation {
 final class TesseractEngine: @unchecked Sendable {
     private let handle: OpaquePointer
 
+    /// Loads libtesseract (`docorient_tesseract_load`, once per process): the library is opened on
+    /// first use, not at start-up, so the commands that never read text do not pay for it.
+    static func loadLibrary() throws {
+        var message = [CChar](repeating: 0, count: 512)
+        guard docorient_tesseract_load(&message, message.count) == 1 else {
+            let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            throw DocOrientError(.library, text)
+        }
+    }
+
     /// Loads `languages` (e.g. "eng+deu") from `datapath` with the LSTM engine.
     /// Stands for `TessBaseAPICreate` + `TessBaseAPIInit2`. Slow (tens of milliseconds): pool engines.
     init(datapath: String, languages: String) throws {
+        try Self.loadLibrary()
         guard let handle = TessBaseAPICreate() else {
             throw DocOrientError(.library, "Tesseract could not create a TessBaseAPI")
         }
