@@ -50,7 +50,8 @@ public struct FileWalker: Sendable {
     /// Walks `roots` (files or folders) on the calling thread.
     ///
     /// A root that is a file is taken whatever its name (the patterns and extensions apply inside
-    /// folders), and one that does not exist is listed as is, so that fixing it reports the error.
+    /// folders; a shard still applies, by the file's name), and one that does not exist is listed
+    /// as is, so that fixing it reports the error. A file reached twice (a symlink) is listed once.
     /// Temporary files an interrupted run left in a walked folder, untouched for over a minute,
     /// are deleted on the way (`Result.staleTemporaries`).
     public func walk(_ roots: [String]) -> Result {

@@ -9,8 +9,8 @@ public struct FileFacts: Sendable, Equatable, Codable {
     public var size: Int
     /// Last content change (`st_mtim`), in nanoseconds since 1970-01-01 UTC.
     public var modified: Int64
-    /// Last status change (`st_ctim`: writes, renames into place, chmod, chown), in nanoseconds
-    /// since 1970-01-01 UTC; unlike `modified`, a tool cannot set it back.
+    /// Last status change (`st_ctim`: any write, chmod or chown), in nanoseconds since 1970-01-01
+    /// UTC; unlike `modified`, no tool can set it back.
     public var changed: Int64
     /// The inode number: a file replaced by rename (as docorient and most editors write) gets a new one.
     public var inode: UInt64

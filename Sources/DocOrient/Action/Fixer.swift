@@ -40,7 +40,8 @@ public enum Verdict: String, Sendable, Codable {
 
 /// What was done to the file. The raw values are the `action` field of `fix --json` records.
 public enum FixAction: String, Sendable, Codable {
-    /// Nothing was written: the file already displays upright, the text did not decide, or it failed.
+    /// The image was not changed: it already displays upright, the text did not decide, or it
+    /// failed. (With a `.directory` destination an unchanged copy is still written there.)
     case none
     /// The orientation tag(s) were rewritten, or added where none was; the pixels are untouched.
     /// Also what a bake falls back to when a lossless JPEG transform is impossible without `trim`.

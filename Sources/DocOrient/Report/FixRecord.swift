@@ -11,10 +11,10 @@ public struct FixRecord: Sendable, Encodable, Equatable {
     /// The orientation that displays the stored pixels upright, nil when undecidable or failed.
     public var detectedOrientation: Int?
     /// The decision's calibrated probability (0...1) that `detectedOrientation` is right; for an
-    /// undecidable file, what the best candidate would have had; 0 for a failed file.
+    /// undecidable file, what the best candidate would have had; 0 when it failed before a decision.
     public var confidence: Double
     /// How far the winning candidate's score leads the runner-up's, (best - second) / best, 0...1;
-    /// 0 for a failed file.
+    /// 0 when it failed before a decision.
     public var margin: Double
     /// How the text relates to the original tag; `.error` until a decision is taken, and when the
     /// file could not be read, decided or written.
@@ -25,7 +25,7 @@ public struct FixRecord: Sendable, Encodable, Equatable {
     public var reason: String?
     /// What kind of failure, when the verdict is `.error`.
     public var errorCode: DocOrientError.Code?
-    /// Every candidate orientation that was read, best first; empty for a failed file.
+    /// Every candidate orientation that was read, best first; empty when it failed before a decision.
     public var candidates: [CandidateScore]
     /// Wall-clock time for this file, in milliseconds: reading, deciding and writing for a file,
     /// deciding and rewriting for an image in memory. JSON `elapsed_ms`, to 0.1 ms.
