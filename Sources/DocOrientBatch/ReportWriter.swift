@@ -56,7 +56,9 @@ public final class ReportWriter {
 
     deinit { try? report?.close() }
 
-    /// Records one file.
+    /// Counts `r` in `summary` and writes it out: on stdout its JSON line (`json`) or, unless it is
+    /// noteworthy or `quiet`, its human line; a noteworthy file's human line on stderr at once;
+    /// and its JSON line appended to the report file, if any.
     public func record(_ r: FixRecord) {
         summary.files += 1
         switch r.verdict {

@@ -129,7 +129,8 @@ public struct FixRecord: Sendable, Encodable, Equatable {
         return (v * scale).rounded() / scale
     }
 
-    /// The one-line human form.
+    /// The record as docorient prints it for people, e.g. "photo.jpg: tag 6 is wrong, text says 8
+    /// (confidence 97%); tag rewritten"; an image fixed in memory is called "image".
     public var humanLine: String {
         func o(_ v: Int?) -> String { v.map(String.init) ?? "none" }
         let conf = String(Int((confidence * 100).rounded()))

@@ -47,7 +47,8 @@ public struct InspectRecord: Encodable, Sendable {
         try c.encode(error?.code.rawValue, forKey: .errorCode)
     }
 
-    /// The one-line human form.
+    /// The record as `docorient inspect` prints it, e.g. "scan.jpg: JPEG 4032x3024, EXIF 6 (rotate
+    /// 90 cw), XMP none"; a stored value that is no usable orientation shows as "(not a usable value)".
     public var humanLine: String {
         if let error { return "\(path): error: \(error.message)" }
         guard let m = metadata else { return "\(path): no metadata" }
