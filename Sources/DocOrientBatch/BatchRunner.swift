@@ -9,18 +9,27 @@ import Foundation
 public final class BatchRunner: @unchecked Sendable {
     /// Counts during and after a run.
     public struct Progress: Sendable, Equatable {
+        /// Every file given to the run, those an earlier run already handled included.
         public var total = 0
+        /// Files handled by this run so far (their records delivered), not counting `alreadyDone`.
         public var done = 0
         /// Files skipped because the journal says they are handled and unchanged.
         public var alreadyDone = 0
+        /// Files this run changed: tag rewritten or added, or pixels baked (a dry run's "would" not counted).
         public var fixed = 0
+        /// Files whose text did not decide; they are left unchanged.
         public var undecidable = 0
+        /// Files that could not be read, decided or written; the others go on regardless.
         public var failed = 0
+        /// Wall-clock seconds since the run started, the journal read included.
         public var elapsedSeconds = 0.0
         /// Whether the run stopped early (interrupted).
         public var stopped = false
 
+        /// Files handled per second of this run (`done` / `elapsedSeconds`); 0 before time has passed.
         public var filesPerSecond: Double { elapsedSeconds > 0 ? Double(done) / elapsedSeconds : 0 }
+        /// Estimated seconds until the remaining files are handled, at the rate so far; nil until
+        /// the first file is done.
         public var etaSeconds: Double? {
             let rate = filesPerSecond
             let left = total - alreadyDone - done
@@ -28,9 +37,13 @@ public final class BatchRunner: @unchecked Sendable {
         }
     }
 
+    /// Decides and fixes each file; its resolver's engines are shared by the workers.
     public let fixer: Fixer
+    /// How every file is changed; with `dryRun` nothing is written, the journal included.
     public let options: FixOptions
+    /// Worker threads, at least 1: how many files are in flight at once.
     public let jobs: Int
+    /// Where each result is recorded and earlier runs' results are read from; nil for none.
     public let journal: Journal?
     /// Where the original bytes of changed files are kept for `undo`; nil keeps none.
     public let originals: OriginalsStore?
@@ -257,7 +270,9 @@ public final class BatchRunner: @unchecked Sendable {
 /// Deterministic sharding: `--shard K/N` takes the files whose path hash falls in part K of N,
 /// so N workers of an external scheduler split a folder without talking to each other.
 public struct Shard: Sendable, Equatable {
+    /// K: which part this worker takes, counted from 1 (1...count).
     public var index: Int
+    /// N: how many parts the files are split into, at least 1.
     public var count: Int
 
     /// Parses "K/N" with 1 <= K <= N.

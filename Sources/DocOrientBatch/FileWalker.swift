@@ -10,12 +10,16 @@ public struct FileWalker: Sendable {
     public static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "tif", "tiff"]
 
     /// Glob patterns (fnmatch, matched against the path relative to its root and against the name).
+    /// When any are given, a file in a folder is taken only if one matches, whatever its extension.
     public var include: [String]
+    /// Glob patterns, matched as `include`: matching files are skipped and matching folders not entered.
     public var exclude: [String]
+    /// Whether entries whose name starts with "." are walked; docorient's own (`.docorient*`) never are.
     public var includeHidden: Bool
     /// Only the files of this part (`--shard K/N`), by their path relative to the root.
     public var shard: Shard?
 
+    /// A walker; the defaults take every image by extension, skip hidden entries and split nothing.
     public init(include: [String] = [], exclude: [String] = [], includeHidden: Bool = false, shard: Shard? = nil) {
         self.include = include
         self.exclude = exclude
@@ -43,6 +47,13 @@ public struct FileWalker: Sendable {
         public var staleTemporaries = 0
     }
 
+    /// Walks `roots` (files or folders) on the calling thread.
+    ///
+    /// A root that is a file is taken whatever its name (the patterns and extensions apply inside
+    /// folders; a shard still applies, by the file's name), and one that does not exist is listed
+    /// as is, so that fixing it reports the error. A file reached twice (a symlink) is listed once.
+    /// Temporary files an interrupted run left in a walked folder, untouched for over a minute,
+    /// are deleted on the way (`Result.staleTemporaries`).
     public func walk(_ roots: [String]) -> Result {
         var result = Result()
         var seenDirectories = Set<FileID>()

@@ -4,26 +4,43 @@ import GRDB
 
 /// One journalled file: its state after docorient handled it, and what was decided and done.
 public struct JournalEntry: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    /// The SQLite table holding one row per file: `file`.
     public static let databaseTableName = "file"
 
+    /// The file's absolute path (relative paths are taken from the working directory): the journal's key.
     public var path: String
     /// How the file was handled ("tag", "bake", "bake-trim"): a run in another mode redoes it.
     public var mode: String
+    /// The file's length in bytes after docorient handled it.
     public var size: Int
+    /// Last content change after docorient handled it (`FileFacts.modified`), in nanoseconds since 1970.
     public var mtimeNs: Int64
+    /// Last status change after docorient handled it (`FileFacts.changed`), in nanoseconds since 1970.
     public var ctimeNs: Int64
+    /// The inode after docorient handled it, its `UInt64` bit pattern stored as SQLite's signed integer.
     public var inode: Int64
+    /// FNV-1a 64 of the content before docorient changed it, 16 hex digits; empty when it could not be read.
     public var hashBefore: String
+    /// FNV-1a 64 of the content as docorient left it (equal to `hashBefore` when the file itself
+    /// was not rewritten): a copy with this hash is recognised as done, and `undo` restores only files that still have it.
     public var hashAfter: String
+    /// `Verdict` raw value: "agrees", "disagrees", "no_tag", "undecidable" or "error".
     public var verdict: String
+    /// `FixAction` raw value: "none", "tag_rewritten", "baked", "would_rewrite_tag" or "would_bake".
     public var action: String
+    /// The orientation the file displayed with before (1-8; EXIF, else XMP), nil when it had none.
     public var exifOrientation: Int?
+    /// The orientation the text decided (1-8), nil when undecidable or failed.
     public var detectedOrientation: Int?
+    /// The decision's calibrated probability, 0...1 (see `FixRecord.confidence`).
     public var confidence: Double
+    /// Why the file is undecidable or failed, or a note on the action; nil otherwise.
     public var reason: String?
+    /// Wall-clock milliseconds the file took (`FixRecord.elapsedMilliseconds`).
     public var elapsedMs: Double
     /// The full `FixRecord` as JSON (what `--json` printed), for reports.
     public var record: String
+    /// When the row was written, ISO 8601 in UTC ("2026-11-25T10:30:00Z").
     public var updatedAt: String
     /// The path relative to the journal's folder, so that a folder moved or copied with its
     /// journal is still recognised; nil for files outside it (and in journals before v2).
@@ -62,6 +79,7 @@ public final class Journal: Sendable {
     /// The default file name, in the batch root.
     public static let defaultName = ".docorient.sqlite"
 
+    /// The database file as given when opened; each entry's `relativePath` is relative to its folder.
     public let path: String
     private let queue: DatabaseQueue
 

@@ -64,7 +64,9 @@ public enum Undo {
 
     /// One file's result (a line of `undo --json`).
     public struct Result: Sendable, Codable, Equatable {
+        /// The file, by the absolute path the journal records.
         public var path: String
+        /// Whether its original bytes are back, would be (dry run), or were refused.
         public var outcome: Outcome
         /// How the original came back ("kept original", "tag edited back"), or why not.
         public var reason: String?

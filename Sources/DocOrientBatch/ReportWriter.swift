@@ -9,15 +9,23 @@ import Foundation
 public final class ReportWriter {
     /// Counts for the summary.
     public struct Summary: Sendable, Equatable {
+        /// Records written.
         public var files = 0
+        /// Files whose text confirmed the tag (verdict `.agrees`; a disagreeing XMP copy may still be rewritten).
         public var agreed = 0
+        /// Files changed: tag rewritten or added, or pixels baked, whatever the verdict.
         public var fixed = 0
+        /// Dry run: files that would have been changed.
         public var wouldFix = 0
+        /// Files without a usable tag whose text decided (verdict `.noTag`).
         public var noTag = 0
+        /// Files whose text did not decide; left unchanged.
         public var undecidable = 0
+        /// Files that could not be read, decided or written.
         public var failed = 0
     }
 
+    /// The counts of the records written so far; `summaryLine` prints them.
     public private(set) var summary = Summary()
     private let json: Bool
     private let quiet: Bool
@@ -48,7 +56,9 @@ public final class ReportWriter {
 
     deinit { try? report?.close() }
 
-    /// Records one file.
+    /// Counts `r` in `summary` and writes it out: on stdout its JSON line (`json`) or, unless it is
+    /// noteworthy or `quiet`, its human line; a noteworthy file's human line on stderr at once;
+    /// and its JSON line appended to the report file, if any.
     public func record(_ r: FixRecord) {
         summary.files += 1
         switch r.verdict {

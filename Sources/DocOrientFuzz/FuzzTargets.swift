@@ -16,6 +16,8 @@ extension FuzzTarget {
 }
 
 #if FUZZING
+    /// libFuzzer's per-input entry point: runs one input of `size` bytes at `data` through the
+    /// target named by `DOCORIENT_FUZZ_TARGET` (default jpeg). Always returns 0, as libFuzzer asks.
     @_cdecl("LLVMFuzzerTestOneInput")
     public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         FuzzTarget.current.run(Array(UnsafeBufferPointer(start: data, count: size)))
@@ -28,7 +30,8 @@ extension FuzzTarget {
         _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
     ) -> CInt
 
-    // SwiftPM links an executable's entry point as <module>_main; hand control to libFuzzer.
+    /// The executable's entry point: SwiftPM links it as <module>_main; hands the command line to
+    /// libFuzzer's driver, which calls `fuzzOneInput` for each input and returns the exit status.
     @_cdecl("DocOrientFuzz_main")
     public func fuzzMain(_ argc: CInt, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> CInt {
         var count = argc

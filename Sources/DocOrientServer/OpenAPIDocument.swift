@@ -5,6 +5,8 @@ public enum OpenAPIDocument {
         "POST /v1/orientation", "POST /v1/fix", "GET /healthz", "GET /openapi.json",
     ]
 
+    /// The document as JSON text, the body of `GET /openapi.json`: the endpoints, their
+    /// parameters, the record and error schemas, and the status codes each can answer.
     public static let json = #"""
         {
           "openapi": "3.0.3",

@@ -6,16 +6,21 @@ import Synchronization
 
 /// Settings of the HTTP service.
 public struct ServerConfiguration: Sendable {
+    /// The address to listen on: "127.0.0.1" (the default) for this machine only, "0.0.0.0" for every interface.
     public var host: String
+    /// The TCP port to listen on; 0 lets the system choose a free one (`makeApplication`'s
+    /// `onRunning` receives it).
     public var port: Int
     /// Largest accepted request body; larger ones get 413.
     public var maxBodyBytes: Int
-    /// The work allowed for each request's image.
+    /// The work allowed for each request's image; nil uses the resolver's `configuration.budget`.
     public var budget: WorkBudget?
     /// Image requests admitted at once (being read, queued for an engine, or being decided);
     /// one more gets 503 with Retry-After.
     public var maxInFlight: Int
 
+    /// Settings with defaults for a local service: 127.0.0.1:8080, bodies up to 32 MiB, the
+    /// resolver's budget, and 4 image requests in flight per active processor.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 32 << 20, budget: WorkBudget? = nil,
         maxInFlight: Int = 4 * ProcessInfo.processInfo.activeProcessorCount

@@ -14,8 +14,11 @@ public enum Bake {
         case tagRewrittenInstead(Orientation, reason: String)
     }
 
+    /// A bake's output: the new file bytes and what was done to produce them.
     public struct Result: Sendable {
+        /// The whole file to write: the input itself when `outcome` is `.unchanged`.
         public var bytes: [UInt8]
+        /// Whether the pixels were turned, left alone, or only the tag rewritten (and why).
         public var outcome: Outcome
     }
 

@@ -5,9 +5,14 @@
 /// What identifies a file's state cheaply: a second run compares these to the journal without
 /// reading the file. Any write (ours renames a new inode in) or chmod (ctime) changes them.
 public struct FileFacts: Sendable, Equatable, Codable {
+    /// The file's length in bytes.
     public var size: Int
+    /// Last content change (`st_mtim`), in nanoseconds since 1970-01-01 UTC.
     public var modified: Int64
+    /// Last status change (`st_ctim`: any write, chmod or chown), in nanoseconds since 1970-01-01
+    /// UTC; unlike `modified`, no tool can set it back.
     public var changed: Int64
+    /// The inode number: a file replaced by rename (as docorient and most editors write) gets a new one.
     public var inode: UInt64
     /// FNV-1a 64 of the content, hex; empty when not computed.
     public var hash: String

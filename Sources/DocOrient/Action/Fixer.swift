@@ -12,6 +12,10 @@ public struct FixOptions: Sendable, Equatable {
     /// Replace originals, or write copies into a directory.
     public var destination: Destination
 
+    /// Options for a fix; the defaults rewrite the tag in place, as `docorient fix` does.
+    ///
+    /// In-memory fixes (`Fixer.fix(_:)`) need `destination` `.inPlace`: they return bytes and throw
+    /// `DocOrientError.Code.invalidRequest` for any other destination.
     public init(bake: Bool = false, trim: Bool = false, dryRun: Bool = false, destination: Destination = .inPlace) {
         self.bake = bake
         self.trim = trim
@@ -34,12 +38,19 @@ public enum Verdict: String, Sendable, Codable {
     case error
 }
 
-/// What was done to the file.
+/// What was done to the file. The raw values are the `action` field of `fix --json` records.
 public enum FixAction: String, Sendable, Codable {
+    /// The image was not changed: it already displays upright, the text did not decide, or it
+    /// failed. (With a `.directory` destination an unchanged copy is still written there.)
     case none
+    /// The orientation tag(s) were rewritten, or added where none was; the pixels are untouched.
+    /// Also what a bake falls back to when a lossless JPEG transform is impossible without `trim`.
     case tagRewritten = "tag_rewritten"
+    /// The turn was applied to the pixels and every orientation value now says 1.
     case baked
+    /// Dry run: the tag would have been rewritten; the file is unchanged.
     case wouldRewriteTag = "would_rewrite_tag"
+    /// Dry run with `bake`: the pixels would have been turned; the file is unchanged.
     case wouldBake = "would_bake"
 }
 

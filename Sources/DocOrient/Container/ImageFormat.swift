@@ -1,7 +1,10 @@
 /// The file formats docorient reads and writes.
 public enum ImageFormat: String, Sendable, Codable {
+    /// JPEG (JFIF or Exif): orientation in the APP1 Exif IFD0 and IFD1 and in APP1 XMP.
     case jpeg
+    /// PNG: orientation in an `eXIf` chunk (a TIFF header and IFDs, as in JPEG's Exif).
     case png
+    /// TIFF, either byte order: orientation in IFD0's own Orientation entry.
     case tiff
 
     /// Identifies the format from the first bytes of a file.

@@ -1,8 +1,11 @@
 /// Everything docorient reads about a file's orientation, without decoding its pixels.
 public struct ImageMetadata: Sendable, Equatable {
+    /// The container format, detected from the file's first bytes (not its name).
     public var format: ImageFormat
-    /// Stored pixel width and height (from the JPEG frame header, PNG IHDR or TIFF IFD0).
+    /// Stored pixel width (from the JPEG frame header, PNG IHDR or TIFF IFD0), before any
+    /// orientation is applied: for orientations 5-8 a viewer shows it as the height.
     public var width: Int
+    /// Stored pixel height, before any orientation is applied (see `width`).
     public var height: Int
     /// IFD0 orientation exactly as stored (may be 0 or 9+, which are no usable tag), nil when absent.
     public var exifOrientation: Int?
@@ -12,12 +15,15 @@ public struct ImageMetadata: Sendable, Equatable {
     public var thumbnailOrientation: Int?
     /// Whether an IFD1 thumbnail image is present.
     public var hasThumbnail: Bool
-    /// Exif IFD PixelXDimension / PixelYDimension, when present.
+    /// Exif IFD PixelXDimension (the width a camera recorded), nil when absent. A bake updates it.
     public var pixelXDimension: Int?
+    /// Exif IFD PixelYDimension (the height a camera recorded), nil when absent. A bake updates it.
     public var pixelYDimension: Int?
-    /// For JPEG: colour components (1 grey, 3 YCbCr, 4 CMYK), whether progressive or arithmetic coded.
+    /// JPEG colour components (1 grey, 3 YCbCr, 4 CMYK); nil for PNG and TIFF.
     public var components: Int?
+    /// Whether the JPEG is progressive (SOF2, SOF6, SOF10, SOF14); false for PNG and TIFF.
     public var isProgressive: Bool
+    /// Whether the JPEG is arithmetic coded (SOF9 and above); false for PNG and TIFF.
     public var isArithmeticCoded: Bool
 
     /// The orientation a viewer applies: IFD0 when usable, else XMP when usable, else none.

@@ -135,6 +135,7 @@ public enum Orientation: Int, CaseIterable, Sendable, Codable, CustomStringConve
         }
     }
 
+    /// The EXIF number and what it does, as docorient's messages print it: "6 (rotate 90 cw)".
     public var description: String {
         switch self {
         case .identity: return "1 (upright)"
@@ -151,8 +152,11 @@ public enum Orientation: Int, CaseIterable, Sendable, Codable, CustomStringConve
 
 /// A point in continuous pixel coordinates (pixel centres at +0.5).
 public struct Point: Equatable, Sendable {
+    /// Distance from the image's left edge, in pixels.
     public var x: Double
+    /// Distance from the image's top edge, in pixels (y grows downwards, as in the stored rows).
     public var y: Double
+    /// A point `x` pixels from the left edge and `y` pixels from the top edge.
     public init(x: Double, y: Double) {
         self.x = x
         self.y = y
@@ -161,8 +165,11 @@ public struct Point: Equatable, Sendable {
 
 /// A size in pixels.
 public struct Size: Equatable, Sendable {
+    /// Horizontal extent, in pixels.
     public var width: Double
+    /// Vertical extent, in pixels.
     public var height: Double
+    /// A size of `width` by `height` pixels.
     public init(width: Double, height: Double) {
         self.width = width
         self.height = height
@@ -173,10 +180,15 @@ public struct Size: Equatable, Sendable {
 
 /// An axis-aligned rectangle in continuous pixel coordinates.
 public struct Rect: Equatable, Sendable {
+    /// The left edge, in pixels from the image's left edge.
     public var x: Double
+    /// The top edge, in pixels from the image's top edge (y grows downwards).
     public var y: Double
+    /// Horizontal extent, in pixels.
     public var width: Double
+    /// Vertical extent, in pixels.
     public var height: Double
+    /// The rectangle whose top-left corner is (`x`, `y`), `width` by `height` pixels.
     public init(x: Double, y: Double, width: Double, height: Double) {
         self.x = x
         self.y = y

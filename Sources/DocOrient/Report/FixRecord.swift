@@ -10,15 +10,25 @@ public struct FixRecord: Sendable, Encodable, Equatable {
     public var exifOrientation: Int?
     /// The orientation that displays the stored pixels upright, nil when undecidable or failed.
     public var detectedOrientation: Int?
+    /// The decision's calibrated probability (0...1) that `detectedOrientation` is right; for an
+    /// undecidable file, what the best candidate would have had; 0 when it failed before a decision.
     public var confidence: Double
+    /// How far the winning candidate's score leads the runner-up's, (best - second) / best, 0...1;
+    /// 0 when it failed before a decision.
     public var margin: Double
+    /// How the text relates to the original tag; `.error` until a decision is taken, and when the
+    /// file could not be read, decided or written.
     public var verdict: Verdict
+    /// What was written (or, in a dry run, would be); `.none` for undecidable and failed files.
     public var action: FixAction
     /// Why a file is undecidable or failed, or a note on the action (e.g. why it was not baked).
     public var reason: String?
     /// What kind of failure, when the verdict is `.error`.
     public var errorCode: DocOrientError.Code?
+    /// Every candidate orientation that was read, best first; empty when it failed before a decision.
     public var candidates: [CandidateScore]
+    /// Wall-clock time for this file, in milliseconds: reading, deciding and writing for a file,
+    /// deciding and rewriting for an image in memory. JSON `elapsed_ms`, to 0.1 ms.
     public var elapsedMilliseconds: Double
 
     /// An empty record (verdict `.error` until something is decided) for `path`.
@@ -119,7 +129,8 @@ public struct FixRecord: Sendable, Encodable, Equatable {
         return (v * scale).rounded() / scale
     }
 
-    /// The one-line human form.
+    /// The record as docorient prints it for people, e.g. "photo.jpg: tag 6 is wrong, text says 8
+    /// (confidence 97%); tag rewritten"; an image fixed in memory is called "image".
     public var humanLine: String {
         func o(_ v: Int?) -> String { v.map(String.init) ?? "none" }
         let conf = String(Int((confidence * 100).rounded()))

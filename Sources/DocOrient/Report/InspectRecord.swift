@@ -1,9 +1,13 @@
 /// One line of `docorient inspect --json`: a file's format, size and every orientation value.
 public struct InspectRecord: Encodable, Sendable {
+    /// The file as given on the command line.
     public var path: String
+    /// What was read from the file; nil when it could not be read (then `error` says why).
     public var metadata: ImageMetadata?
+    /// Why the file could not be inspected (unsupported format, malformed container, I/O); nil on success.
     public var error: DocOrientError?
 
+    /// A record of `path`: give `metadata` when it was read, `error` when it was not.
     public init(path: String, metadata: ImageMetadata?, error: DocOrientError?) {
         self.path = path
         self.metadata = metadata
@@ -43,7 +47,8 @@ public struct InspectRecord: Encodable, Sendable {
         try c.encode(error?.code.rawValue, forKey: .errorCode)
     }
 
-    /// The one-line human form.
+    /// The record as `docorient inspect` prints it, e.g. "scan.jpg: JPEG 4032x3024, EXIF 6 (rotate
+    /// 90 cw), XMP none"; a stored value that is no usable orientation shows as "(not a usable value)".
     public var humanLine: String {
         if let error { return "\(path): error: \(error.message)" }
         guard let m = metadata else { return "\(path): no metadata" }

@@ -10,7 +10,7 @@ public struct CandidateScore: Sendable, Codable, Equatable {
     /// Mean word confidence (0...100) over the words read, 0 when none.
     public var meanConfidence: Double
 
-    /// Creates a candidate score.
+    /// The result of reading the page under `orientation` (see the properties for each unit).
     public init(orientation: Orientation, score: Double, characters: Int, meanConfidence: Double) {
         self.orientation = orientation
         self.score = score
@@ -34,7 +34,7 @@ public struct Decision: Sendable, Equatable {
     /// Every candidate read, best first.
     public var candidates: [CandidateScore]
 
-    /// Creates a decision.
+    /// A decision as the resolver makes it: a nil `orientation` means undecidable, and `reason` says why.
     public init(
         orientation: Orientation?, confidence: Double, margin: Double, reason: String?,
         candidates: [CandidateScore]

@@ -21,10 +21,15 @@ public struct DocOrientError: Error, CustomStringConvertible, Sendable, Equatabl
         case invalidRequest = "invalid_request"
     }
 
+    /// What kind of failure, to branch on; its raw value is `error_code` in JSON records.
     public var code: Code
+    /// What went wrong and what the caller can change; not prefixed with `path` (`description` adds it).
     public var message: String
+    /// The file the error concerns; nil for an image passed as bytes, or before a caller names it
+    /// with `at(_:)`.
     public var path: String?
 
+    /// An error of kind `code` with `message`, naming `path` when it concerns a file.
     public init(_ code: Code, _ message: String, path: String? = nil) {
         self.code = code
         self.message = message
@@ -38,6 +43,7 @@ public struct DocOrientError: Error, CustomStringConvertible, Sendable, Equatabl
         return copy
     }
 
+    /// The message, prefixed with "path: " when the error names a file: the form docorient prints.
     public var description: String {
         if let path { return "\(path): \(message)" }
         return message
