@@ -66,7 +66,7 @@ public struct JournalEntry: Codable, Sendable, Equatable, FetchableRecord, Persi
     }
 
     /// The recorded state, to compare with the file as it is now.
-    public var facts: FileFacts {
+    package var facts: FileFacts {
         FileFacts(size: size, modified: mtimeNs, changed: ctimeNs, inode: UInt64(bitPattern: inode), hash: hashAfter)
     }
 }

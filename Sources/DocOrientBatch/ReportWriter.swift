@@ -6,27 +6,27 @@ import Foundation
 /// appended to a report file, and a summary at the end.
 ///
 /// Not thread-safe: one writer per run, fed from one task (the batch runner serialises into it).
-public final class ReportWriter {
+package final class ReportWriter {
     /// Counts for the summary.
-    public struct Summary: Sendable, Equatable {
+    package struct Summary: Sendable, Equatable {
         /// Records written.
-        public var files = 0
+        package var files = 0
         /// Files whose text confirmed the tag (verdict `.agrees`; a disagreeing XMP copy may still be rewritten).
-        public var agreed = 0
+        package var agreed = 0
         /// Files changed: tag rewritten or added, or pixels baked, whatever the verdict.
-        public var fixed = 0
+        package var fixed = 0
         /// Dry run: files that would have been changed.
-        public var wouldFix = 0
+        package var wouldFix = 0
         /// Files without a usable tag whose text decided (verdict `.noTag`).
-        public var noTag = 0
+        package var noTag = 0
         /// Files whose text did not decide; left unchanged.
-        public var undecidable = 0
+        package var undecidable = 0
         /// Files that could not be read, decided or written.
-        public var failed = 0
+        package var failed = 0
     }
 
     /// The counts of the records written so far; `summaryLine` prints them.
-    public private(set) var summary = Summary()
+    package private(set) var summary = Summary()
     private let json: Bool
     private let quiet: Bool
     private let report: FileHandle?
@@ -35,7 +35,7 @@ public final class ReportWriter {
     ///   - json: one JSON object per file per line on stdout.
     ///   - reportPath: append JSON Lines records here (created if missing).
     ///   - quiet: no per-file human lines (errors are still printed).
-    public init(json: Bool, reportPath: String?, quiet: Bool = false) throws {
+    package init(json: Bool, reportPath: String?, quiet: Bool = false) throws {
         self.json = json
         self.quiet = quiet
         if let reportPath {
@@ -59,7 +59,7 @@ public final class ReportWriter {
     /// Counts `r` in `summary` and writes it out: on stdout its JSON line (`json`) or, unless it is
     /// noteworthy or `quiet`, its human line; a noteworthy file's human line on stderr at once;
     /// and its JSON line appended to the report file, if any.
-    public func record(_ r: FixRecord) {
+    package func record(_ r: FixRecord) {
         summary.files += 1
         switch r.verdict {
         case .agrees: summary.agreed += 1
@@ -82,7 +82,7 @@ public final class ReportWriter {
     }
 
     /// The summary line, e.g. "12 files: 7 agreed, 3 fixed, 1 undecidable, 1 failed".
-    public var summaryLine: String {
+    package var summaryLine: String {
         let s = summary
         var parts = ["\(s.agreed) agreed", "\(s.fixed) fixed"]
         if s.wouldFix > 0 { parts.append("\(s.wouldFix) would be fixed (dry run)") }
@@ -92,7 +92,7 @@ public final class ReportWriter {
     }
 
     /// Prints the summary on stderr.
-    public func finish() {
+    package func finish() {
         Self.write("docorient: " + summaryLine + "\n", to: .standardError)
         try? report?.synchronize()
     }

@@ -4,21 +4,21 @@
 
 /// What identifies a file's state cheaply: a second run compares these to the journal without
 /// reading the file. Any write (ours renames a new inode in) or chmod (ctime) changes them.
-public struct FileFacts: Sendable, Equatable, Codable {
+package struct FileFacts: Sendable, Equatable, Codable {
     /// The file's length in bytes.
-    public var size: Int
+    package var size: Int
     /// Last content change (`st_mtim`), in nanoseconds since 1970-01-01 UTC.
-    public var modified: Int64
+    package var modified: Int64
     /// Last status change (`st_ctim`: any write, chmod or chown), in nanoseconds since 1970-01-01
     /// UTC; unlike `modified`, no tool can set it back.
-    public var changed: Int64
+    package var changed: Int64
     /// The inode number: a file replaced by rename (as docorient and most editors write) gets a new one.
-    public var inode: UInt64
+    package var inode: UInt64
     /// FNV-1a 64 of the content, hex; empty when not computed.
-    public var hash: String
+    package var hash: String
 
     /// Facts as recorded (a journal's row); `hash` empty when not computed.
-    public init(size: Int, modified: Int64, changed: Int64, inode: UInt64, hash: String) {
+    package init(size: Int, modified: Int64, changed: Int64, inode: UInt64, hash: String) {
         self.size = size
         self.modified = modified
         self.changed = changed
@@ -27,7 +27,7 @@ public struct FileFacts: Sendable, Equatable, Codable {
     }
 
     /// Stats `path` (following symlinks); nil when it does not exist or cannot be statted.
-    public static func stat(_ path: String, hash bytes: [UInt8]? = nil) -> FileFacts? {
+    package static func stat(_ path: String, hash bytes: [UInt8]? = nil) -> FileFacts? {
         guard let st = statFollowingLinks(path) else { return nil }
         return FileFacts(
             size: Int(st.st_size),
@@ -38,12 +38,12 @@ public struct FileFacts: Sendable, Equatable, Codable {
     }
 
     /// Whether the file is still as recorded (hash not compared: it is not read).
-    public func sameState(as other: FileFacts) -> Bool {
+    package func sameState(as other: FileFacts) -> Bool {
         size == other.size && modified == other.modified && changed == other.changed && inode == other.inode
     }
 
     /// FNV-1a 64-bit: fast, and enough to tell a file's before and after apart in a journal.
-    public static func contentHash(_ bytes: [UInt8]) -> String {
+    package static func contentHash(_ bytes: [UInt8]) -> String {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325
         bytes.withUnsafeBufferPointer { buffer in
             for b in buffer {

@@ -6,14 +6,14 @@
 
 /// Reading whole files and replacing them atomically: the only place docorient touches the file system
 /// for image data.
-public enum FileIO {
+package enum FileIO {
     /// Files larger than this are refused before reading (no phone photo comes near it).
-    public static let defaultMaxFileBytes = 512 * 1024 * 1024
+    package static let defaultMaxFileBytes = 512 * 1024 * 1024
 
     /// Reads a regular file completely.
     /// - Throws: `.io` for a missing, unreadable or non-regular file (directory, FIFO, device),
     ///   `.limitExceeded` past `maxBytes`.
-    public static func read(_ path: String, maxBytes: Int = defaultMaxFileBytes) throws -> [UInt8] {
+    package static func read(_ path: String, maxBytes: Int = defaultMaxFileBytes) throws -> [UInt8] {
         // O_NONBLOCK: opening a FIFO must not wait for a writer; the type check below refuses it.
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw ioError("cannot open", path: path) }
@@ -42,7 +42,7 @@ public enum FileIO {
 
     /// Whether the file's permission bits allow nobody to write it. Checked explicitly because
     /// the atomic rename would otherwise replace a read-only file (and root passes `access`).
-    public static func isReadOnly(_ path: String) -> Bool {
+    package static func isReadOnly(_ path: String) -> Bool {
         var st = stat()
         guard stat(path, &st) == 0 else { return false }
         return (st.st_mode & 0o222) == 0
@@ -54,7 +54,7 @@ public enum FileIO {
     /// - Parameter replacing: `path` must still exist at the moment of the rename, so that a file
     ///   deleted while docorient worked on it is not brought back.
     /// - Throws: `.io` on any failure; the temporary file is removed and `path` is untouched.
-    public static func writeAtomically(_ bytes: [UInt8], to givenPath: String, replacing: Bool = true, modeFrom: String? = nil) throws {
+    package static func writeAtomically(_ bytes: [UInt8], to givenPath: String, replacing: Bool = true, modeFrom: String? = nil) throws {
         // Through a symlink, replace the file it points to: renaming over the link itself would
         // turn it into a copy and leave the real file unfixed.
         var path = givenPath
