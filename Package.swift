@@ -58,7 +58,7 @@ let package = Package(
         // libFuzzer targets (Scripts/fuzz.sh); without -DFUZZING it replays files.
         .executableTarget(name: "DocOrientFuzz", dependencies: ["DocOrient"]),
 
-        .testTarget(name: "DocOrientTests", dependencies: ["DocOrient"]),
+        .testTarget(name: "DocOrientTests", dependencies: ["DocOrient", "CLeptonica"]),
         .testTarget(
             name: "DocOrientServerTests",
             dependencies: [

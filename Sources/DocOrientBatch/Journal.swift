@@ -1,11 +1,9 @@
 import DocOrient
 import Foundation
-import GRDB
+internal import GRDB
 
 /// One journalled file: its state after docorient handled it, and what was decided and done.
-public struct JournalEntry: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
-    /// The SQLite table holding one row per file: `file`.
-    public static let databaseTableName = "file"
+public struct JournalEntry: Codable, Sendable, Equatable {
 
     /// The file's absolute path (relative paths are taken from the working directory): the journal's key.
     public var path: String
@@ -69,6 +67,18 @@ public struct JournalEntry: Codable, Sendable, Equatable, FetchableRecord, Persi
     package var facts: FileFacts {
         FileFacts(size: size, modified: mtimeNs, changed: ctimeNs, inode: UInt64(bitPattern: inode), hash: hashAfter)
     }
+}
+
+/// A journal row as a GRDB record: the entry's own coding, columns named by its coding keys.
+/// A separate internal type because GRDB is not part of the public API (`internal import`).
+struct JournalRow: Codable, FetchableRecord, PersistableRecord {
+    /// The SQLite table holding one row per file: `file`.
+    static let databaseTableName = "file"
+    var entry: JournalEntry
+
+    init(_ entry: JournalEntry) { self.entry = entry }
+    init(from decoder: Decoder) throws { entry = try JournalEntry(from: decoder) }
+    func encode(to encoder: Encoder) throws { try entry.encode(to: encoder) }
 }
 
 /// The batch journal: an SQLite database (GRDB) recording every file a batch handled, so that a
@@ -137,7 +147,7 @@ public final class Journal: Sendable {
     /// Every entry, keyed by path.
     public func entries() throws -> [String: JournalEntry] {
         do {
-            let all = try queue.read { db in try JournalEntry.fetchAll(db) }
+            let all = try queue.read { db in try JournalRow.fetchAll(db).map(\.entry) }
             return Dictionary(all.map { ($0.path, $0) }, uniquingKeysWith: { $1 })
         } catch let error as DatabaseError {
             throw DocOrientError(.io, "cannot read the journal: \(error.message ?? "\(error)")", path: path)
@@ -149,7 +159,7 @@ public final class Journal: Sendable {
         guard !entries.isEmpty else { return }
         do {
             try queue.write { db in
-                for entry in entries { try entry.save(db) }
+                for entry in entries { try JournalRow(entry).save(db) }
             }
         } catch let error as DatabaseError {
             throw DocOrientError(.io, "cannot write the journal: \(error.message ?? "\(error)")", path: path)

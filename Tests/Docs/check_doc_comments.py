@@ -78,7 +78,17 @@ def targets(package):
     )
 
 
+_graphs = {}
+
+
 def dump_symbol_graphs(package):
+    """The package's symbol graphs, dumped once per process (see `_dump_symbol_graphs`)."""
+    if package not in _graphs:
+        _graphs[package] = _dump_symbol_graphs(package)
+    return _graphs[package]
+
+
+def _dump_symbol_graphs(package):
     """Runs `swift package dump-symbol-graph` (it builds first); returns its output folder and start time."""
     started = time.time() - 1
     run = subprocess.run(

@@ -109,23 +109,6 @@ struct Pix: ~Copyable {
             "pixBackgroundNorm")
     }
 
-    /// Binary image by Sauvola's local threshold over windows of half-size `halfWindow`.
-    /// Stands for `pixSauvolaBinarizeTiled`.
-    func sauvolaBinarized(halfWindow: Int, factor: Double = 0.34) throws -> Pix {
-        // Tiles keep the integral images small; Leptonica needs each tile larger than the window.
-        let tilesX = max(1, min(8, width / max(1, 4 * halfWindow)))
-        let tilesY = max(1, min(8, height / max(1, 4 * halfWindow)))
-        var out: UnsafeMutablePointer<PIX>?
-        let rc = pixSauvolaBinarizeTiled(
-            raw, Int32(halfWindow), Float(factor), Int32(tilesX), Int32(tilesY), nil, &out)
-        guard rc == 0 else {
-            var leaked = out
-            pixDestroy(&leaked)
-            throw DocOrientError(.library, "Leptonica pixSauvolaBinarizeTiled failed")
-        }
-        return try Pix(taking: out, "pixSauvolaBinarizeTiled")
-    }
-
     /// Background normalisation to white, then one Otsu threshold for the whole image: flattens uneven
     /// light without turning paper grain and sensor noise into ink. Stands for
     /// `pixOtsuThreshOnBackgroundNorm`.
@@ -241,11 +224,6 @@ struct Pix: ~Copyable {
 
     // MARK: Morphology and components (1 bpp)
 
-    /// Closing with a `width` x `height` brick: joins ink closer than the brick. Stands for `pixCloseSafeBrick`.
-    func closed(width: Int, height: Int) throws -> Pix {
-        try Pix(taking: pixCloseSafeBrick(nil, raw, Int32(max(1, width)), Int32(max(1, height))), "pixCloseSafeBrick")
-    }
-
     /// Ink with its holes filled: background enclosed by ink (not reachable from the image edge)
     /// becomes ink. Stands for `pixFillClosedBorders`.
     func holesFilled() throws -> Pix {
@@ -288,13 +266,6 @@ struct Pix: ~Copyable {
         return boxes
     }
 
-    /// Number of ink pixels (1 bpp). Stands for `pixCountPixels`.
-    func inkCount() -> Int {
-        var count: Int32 = 0
-        _ = pixCountPixels(raw, &count, nil)
-        return Int(count)
-    }
-
     /// Leptonica's ascender/descender count on 1 bpp text with horizontal lines: positive when the
     /// text is upright, negative when upside down, near 0 when it cannot tell. Cheap (a few
     /// hit-miss transforms) and only a hint. Stands for `pixOrientDetect` (the "up" confidence).
@@ -314,11 +285,6 @@ struct Pix: ~Copyable {
     /// Declares the resolution Tesseract should assume. Stands for `pixSetResolution`.
     func setResolution(_ ppi: Int) {
         _ = pixSetResolution(raw, Int32(ppi), Int32(ppi))
-    }
-
-    /// Writes the image to a file, for debugging only. Stands for `pixWrite`.
-    func writeDebugPNG(_ path: String) {
-        _ = pixWrite(path, raw, Int32(IFF_PNG))
     }
 }
 

@@ -183,7 +183,7 @@ public final class Resolver: Sendable {
         func settled(by o: Orientation) -> Bool {
             guard !exhaustive, readsAsPlainText(reader, o, depth: depth) else { return false }
             trace.depth = depth
-            trace.evidence = reader.allEvidence(depth: depth)
+            trace.evidence = reader.allEvidence
             trace.words = reader.words
             let reads = considered.map { reader.windowEvidence($0).count }.reduce(0, +)
             trace.decision = conclude(
@@ -255,7 +255,7 @@ public final class Resolver: Sendable {
             considered += mirrored
         }
         trace.depth = depth
-        trace.evidence = reader.allEvidence(depth: depth)
+        trace.evidence = reader.allEvidence
         trace.words = reader.words
         trace.decision = conclude(
             evidence: { reader.evidence($0, depth: depth) }, considered, minScore: calibration.confidence.minScore,
@@ -480,5 +480,5 @@ struct CandidateReader {
         return scored.sorted { $0.s != $1.s ? $0.s > $1.s : $0.index < $1.index }.map(\.o)
     }
 
-    func allEvidence(depth: Int) -> [Orientation: [Evidence]] { read }
+    var allEvidence: [Orientation: [Evidence]] { read }
 }
