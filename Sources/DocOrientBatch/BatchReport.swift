@@ -48,9 +48,9 @@ public struct BatchReport: Sendable {
 
     /// The group of `entry`; nil for files that agreed, or had no tag and needed none.
     public static func group(of entry: JournalEntry) -> Group? {
-        if entry.verdict == "error" { return .failed }
+        if entry.verdict == .error { return .failed }
         if entry.changedTheFile { return .changed }
-        if entry.verdict == "undecidable" || entry.verdict == "disagrees" { return .needsALook }
+        if entry.verdict == .undecidable || entry.verdict == .disagrees { return .needsALook }
         return nil
     }
 
@@ -74,9 +74,9 @@ public struct BatchReport: Sendable {
         let path = shellQuoted(entry.path)
         let original = entry.exifOrientation ?? 1
         switch entry.action {
-        case "tag_rewritten":
+        case .fixed(.tagRewritten):
             return "docorient tag \(original) \(path)"
-        case "baked":
+        case .fixed(.baked):
             guard let detected = entry.detectedOrientation.flatMap(Orientation.init(exifValue:)) else { return nil }
             return "docorient tag \(detected.inverse.exifValue) \(path) && docorient bake \(path) && docorient tag \(original) \(path)"
         default:
@@ -105,9 +105,9 @@ public struct BatchReport: Sendable {
     public var summaryLine: String {
         func count(_ f: (JournalEntry) -> Bool) -> Int { entries.filter(f).count }
         let fixed = count(\.changedTheFile)
-        return "\(entries.count) files: \(count { $0.verdict == "agrees" }) agreed, \(count { $0.verdict == "disagrees" }) disagreed with their tag, "
-            + "\(fixed) fixed, \(count { $0.verdict == "no_tag" }) had no tag, \(count { $0.verdict == "undecidable" }) undecidable, "
-            + "\(count { $0.verdict == "error" }) failed"
+        return "\(entries.count) files: \(count { $0.verdict == .agrees }) agreed, \(count { $0.verdict == .disagrees }) disagreed with their tag, "
+            + "\(fixed) fixed, \(count { $0.verdict == .noTag }) had no tag, \(count { $0.verdict == .undecidable }) undecidable, "
+            + "\(count { $0.verdict == .error }) failed"
     }
 
     /// One self-contained HTML page: a contact sheet of every file a reviewer must see, grouped,
@@ -128,9 +128,9 @@ public struct BatchReport: Sendable {
             let new = entry.detectedOrientation.map(String.init) ?? "—"
             let undo = undoCommand(for: entry).map { "<div class=undo>undo: <code>\(Self.escape($0))</code></div>" } ?? ""
             rows += """
-                <tr class="row \(entry.verdict)" data-group="\(group.rawValue)" data-confidence="\(String(format: "%.3f", entry.confidence))">
+                <tr class="row \(entry.verdict.rawValue)" data-group="\(group.rawValue)" data-confidence="\(String(format: "%.3f", entry.confidence))">
                 <td class=group>\(group.title)</td><td>\(img(previews.before, "before"))</td><td>\(img(previews.after, "after"))</td>
-                <td><div class=path>\(Self.escape(entry.path))</div><div><b>\(entry.verdict)</b> · action \(entry.action)</div>
+                <td><div class=path>\(Self.escape(entry.path))</div><div><b>\(entry.verdict.rawValue)</b> · action \(entry.action.rawValue)</div>
                 <div>tag \(old) → \(new) · confidence \(String(format: "%.2f", entry.confidence))</div>
                 <div class=reason>\(Self.escape(entry.reason ?? ""))</div>\(undo)</td></tr>
 
@@ -189,7 +189,7 @@ public struct BatchReport: Sendable {
         let now = metadata.effectiveOrientation ?? .identity
         // A baked file's pixels are the old pixels turned by the detected orientation.
         var oldPixels = stored
-        if entry.action == "baked", let detected = entry.detectedOrientation.flatMap(Orientation.init(exifValue:)) {
+        if entry.action == .fixed(.baked), let detected = entry.detectedOrientation.flatMap(Orientation.init(exifValue:)) {
             oldPixels = stored.transformed(by: detected.inverse)
         }
         let before = oldPixels.transformed(by: original).jpegBase64

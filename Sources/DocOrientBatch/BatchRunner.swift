@@ -249,7 +249,7 @@ public final class BatchRunner: @unchecked Sendable {
         return JournalEntry(
             path: Self.absolute(r.path ?? ""), mode: mode, size: facts.size, mtimeNs: facts.modified, ctimeNs: facts.changed,
             inode: Int64(bitPattern: facts.inode), hashBefore: outcome.before?.hash ?? "", hashAfter: facts.hash,
-            verdict: r.verdict.rawValue, action: r.action.rawValue, exifOrientation: r.exifOrientation,
+            verdict: r.verdict, action: .fixed(r.action), exifOrientation: r.exifOrientation,
             detectedOrientation: r.detectedOrientation, confidence: r.confidence, reason: r.reason,
             elapsedMs: r.elapsedMilliseconds, record: r.jsonLine, updatedAt: ISO8601DateFormatter().string(from: Date()),
             relativePath: relativeToJournal(Self.absolute(r.path ?? "")))

@@ -22,10 +22,12 @@ public struct JournalEntry: Codable, Sendable, Equatable {
     /// FNV-1a 64 of the content as docorient left it (equal to `hashBefore` when the file itself
     /// was not rewritten): a copy with this hash is recognised as done, and `undo` restores only files that still have it.
     public var hashAfter: String
-    /// `Verdict` raw value: "agrees", "disagrees", "no_tag", "undecidable" or "error".
-    public var verdict: String
-    /// `FixAction` raw value: "none", "tag_rewritten", "baked", "would_rewrite_tag" or "would_bake".
-    public var action: String
+    /// How the evidence related to the original tag (stored as its raw value: "agrees", "disagrees",
+    /// "no_tag", "undecidable" or "error").
+    public var verdict: Verdict
+    /// What was done to the file: a fix's action, or `undone` after `docorient undo` (stored as the
+    /// raw value: "none", "tag_rewritten", "baked", "would_rewrite_tag", "would_bake" or "undone").
+    public var action: Action
     /// The orientation the file displayed with before (1-8; EXIF, else XMP), nil when it had none.
     public var exifOrientation: Int?
     /// The orientation the text decided (1-8), nil when undecidable or failed.
@@ -60,7 +62,39 @@ public struct JournalEntry: Codable, Sendable, Equatable {
     /// Whether docorient changed the file's bytes (a tag rewritten or added, pixels baked): what
     /// the report lists as changed and `undo` can take back.
     public var changedTheFile: Bool {
-        (action == FixAction.tagRewritten.rawValue || action == FixAction.baked.rawValue) && hashBefore != hashAfter
+        (action == .fixed(.tagRewritten) || action == .fixed(.baked)) && hashBefore != hashAfter
+    }
+
+    /// What the journal records as done to a file: the fix's action, or that `undo` took it back.
+    /// Stored as one text column: the `FixAction` raw value, or "undone".
+    public enum Action: Sendable, Equatable, Codable, RawRepresentable, CustomStringConvertible {
+        /// What `fix` did (`FixRecord.action`).
+        case fixed(FixAction)
+        /// `docorient undo` gave the file its original bytes back; the next `fix` in the same
+        /// mode leaves it alone until it changes.
+        case undone
+
+        /// The stored text: a `FixAction` raw value or "undone"; nil for anything else.
+        public init?(rawValue: String) {
+            if rawValue == "undone" {
+                self = .undone
+            } else if let action = FixAction(rawValue: rawValue) {
+                self = .fixed(action)
+            } else {
+                return nil
+            }
+        }
+
+        /// The stored text ("tag_rewritten", "undone", ...).
+        public var rawValue: String {
+            switch self {
+            case .fixed(let action): return action.rawValue
+            case .undone: return "undone"
+            }
+        }
+
+        /// The stored text, for reports.
+        public var description: String { rawValue }
     }
 
     /// The recorded state, to compare with the file as it is now.

@@ -85,7 +85,7 @@ public enum Undo {
     public static func undo(_ entry: JournalEntry, store: OriginalsStore, dryRun: Bool) -> (Result, JournalEntry?) {
         func result(_ outcome: Outcome, _ reason: String?) -> Result { Result(path: entry.path, outcome: outcome, reason: reason) }
         guard entry.changedTheFile else {
-            return (result(.nothingToUndo, entry.action == "undone" ? "already undone" : "docorient did not change it"), nil)
+            return (result(.nothingToUndo, entry.action == .undone ? "already undone" : "docorient did not change it"), nil)
         }
         let current: [UInt8]
         do {
@@ -102,7 +102,7 @@ public enum Undo {
             if let kept = try store.original(hash: entry.hashBefore) {
                 original = kept
                 how = "kept original"
-            } else if entry.action == "tag_rewritten", let tag = entry.exifOrientation.flatMap(Orientation.init(exifValue:)) {
+            } else if entry.action == .fixed(.tagRewritten), let tag = entry.exifOrientation.flatMap(Orientation.init(exifValue:)) {
                 original = try TagRewrite.setting(tag, in: current)
                 how = "tag edited back"
             } else {
@@ -128,7 +128,7 @@ public enum Undo {
             undone.inode = Int64(bitPattern: facts.inode)
             undone.hashAfter = facts.hash
         }
-        undone.action = "undone"
+        undone.action = .undone
         undone.updatedAt = ISO8601DateFormatter().string(from: Date())
         return (result(.restored, how), undone)
     }

@@ -91,21 +91,15 @@ struct TagCommand: ParsableCommand {
             """)
 
     @Argument(help: "The EXIF orientation to write, 1-8.")
-    var orientation: Int
+    var orientation: Orientation
 
     @OptionGroup var write: WriteOptions
 
     @Argument(help: "Image files (JPEG, PNG, TIFF).")
     var paths: [String]
 
-    func validate() throws {
-        guard Orientation(exifValue: orientation) != nil else {
-            throw ValidationError("ORIENTATION must be 1-8, got \(orientation)")
-        }
-    }
-
     func run() throws {
-        let target = Orientation(exifValue: orientation) ?? .identity
+        let target = orientation
         try forEachFile(paths) { path in
             let outcome = try FileActions.tag(path, to: target, destination: write.destination)
             print("\(path): \(outcome.wrote ? "orientation set to \(target)" : "already \(target), unchanged")")

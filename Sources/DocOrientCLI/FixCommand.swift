@@ -90,8 +90,8 @@ struct FixCommand: ParsableCommand {
     @Flag(help: "Also walk hidden files and folders.")
     var hidden = false
 
-    @Option(help: ArgumentHelp("Take only part K of N of the files (deterministic by relative path).", valueName: "K/N"))
-    var shard: String?
+    @Option(help: ArgumentHelp("Take only part K of N of the files, 1 <= K <= N (deterministic by relative path).", valueName: "K/N"))
+    var shard: Shard?
 
     @OptionGroup var write: WriteOptions
 
@@ -107,12 +107,11 @@ struct FixCommand: ParsableCommand {
         if codes.contains(where: { $0.isEmpty || !$0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } }) {
             throw ValidationError("--lang takes Tesseract language codes joined by '+', e.g. eng+deu; got '\(lang)'")
         }
-        if let shard, Shard(shard) == nil { throw ValidationError("--shard takes K/N with 1 <= K <= N, got \(shard)") }
     }
 
     func run() throws {
         Interrupts.install()
-        let walker = FileWalker(include: include, exclude: exclude, includeHidden: hidden, shard: shard.flatMap(Shard.init))
+        let walker = FileWalker(include: include, exclude: exclude, includeHidden: hidden, shard: shard)
         let found = walker.walk(paths)
         for problem in found.problems { printError("docorient: \(problem)") }
         let folders = paths.filter { isDirectory($0) }

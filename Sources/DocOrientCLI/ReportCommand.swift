@@ -58,7 +58,7 @@ struct ReportCommand: ParsableCommand {
                 let old = entry.exifOrientation.map(String.init) ?? "none"
                 let new = entry.detectedOrientation.map(String.init) ?? "-"
                 let undo = report.undoCommand(for: entry).map { "\tundo: \($0)" } ?? ""
-                print("\(group.title)\t\(entry.verdict)\t\(entry.path)\ttag \(old) -> \(new)\t\(entry.action)\t\(entry.reason ?? "")\(undo)")
+                print("\(group.title)\t\(entry.verdict.rawValue)\t\(entry.path)\ttag \(old) -> \(new)\t\(entry.action)\t\(entry.reason ?? "")\(undo)")
             }
         }
         if let html {

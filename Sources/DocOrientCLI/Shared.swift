@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocOrient
+import DocOrientBatch
 import Foundation
 
 /// Options every file-changing command shares.
@@ -61,4 +62,17 @@ struct BudgetOptions: ParsableArguments {
     var budget: WorkBudget {
         WorkBudget(reads: maxReads, words: maxWords, pixels: maxOcrMegapixels.multipliedReportingOverflow(by: 1_000_000).overflow ? .max : maxOcrMegapixels * 1_000_000)
     }
+}
+
+/// An orientation on the command line: its EXIF value, 1-8.
+extension Orientation: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let value = Int(argument), let orientation = Orientation(exifValue: value) else { return nil }
+        self = orientation
+    }
+}
+
+/// `--shard K/N`, with 1 <= K <= N.
+extension Shard: ExpressibleByArgument {
+    public init?(argument: String) { self.init(argument) }
 }

@@ -75,10 +75,15 @@ struct BatchEventsTests {
             files.append(copy)
         }
         let runner = try runner(root, jobs: 1)
-        var seen: [BatchRunner.Event] = []
-        for try await event in runner.events(files: files) {
-            seen.append(event)
-            break  // the consumer goes away at the first event (the counts before any file)
+        // The consumer runs on a thread of its own: other tests may hold Swift's cooperative
+        // threads for seconds, and the stop must not wait for one of them.
+        let seen = try await withTaskExecutorPreference(OwnThreadExecutor()) {
+            var seen: [BatchRunner.Event] = []
+            for try await event in runner.events(files: files) {
+                seen.append(event)
+                break  // the consumer goes away at the first event (the counts before any file)
+            }
+            return seen
         }
         guard case .progress(let before)? = seen.first else { Issue.record("\(seen)"); return }
         #expect(seen.count == 1 && before.total == files.count && before.done == 0)
@@ -93,5 +98,33 @@ struct BatchEventsTests {
         #expect(done.alreadyDone < files.count / 2, "the first batch stopped early: \(done)")
         #expect(second == Array(files.dropFirst(done.alreadyDone)), "no file handled twice, none left out")
         #expect(done.done + done.alreadyDone == files.count && !done.stopped)
+    }
+}
+
+/// Runs the jobs of the tasks that prefer it on one dedicated thread (never Swift's shared pool).
+/// The thread holds the executor and lives as long as the test process (one per test that makes one).
+final class OwnThreadExecutor: TaskExecutor, @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+
+    init() {
+        let thread = Thread { [self] in
+            while true {
+                condition.lock()
+                while jobs.isEmpty { condition.wait() }
+                let job = jobs.removeFirst()
+                condition.unlock()
+                job.runSynchronously(on: asUnownedTaskExecutor())
+            }
+        }
+        thread.start()
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
     }
 }

@@ -49,7 +49,7 @@ struct ResolverDebug {
             windows: WindowRequest(
                 count: c.maxWindows, sideInTextHeights: c.windowSideInTextHeights, minGlyphs: c.windowMinGlyphs))
         print("analysis \(clock.now - start): \(analysis.windows.count) windows, text \(analysis.textHeight) glyphs \(analysis.glyphs) pairs \(analysis.horizontalPairs)/\(analysis.verticalPairs)")
-        let page = try AnalysisImage.page(source: source, paper: analysis.paper, parameters: calibration.page)
+        let page = try calibration.page.pageImage(source: source, paper: analysis.paper)
         page.writeDebugPNG("/tmp/resolver-debug-page.png")
         analysis.strip.writeDebugPNG("/tmp/resolver-debug-binary.png")
         analysis.readable.writeDebugPNG("/tmp/resolver-debug-readable.png")

@@ -24,36 +24,6 @@ public struct FixOptions: Sendable, Equatable {
     }
 }
 
-/// How the evidence relates to the file's original tag.
-public enum Verdict: String, Sendable, Codable {
-    /// The text confirms the tag.
-    case agrees
-    /// The text says the tag is wrong.
-    case disagrees
-    /// The file had no usable tag; the text decided.
-    case noTag = "no_tag"
-    /// The text does not decide; nothing is changed.
-    case undecidable
-    /// The file could not be read, decided or written.
-    case error
-}
-
-/// What was done to the file. The raw values are the `action` field of `fix --json` records.
-public enum FixAction: String, Sendable, Codable {
-    /// The image was not changed: it already displays upright, the text did not decide, or it
-    /// failed. (With a `.directory` destination an unchanged copy is still written there.)
-    case none
-    /// The orientation tag(s) were rewritten, or added where none was; the pixels are untouched.
-    /// Also what a bake falls back to when a lossless JPEG transform is impossible without `trim`.
-    case tagRewritten = "tag_rewritten"
-    /// The turn was applied to the pixels and every orientation value now says 1.
-    case baked
-    /// Dry run: the tag would have been rewritten; the file is unchanged.
-    case wouldRewriteTag = "would_rewrite_tag"
-    /// Dry run with `bake`: the pixels would have been turned; the file is unchanged.
-    case wouldBake = "would_bake"
-}
-
 /// One image's metadata and the resolver's decision about it.
 public struct Resolution: Sendable, Equatable {
     /// Every orientation value the image carries.

@@ -126,6 +126,13 @@ struct PageParameters: Sendable, Codable, Equatable {
     /// 2 Sauvola): a local one, because a global threshold splits paper from what is left of the
     /// table around it instead of ink from paper.
     var thresholdingMethod: Int
+
+    /// The page image with these sizes (`AnalysisImage.page`).
+    func pageImage(source: borrowing GraySource, paper: PixelBox, skew: Double = 0) throws -> Pix {
+        try AnalysisImage.page(
+            source: source, paper: paper, skew: skew, longSide: longSide, maxUpscale: maxUpscale,
+            backgroundTile: backgroundTile)
+    }
 }
 
 /// Everything fitted on the corpus.

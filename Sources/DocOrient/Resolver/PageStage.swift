@@ -127,7 +127,7 @@ extension Resolver {
         var parameters = calibration.page
         parameters.longSide = Self.coarseLongSide
         parameters.maxUpscale = 1
-        let page = try AnalysisImage.page(source: source, paper: paper, skew: skew, parameters: parameters)
+        let page = try parameters.pageImage(source: source, paper: paper, skew: skew)
         try pool.withEngine { engine in
             try readWholePage(
                 engine: engine, page: page, alongX: alongX, hint: nil, prior: prior, meter: meter, starved: &starved,

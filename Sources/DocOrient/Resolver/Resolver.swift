@@ -111,8 +111,7 @@ public final class Resolver: Sendable {
             }
             // The windows did not settle it: read the whole page.
             try meter.checkCancellation()
-            let page = try AnalysisImage.page(
-                source: source, paper: analysis.paper, skew: analysis.skew, parameters: calibration.page)
+            let page = try calibration.page.pageImage(source: source, paper: analysis.paper, skew: analysis.skew)
             try runPageStage(
                 engine: engine, page: page, alongX: alongX, linesAreClear: linesAreClear, hint: hint, prior: prior,
                 meter: meter, starved: &starved, trace: &trace)
