@@ -6,21 +6,6 @@ internal import CLeptonica
 /// Lossless re-encoding through Leptonica, for baking PNG and TIFF (which have no DCT-domain
 /// transform): decode, turn the pixels exactly, encode with lossless compression.
 extension Pix {
-    /// The pixels as a viewer shows them under `orientation`: mirror left-right first, then turn
-    /// clockwise. Stands for `pixFlipLR` + `pixRotateOrth`.
-    func oriented(_ orientation: Orientation) throws -> Pix {
-        _ = Leptonica.silenced
-        if orientation.isMirrored {
-            let flipped = try Pix(taking: pixFlipLR(nil, raw), "pixFlipLR")
-            return try flipped.rotatedClockwise(orientation.quarterTurns)
-        }
-        return try rotatedClockwise(orientation.quarterTurns)
-    }
-
-    private func rotatedClockwise(_ quarterTurns: Int) throws -> Pix {
-        try Pix(taking: pixRotateOrth(raw, Int32(quarterTurns)), "pixRotateOrth")
-    }
-
     /// PNG bytes (deflate, lossless). Stands for `pixWriteMemPng`.
     func encodedPNG() throws -> [UInt8] {
         try encoded("pixWriteMemPng") { data, size in pixWriteMemPng(data, size, raw, 0) }

@@ -133,16 +133,8 @@ struct Pix: ~Copyable {
     /// `step`th row: no copy of the region. Stands for `pixGetGrayHistogramInRect` +
     /// `numaSplitDistribution` (what `pixSplitDistributionFgBg` does on a whole image).
     func otsuThreshold(in box: PixelBox, step: Int) throws -> Int {
-        guard let b = boxCreate(Int32(box.x), Int32(box.y), Int32(box.width), Int32(box.height)) else {
-            throw DocOrientError(.library, "Leptonica boxCreate failed")
-        }
-        defer {
-            var owned: UnsafeMutablePointer<BOX>? = b
-            boxDestroy(&owned)
-        }
-        guard let histogram = pixGetGrayHistogramInRect(raw, b, Int32(max(1, step))) else {
-            throw DocOrientError(.library, "Leptonica pixGetGrayHistogramInRect failed")
-        }
+        let histogram = try withBox(box) { b in pixGetGrayHistogramInRect(raw, b, Int32(max(1, step))) }
+        guard let histogram else { throw DocOrientError(.library, "Leptonica pixGetGrayHistogramInRect failed") }
         defer {
             var owned: UnsafeMutablePointer<NUMA>? = histogram
             numaDestroy(&owned)
@@ -199,16 +191,19 @@ struct Pix: ~Copyable {
         try Pix(taking: pixFlipLR(nil, raw), "pixFlipLR")
     }
 
+    /// The pixels as a viewer shows them under `orientation` (the one place that composes it):
+    /// mirrored left-right first, then turned clockwise by its quarter turns; `self` when there is
+    /// nothing to do. Stands for `pixFlipLR` + `pixRotateOrth`.
+    consuming func oriented(_ orientation: Orientation) throws -> Pix {
+        _ = Leptonica.silenced
+        var view = orientation.isMirrored ? try flippedLeftRight() : self
+        if orientation.quarterTurns != 0 { view = try view.rotated(quarterTurns: orientation.quarterTurns) }
+        return view
+    }
+
     /// The part of the image inside `box` (clipped to the image). Stands for `pixClipRectangle`.
     func cropped(to box: PixelBox) throws -> Pix {
-        guard let b = boxCreate(Int32(box.x), Int32(box.y), Int32(box.width), Int32(box.height)) else {
-            throw DocOrientError(.library, "Leptonica boxCreate failed")
-        }
-        defer {
-            var owned: UnsafeMutablePointer<BOX>? = b
-            boxDestroy(&owned)
-        }
-        return try Pix(taking: pixClipRectangle(raw, b, nil), "pixClipRectangle")
+        try Pix(taking: withBox(box) { b in pixClipRectangle(raw, b, nil) }, "pixClipRectangle")
     }
 
     /// Sets every pixel of an 8 bpp image to `gray`. Stands for `pixSetAllGray`.
@@ -286,6 +281,19 @@ struct Pix: ~Copyable {
     func setResolution(_ ppi: Int) {
         _ = pixSetResolution(raw, Int32(ppi), Int32(ppi))
     }
+}
+
+/// Runs `body` with a Leptonica BOX for `box`, destroyed when it returns (the one place that
+/// creates and frees one). Stands for `boxCreate` + `boxDestroy`.
+private func withBox<R>(_ box: PixelBox, _ body: (UnsafeMutablePointer<BOX>) throws -> R) throws -> R {
+    guard let b = boxCreate(Int32(box.x), Int32(box.y), Int32(box.width), Int32(box.height)) else {
+        throw DocOrientError(.library, "Leptonica boxCreate failed")
+    }
+    defer {
+        var owned: UnsafeMutablePointer<BOX>? = b
+        boxDestroy(&owned)
+    }
+    return try body(b)
 }
 
 /// Process-wide Leptonica settings.

@@ -7,13 +7,21 @@ internal import CTurboJPEG
 enum TurboJPEG {
     /// Owns one tjhandle and destroys it exactly once.
     private struct Handle: ~Copyable {
+        /// What a handle is made for (TurboJPEG's handles are not interchangeable).
+        enum Kind { case decompress, compress, transform }
+
         let raw: tjhandle
 
-        init(decompress: Bool) throws {
-            guard let raw = decompress ? tjInitDecompress() : tjInitTransform() else {
-                throw DocOrientError(.library, "TurboJPEG could not create a handle")
+        /// Stands for `tjInitDecompress`, `tjInitCompress` or `tjInitTransform`.
+        init(_ kind: Kind) throws {
+            let made: tjhandle?
+            switch kind {
+            case .decompress: made = tjInitDecompress()
+            case .compress: made = tjInitCompress()
+            case .transform: made = tjInitTransform()
             }
-            self.raw = raw
+            guard let made else { throw DocOrientError(.library, "TurboJPEG could not create a handle") }
+            self.raw = made
         }
 
         deinit { tjDestroy(raw) }
@@ -34,16 +42,24 @@ enum TurboJPEG {
         var mcuHeight: Int
     }
 
-    /// Reads the frame header. Stands for `tjDecompressHeader3`.
+    /// Reads the frame header.
     static func header(_ jpeg: [UInt8]) throws -> Header {
-        let handle = try Handle(decompress: true)
+        let frame = try rawHeader(jpeg, handle: Handle(.decompress))
+        let mcu = mcuSize(frame.subsampling)
+        return Header(
+            width: frame.width, height: frame.height, subsampling: frame.subsampling, mcuWidth: mcu.0, mcuHeight: mcu.1)
+    }
+
+    /// The frame header as TurboJPEG reads it: the one place that calls `tjDecompressHeader3`.
+    private static func rawHeader(
+        _ jpeg: [UInt8], handle: borrowing Handle
+    ) throws -> (width: Int, height: Int, subsampling: Int32, colorspace: Int32) {
         var w: Int32 = 0, h: Int32 = 0, subsamp: Int32 = 0, colorspace: Int32 = 0
         let rc = jpeg.withUnsafeBufferPointer {
             tjDecompressHeader3(handle.raw, $0.baseAddress, UInt($0.count), &w, &h, &subsamp, &colorspace)
         }
         guard rc == 0 else { throw DocOrientError(.malformed, "JPEG header unreadable: \(handle.lastError)") }
-        let mcu = mcuSize(subsamp)
-        return Header(width: Int(w), height: Int(h), subsampling: subsamp, mcuWidth: mcu.0, mcuHeight: mcu.1)
+        return (Int(w), Int(h), subsamp, colorspace)
     }
 
     private static func mcuSize(_ subsamp: Int32) -> (Int, Int) {
@@ -69,7 +85,7 @@ enum TurboJPEG {
     /// `decodeGray`'s way, since they are converted pixel by pixel anyway.
     /// - Parameter maxPixels: refuse frames larger than this before allocating anything.
     static func decodeGrayPix(_ jpeg: [UInt8], maxPixels: Int) throws -> Pix {
-        let handle = try Handle(decompress: true)
+        let handle = try Handle(.decompress)
         let frame = try frame(of: jpeg, handle: handle, maxPixels: maxPixels)
         if frame.cmyk { return try Pix.gray(decodeGray(jpeg, minimumLongSide: .max, maxPixels: maxPixels)) }
         return try Pix.gray(width: frame.width, height: frame.height) { rows, pitch in
@@ -85,26 +101,22 @@ enum TurboJPEG {
     private static let decodeFlags = TJFLAG_ACCURATEDCT | TJFLAG_STOPONWARNING | TJFLAG_LIMITSCANS
 
     /// The frame's size and whether it decodes only to CMYK, refused when over `maxPixels`.
-    /// Stands for `tjDecompressHeader3`.
     private static func frame(
         of jpeg: [UInt8], handle: borrowing Handle, maxPixels: Int
     ) throws -> (width: Int, height: Int, cmyk: Bool) {
-        var w: Int32 = 0, h: Int32 = 0, subsamp: Int32 = 0, colorspace: Int32 = 0
-        let rc = jpeg.withUnsafeBufferPointer {
-            tjDecompressHeader3(handle.raw, $0.baseAddress, UInt($0.count), &w, &h, &subsamp, &colorspace)
-        }
-        guard rc == 0 else { throw DocOrientError(.malformed, "JPEG header unreadable: \(handle.lastError)") }
-        guard Int(w) * Int(h) <= maxPixels else {
-            throw DocOrientError(.limitExceeded, "JPEG is \(w)x\(h), over the limit of \(maxPixels) pixels")
+        let header = try rawHeader(jpeg, handle: handle)
+        guard header.width * header.height <= maxPixels else {
+            throw DocOrientError(
+                .limitExceeded, "JPEG is \(header.width)x\(header.height), over the limit of \(maxPixels) pixels")
         }
         // CMYK and YCCK JPEGs (print workflows, some scanners) decode only to CMYK.
-        let cmyk = colorspace == Int32(TJCS_CMYK.rawValue) || colorspace == Int32(TJCS_YCCK.rawValue)
-        return (Int(w), Int(h), cmyk)
+        let cmyk = header.colorspace == Int32(TJCS_CMYK.rawValue) || header.colorspace == Int32(TJCS_YCCK.rawValue)
+        return (header.width, header.height, cmyk)
     }
 
     /// `decodeGray`, or packed RGB (3 bytes per pixel, `width` counting bytes) when `rgb` is set.
     static func decodeScaled(_ jpeg: [UInt8], minimumLongSide: Int, maxPixels: Int, rgb: Bool) throws -> GrayImage {
-        let handle = try Handle(decompress: true)
+        let handle = try Handle(.decompress)
         let frame = try frame(of: jpeg, handle: handle, maxPixels: maxPixels)
         let (w, h, cmyk) = (frame.width, frame.height, frame.cmyk)
         var count: Int32 = 0
@@ -155,12 +167,9 @@ enum TurboJPEG {
     /// Decodes to packed pixels at full size, grey (1 byte per pixel) or RGB (3 bytes).
     /// For tests and small images only: the resolver decodes scaled with `decodeGray`.
     static func decodeFull(_ jpeg: [UInt8], rgb: Bool) throws -> GrayImage {
-        let handle = try Handle(decompress: true)
-        var w: Int32 = 0, h: Int32 = 0, subsamp: Int32 = 0, colorspace: Int32 = 0
-        let rc = jpeg.withUnsafeBufferPointer {
-            tjDecompressHeader3(handle.raw, $0.baseAddress, UInt($0.count), &w, &h, &subsamp, &colorspace)
-        }
-        guard rc == 0 else { throw DocOrientError(.malformed, "JPEG header unreadable: \(handle.lastError)") }
+        let handle = try Handle(.decompress)
+        let header = try rawHeader(jpeg, handle: handle)
+        let (w, h) = (Int32(header.width), Int32(header.height))
         let channels = rgb ? 3 : 1
         var pixels = [UInt8](repeating: 0, count: Int(w) * Int(h) * channels)
         let format = rgb ? TJPF_RGB : TJPF_GRAY
@@ -183,8 +192,7 @@ enum TurboJPEG {
     /// Encodes packed pixels (1 byte grey, or 3 bytes RGB per pixel) as a baseline JPEG.
     /// Stands for `tjCompress2`.
     static func encode(_ pixels: [UInt8], width: Int, height: Int, subsampling: Subsampling, quality: Int = 90) throws -> [UInt8] {
-        guard let raw = tjInitCompress() else { throw DocOrientError(.library, "TurboJPEG could not create a handle") }
-        defer { tjDestroy(raw) }
+        let handle = try Handle(.compress)
         let gray = subsampling == .gray
         guard pixels.count == width * height * (gray ? 1 : 3) else {
             throw DocOrientError(.invalidRequest, "pixel buffer does not match \(width)x\(height)")
@@ -194,12 +202,12 @@ enum TurboJPEG {
         var size: UInt = 0
         let rc = pixels.withUnsafeBufferPointer { src in
             tjCompress2(
-                raw, src.baseAddress, Int32(width), 0, Int32(height), Int32((gray ? TJPF_GRAY : TJPF_RGB).rawValue),
+                handle.raw, src.baseAddress, Int32(width), 0, Int32(height), Int32((gray ? TJPF_GRAY : TJPF_RGB).rawValue),
                 &dst, &size, Int32(samp.rawValue), Int32(quality), Int32(TJFLAG_ACCURATEDCT))
         }
         defer { if let dst { tjFree(dst) } }
         guard rc == 0, let dst else {
-            throw DocOrientError(.library, "JPEG encoding failed: \(String(cString: tjGetErrorStr2(raw)))")
+            throw DocOrientError(.library, "JPEG encoding failed: \(handle.lastError)")
         }
         return Array(UnsafeBufferPointer(start: dst, count: Int(size)))
     }
@@ -215,7 +223,7 @@ enum TurboJPEG {
     /// Applies `orientation` to the DCT coefficients, copying every marker of the source.
     /// Stands for `tjTransform`.
     static func transform(_ jpeg: [UInt8], orientation: Orientation, edges: EdgePolicy) throws -> [UInt8] {
-        let handle = try Handle(decompress: false)
+        let handle = try Handle(.transform)
         var t = tjtransform()
         t.op = Int32(operation(orientation).rawValue)
         t.options = Int32(edges == .perfect ? TJXOPT_PERFECT : TJXOPT_TRIM)

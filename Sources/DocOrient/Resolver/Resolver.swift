@@ -444,12 +444,9 @@ struct CandidateReader {
         }
     }
 
-    /// The stored-orientation image as candidate `o` displays it: mirror first, then quarter turns.
+    /// The stored-orientation image as candidate `o` displays it (`Pix.oriented`).
     static func display(_ pix: consuming Pix, as o: Orientation) throws -> Pix {
-        var view = pix
-        if o.isMirrored { view = try view.flippedLeftRight() }
-        if o.quarterTurns != 0 { view = try view.rotated(quarterTurns: o.quarterTurns) }
-        return view
+        try pix.oriented(o)
     }
 
     /// Leptonica's uprightness of the text windows shown as `o` (a rotation whose lines run
