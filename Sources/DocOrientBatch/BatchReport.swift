@@ -35,7 +35,7 @@ public struct BatchReport: Sendable {
         var merged: [String: JournalEntry] = [:]
         for path in journals {
             guard FileManager.default.fileExists(atPath: path) else {
-                throw DocOrientError(.io, "no journal here (run docorient fix on a folder first, or pass --journal)", path: path)
+                throw DocOrientError(.io, "no journal here (a batch over a folder writes one there; name the journal's file if it is elsewhere)", path: path)
             }
             for (key, entry) in try Journal(path: path, readOnly: true).entries() {
                 if let old = merged[key], old.updatedAt > entry.updatedAt { continue }

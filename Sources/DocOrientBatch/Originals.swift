@@ -106,7 +106,7 @@ public enum Undo {
                 original = try TagRewrite.setting(tag, in: current)
                 how = "tag edited back"
             } else {
-                return (result(.refused, "no original was kept (fixed with --no-keep, or the kept one was deleted)"), nil)
+                return (result(.refused, "no original was kept (fixed without keeping originals, or the kept one was deleted)"), nil)
             }
         } catch {
             return (result(.refused, "\(error)"), nil)

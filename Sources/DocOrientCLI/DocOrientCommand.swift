@@ -141,7 +141,7 @@ struct BakeCommand: ParsableCommand {
             case .baked(let o)?: print("\(path): baked \(o), orientation now 1")
             case .tagRewrittenInstead(let o, let reason)?:
                 print("\(path): tag rewritten to \(o) instead of baking")
-                printError("docorient: \(path): not baked: \(reason)")
+                printError("docorient: \(path): not baked: \(reason); pass --trim to bake anyway")
             case .unchanged?, nil: print("\(path): already upright, unchanged")
             }
         }

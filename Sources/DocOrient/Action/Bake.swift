@@ -41,7 +41,7 @@ public enum Bake {
         let metadata = try parsed.metadata(bytes)
         let pixels = metadata.width.multipliedReportingOverflow(by: metadata.height)
         guard !pixels.overflow, pixels.partialValue <= maxPixels else {
-            throw DocOrientError(.limitExceeded, "the image is \(metadata.width)x\(metadata.height), over the limit of \(maxPixels) pixels (--max-pixels)")
+            throw DocOrientError(.limitExceeded, "the image is \(metadata.width)x\(metadata.height), over the limit of \(maxPixels) pixels; raise the pixel limit to read it")
         }
         let target = orientation ?? metadata.effectiveOrientation ?? .identity
         let jpeg: JPEGStructure
@@ -62,7 +62,7 @@ public enum Bake {
         } catch let error as DocOrientError where error.code == .imperfectTransform {
             let header = try TurboJPEG.header(bytes)
             let reason =
-                "\(metadata.width)x\(metadata.height) is not a multiple of the \(header.mcuWidth)x\(header.mcuHeight) MCU on an edge the transform moves; pass --trim to drop the partial blocks"
+                "\(metadata.width)x\(metadata.height) is not a multiple of the \(header.mcuWidth)x\(header.mcuHeight) MCU on an edge the transform moves; trimming drops the partial blocks (a few edge pixels)"
             return Result(bytes: try TagRewrite.setting(target, in: bytes), outcome: .tagRewrittenInstead(target, reason: reason))
         }
         let out = try JPEGStructure.parse(transformed)
@@ -95,7 +95,7 @@ public enum Bake {
             return Result(bytes: bytes, outcome: .unchanged)
         }
         guard png.bitDepth <= 8 else {
-            throw DocOrientError(.invalidRequest, "baking a \(png.bitDepth)-bit PNG would reduce it to 8 bits; use the tag rewrite (docorient tag, or fix without --bake)")
+            throw DocOrientError(.invalidRequest, "baking a \(png.bitDepth)-bit PNG would reduce it to 8 bits; rewrite its tag instead")
         }
         let encoded = try Pix.decode(bytes).oriented(target).encodedPNG()
         let fresh = try PNGStructure.parse(encoded)

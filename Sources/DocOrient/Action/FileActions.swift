@@ -53,7 +53,7 @@ public enum FileActions {
         case .inPlace:
             guard bytes != original else { return Outcome(wrote: false, resultPath: path) }
             guard !FileIO.isReadOnly(path) else {
-                throw DocOrientError(.io, "the file is read-only; docorient does not replace read-only files (use --output DIR for a copy)", path: path)
+                throw DocOrientError(.io, "the file is read-only; docorient does not replace read-only files (write a copy to another folder instead)", path: path)
             }
             try FileIO.writeAtomically(bytes, to: path)
             return Outcome(wrote: true, resultPath: path)
