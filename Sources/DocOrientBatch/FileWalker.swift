@@ -1,7 +1,4 @@
 import DocOrient
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Finds the image files under the paths a user gave: recursive, hidden entries skipped unless
 /// asked for, symlinks followed with loop detection, each file once however it is reached.
@@ -59,13 +56,12 @@ public struct FileWalker: Sendable {
         var seenDirectories = Set<FileID>()
         var seenFiles = Set<FileID>()
         for root in roots {
-            var st = stat()
-            guard stat(root, &st) == 0 else {
+            guard let st = Syscalls.status(root) else {
                 // Reported as a per-file error by the fixer, which names the reason.
                 result.files.append(root)
                 continue
             }
-            if (st.st_mode & S_IFMT) == S_IFDIR {
+            if st.kind == .directory {
                 seenDirectories.insert(FileID(st))
                 walkDirectory(root, relative: "", into: &result, directories: &seenDirectories, files: &seenFiles)
             } else if seenFiles.insert(FileID(st)).inserted {
@@ -83,27 +79,19 @@ public struct FileWalker: Sendable {
     struct FileID: Hashable {
         var device: UInt64
         var inode: UInt64
-        init(_ st: stat) {
-            device = UInt64(st.st_dev)
-            inode = UInt64(st.st_ino)
+        init(_ st: Syscalls.FileStatus) {
+            device = st.device
+            inode = st.inode
         }
     }
 
     private func walkDirectory(
         _ directory: String, relative: String, into result: inout Result, directories: inout Set<FileID>, files: inout Set<FileID>
     ) {
-        guard let dir = opendir(directory) else {
-            result.problems.append("\(directory): cannot read the folder: \(String(cString: strerror(errno)))")
+        guard let names = Syscalls.directoryEntries(directory) else {
+            result.problems.append("\(directory): cannot read the folder: \(Syscalls.lastError)")
             return
         }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
-            if name != ".", name != ".." { names.append(name) }
-        }
-        closedir(dir)
         for name in names.sorted() {
             let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
             let rel = relative.isEmpty ? name : relative + "/" + name
@@ -117,13 +105,12 @@ public struct FileWalker: Sendable {
                     continue
                 }
             }
-            var st = stat()
-            guard stat(path, &st) == 0 else {
-                result.problems.append("\(path): \(String(cString: strerror(errno)))")
+            guard let st = Syscalls.status(path) else {
+                result.problems.append("\(path): \(Syscalls.lastError)")
                 continue
             }
-            switch st.st_mode & S_IFMT {
-            case S_IFDIR:
+            switch st.kind {
+            case .directory:
                 guard directories.insert(FileID(st)).inserted else {
                     result.symlinkLoops += 1
                     continue
@@ -152,7 +139,7 @@ public struct FileWalker: Sendable {
     }
 
     private func matches(_ pattern: String, _ rel: String, _ name: String) -> Bool {
-        fnmatch(pattern, rel, 0) == 0 || fnmatch(pattern, name, 0) == 0
+        Syscalls.globMatches(pattern, rel) || Syscalls.globMatches(pattern, name)
     }
 
     /// `FileIO.writeAtomically` names its temporary files ".NAME.docorient-XXXXXX".
@@ -162,9 +149,8 @@ public struct FileWalker: Sendable {
 
     /// Removes a temporary file that no writer can still be using (untouched for a minute).
     private func removeIfStale(_ path: String) -> Bool {
-        var st = stat()
-        guard lstat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return false }
-        guard time(nil) - st.st_mtim.tv_sec > 60 else { return false }
-        return unlink(path) == 0
+        guard let st = Syscalls.status(path, followingLinks: false), st.kind == .regular else { return false }
+        guard Syscalls.now() - st.modifiedNanoseconds / 1_000_000_000 > 60 else { return false }
+        return Syscalls.remove(path)
     }
 }

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// What identifies a file's state cheaply: a second run compares these to the journal without
 /// reading the file. Any write (ours renames a new inode in) or chmod (ctime) changes them.
 package struct FileFacts: Sendable, Equatable, Codable {
@@ -28,12 +24,9 @@ package struct FileFacts: Sendable, Equatable, Codable {
 
     /// Stats `path` (following symlinks); nil when it does not exist or cannot be statted.
     package static func stat(_ path: String, hash bytes: [UInt8]? = nil) -> FileFacts? {
-        guard let st = statFollowingLinks(path) else { return nil }
+        guard let st = Syscalls.status(path) else { return nil }
         return FileFacts(
-            size: Int(st.st_size),
-            modified: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec),
-            changed: Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec),
-            inode: UInt64(st.st_ino),
+            size: st.size, modified: st.modifiedNanoseconds, changed: st.changedNanoseconds, inode: st.inode,
             hash: bytes.map(contentHash) ?? "")
     }
 
@@ -54,9 +47,4 @@ package struct FileFacts: Sendable, Equatable, Codable {
         let hex = String(h, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
     }
-}
-
-private func statFollowingLinks(_ path: String) -> stat? {
-    var st = stat()
-    return stat(path, &st) == 0 ? st : nil
 }

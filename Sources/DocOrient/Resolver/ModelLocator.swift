@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// Finds the directory holding the Tesseract models for a set of languages.
 enum ModelLocator {
     /// Debian's tessdata directories, newest first.
@@ -61,12 +55,11 @@ enum ModelLocator {
     }
 
     private static func exists(_ path: String) -> Bool {
-        access(path, R_OK) == 0
+        Syscalls.isReadable(path)
     }
 
     static func getEnvironment(_ name: String) -> String? {
-        guard let value = getenv(name) else { return nil }
-        return String(cString: value)
+        Syscalls.environment(name)
     }
 }
 

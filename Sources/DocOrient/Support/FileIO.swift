@@ -43,9 +43,8 @@ package enum FileIO {
     /// Whether the file's permission bits allow nobody to write it. Checked explicitly because
     /// the atomic rename would otherwise replace a read-only file (and root passes `access`).
     package static func isReadOnly(_ path: String) -> Bool {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return false }
-        return (st.st_mode & 0o222) == 0
+        guard let st = Syscalls.status(path) else { return false }
+        return (st.permissions & 0o222) == 0
     }
 
     /// Replaces `path` with `bytes` so that a crash at any moment leaves either the old file or
