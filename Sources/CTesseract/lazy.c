@@ -44,6 +44,7 @@ static const char *const library_names[] = {"libtesseract.so.5", "libtesseract.s
 #define POINTER(ret, name, params, args) static ret(*real_##name) params;
 TESS_FUNCTIONS(POINTER)
 
+static void (*omp_set_max_active_levels_fn)(int);
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static char load_error[512];
 static int loaded;
@@ -67,7 +68,16 @@ static void load(void) {
         return;                                                                                             \
     }
     TESS_FUNCTIONS(RESOLVE)
+    // Optional: libgomp, a dependency of Debian's libtesseract (dlsym on the handle searches the
+    // library's dependencies too; loaded RTLD_LOCAL, it is invisible to a global lookup).
+    *(void **)(&omp_set_max_active_levels_fn) = dlsym(library, "omp_set_max_active_levels");
     loaded = 1;
+}
+
+int docorient_openmp_found(void) { return omp_set_max_active_levels_fn != NULL; }
+
+void docorient_openmp_serial(void) {
+    if (omp_set_max_active_levels_fn) omp_set_max_active_levels_fn(0);
 }
 
 int docorient_tesseract_load(char *error, size_t size) {

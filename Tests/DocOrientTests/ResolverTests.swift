@@ -54,6 +54,14 @@ enum SharedResolver {
 }
 
 struct ResolverTests {
+    /// Debian's libtesseract runs recognition in OpenMP regions whose spinning workers made each
+    /// read several times slower on two cores; the resolver turns them serial through libgomp,
+    /// which it must find in the lazily loaded library's dependencies (a global lookup does not).
+    @Test func openMPIsFoundOnceTesseractIsLoaded() throws {
+        _ = try SharedResolver.get().pool.warmUp()
+        #expect(OpenMP.isPresent, "libgomp's omp_set_max_active_levels not found through libtesseract")
+    }
+
     @Test func theCommittedSamplesArePresent() {
         #expect(ResolverSample.all.count >= 20)
         #expect(ResolverSample.all.contains { !$0.decidable })

@@ -292,19 +292,15 @@ final class TesseractPool: @unchecked Sendable {
 /// works when set before the process starts, so the resolver instead makes parallel regions run
 /// serially on the calling thread.
 enum OpenMP {
-    private typealias SetLevels = @convention(c) (Int32) -> Void
-
-    /// libgomp's `omp_set_max_active_levels`, found at run time (libtesseract already loaded
-    /// libgomp); nil when Tesseract was built without OpenMP.
-    private static let setMaxActiveLevels: SetLevels? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "omp_set_max_active_levels") else { return nil }
-        return unsafeBitCast(symbol, to: SetLevels.self)
-    }()
-
     /// With no active levels allowed, every parallel region entered from this thread runs with a team
     /// of one. The setting is per thread (an OpenMP ICV of the thread's implicit task), so it is made
     /// on each thread that calls Tesseract, before every recognition; it costs a function call.
+    /// Stands for libgomp's `omp_set_max_active_levels(0)`, through `docorient_openmp_serial`
+    /// (libgomp comes with libtesseract, loaded on first use).
     static func runSeriallyOnThisThread() {
-        setMaxActiveLevels?(0)
+        docorient_openmp_serial()
     }
+
+    /// Whether the loaded libtesseract uses OpenMP (libgomp found), so the setting above applies.
+    static var isPresent: Bool { docorient_openmp_found() == 1 }
 }
