@@ -30,11 +30,14 @@ let package = Package(
         .systemLibrary(
             name: "CExif", pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"])]),
+        .systemLibrary(
+            name: "CHeif", pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"])]),
 
         // The core: orientation model, containers, tag rewrite, bake, resolver. No GRDB.
         .target(
             name: "DocOrient",
-            dependencies: ["CTesseract", "CLeptonica", "CTurboJPEG", "CExif"]),
+            dependencies: ["CTesseract", "CLeptonica", "CTurboJPEG", "CExif", "CHeif"]),
         // Batches over folders: the walker, the SQLite journal (GRDB), resume, undo, the report.
         .target(
             name: "DocOrientBatch",

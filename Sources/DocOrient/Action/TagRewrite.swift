@@ -5,7 +5,8 @@ public enum TagRewrite {
     /// has to be added: a JPEG or PNG without EXIF gets a minimal block, an IFD0 without an
     /// orientation entry gets an extended copy appended (so no existing offset moves), and a PNG
     /// chunk's CRC follows its data.
-    /// - Throws: `DocOrientError` for unsupported or malformed input.
+    /// - Throws: `DocOrientError` for unsupported or malformed input; `.invalidRequest` for HEIF,
+    ///   whose orientation cannot be rewritten yet.
     public static func setting(_ orientation: Orientation, in bytes: [UInt8]) throws -> [UInt8] {
         let value = orientation.exifValue
         switch try ParsedImage.parse(bytes) {
@@ -29,6 +30,8 @@ public enum TagRewrite {
             return out
         case .tiff:
             return try TIFFEditor.settingOrientation(value, in: bytes)
+        case .heif:
+            throw DocOrientError(.invalidRequest, "rewriting a HEIF file's orientation (irot/imir) is not supported yet")
         }
     }
 }

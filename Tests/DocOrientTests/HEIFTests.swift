@@ -1,0 +1,220 @@
+import Foundation
+import Testing
+
+@testable import DocOrient
+
+/// HEIF files made at run time by libheif's own encoder (`heif-enc`, Debian's libheif-examples)
+/// and checked after docorient rewrote them by libheif's tools (`heif-info`, `heif-convert`) and
+/// exiftool: the independent witnesses of what a HEIF viewer displays.
+enum HEIFFixtures {
+    /// The kinds of file the tests cover, each as heif-enc makes it.
+    enum Kind: String, CaseIterable, CustomStringConvertible {
+        /// 160x96 HEIC, one coded image item, no Exif item.
+        case plain
+        /// 161x97: not a multiple of the coding block, so heif-enc wraps the coded image in a
+        /// grid item (data in `idat`) to crop it; a thumbnail, also a grid.
+        case grid
+        /// 160x96 with a 48-pixel thumbnail item (`thmb` reference).
+        case thumbnail
+        /// 160x96 from a JPEG with camera-like EXIF saying 6: heif-enc copies it into an Exif item.
+        case exif
+        /// 160x96 AVIF (brand avif, AV1 coded).
+        case avif
+
+        var description: String { rawValue }
+    }
+
+    /// A directory shared by the suite's encoded files: encoding is the slow part.
+    static let directory: URL = {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("docorient-heif-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }()
+
+    private static let cache = Cache()
+    private final class Cache: @unchecked Sendable {
+        let lock = NSLock()
+        var files: [String: [UInt8]] = [:]
+    }
+
+    /// The encoded file of `kind` (made once per run).
+    static func file(_ kind: Kind) throws -> [UInt8] {
+        cache.lock.lock()
+        defer { cache.lock.unlock() }
+        if let made = cache.files[kind.rawValue] { return made }
+        let (w, h) = kind == .grid ? (161, 97) : (160, 96)
+        var source = try TurboJPEG.encode(
+            Fixtures.pixels(width: w, height: h, channels: 3), width: w, height: h, subsampling: .s444, quality: 95)
+        if kind == .exif {
+            // A camera's EXIF layout (maker note, Exif IFD), without the fixture's fake ICC
+            // profile, which heif-convert's PNG writer rejects.
+            let tiff = Fixtures.exifTIFF(width: w, height: h, orientation: 6, thumbnail: [], bigEndian: true)
+            let at = try JPEGStructure.parse(source).insertionOffset(source)
+            source.insert(contentsOf: try JPEGEditor.app1(JPEGStructure.exifHeader + tiff), at: at)
+        }
+        let input = try Fixtures.write(source, "\(kind)-source.jpg", in: directory)
+        let output = directory.appendingPathComponent("\(kind).\(kind == .avif ? "avif" : "heic")").path
+        var arguments = ["heif-enc", "-q", "90", "-o", output]
+        if kind == .thumbnail || kind == .grid { arguments += ["-t", "48"] }
+        try Fixtures.run(arguments + [input])
+        let bytes = try FileIO.read(output)
+        cache.files[kind.rawValue] = bytes
+        return bytes
+    }
+
+    /// What libheif displays for the file: `heif-convert` to PNG, read back grey.
+    static func displayed(_ bytes: [UInt8], name: String) throws -> GrayImage {
+        let path = try Fixtures.write(bytes, name, in: directory)
+        let png = path + ".png"
+        try Fixtures.run(["heif-convert", path, png])
+        defer { try? FileManager.default.removeItem(atPath: png) }
+        return try grayImage(Pix.decode(FileIO.read(png)).gray8())
+    }
+
+    static func grayImage(_ pix: borrowing Pix) -> GrayImage {
+        var pixels = [UInt8](repeating: 0, count: pix.width * pix.height)
+        for y in 0..<pix.height {
+            for x in 0..<pix.width { pixels[y * pix.width + x] = UInt8(pix.value(x: x, y: y) & 0xFF) }
+        }
+        return GrayImage(width: pix.width, height: pix.height, pixels: pixels)
+    }
+
+    /// Mean absolute grey difference; infinity when the sizes differ.
+    static func difference(_ a: GrayImage, _ b: GrayImage) -> Double {
+        guard a.width == b.width, a.height == b.height else { return .infinity }
+        var sum = 0
+        for i in a.pixels.indices { sum += abs(Int(a.pixels[i]) - Int(b.pixels[i])) }
+        return Double(sum) / Double(a.pixels.count)
+    }
+
+    /// The payload of every top-level `mdat` box, concatenated: the coded image data. The Exif
+    /// item's data, which lives there too and whose orientation a rewrite sets to 1, reads as zeros
+    /// (its own test compares it byte by byte).
+    static func codedData(_ bytes: [UInt8]) throws -> [UInt8] {
+        var masked = bytes
+        let s = try HEIFStructure.parse(bytes)
+        for (id, item) in s.items where item.type == "Exif" {
+            if let r = s.dataRange(of: id) { for i in r { masked[i] = 0 } }
+        }
+        return try ISOBox.children(bytes, in: 0..<bytes.count, topLevel: true, parent: "file")
+            .filter { $0.type == "mdat" }.flatMap { masked[$0.payload] }
+    }
+
+    /// Each item's data bytes as `iloc` locates them (single-extent items), by item ID.
+    static func itemData(_ bytes: [UInt8]) throws -> [Int: [UInt8]] {
+        let s = try HEIFStructure.parse(bytes)
+        var data: [Int: [UInt8]] = [:]
+        for l in s.locations { if let r = s.dataRange(of: l.item) { data[l.item] = Array(bytes[r]) } }
+        return data
+    }
+
+    /// Every item's properties other than the primary's, as their box bytes, by item ID.
+    static func otherItemsProperties(_ bytes: [UInt8]) throws -> [Int: [[UInt8]]] {
+        let s = try HEIFStructure.parse(bytes)
+        var out: [Int: [[UInt8]]] = [:]
+        for e in s.associations.entries where e.item != s.primaryItem {
+            out[e.item] = e.associations.map { Array(bytes[s.properties[$0.index - 1].start..<s.properties[$0.index - 1].end]) }
+        }
+        return out
+    }
+}
+
+struct HEIFTests {
+    @Test(arguments: HEIFFixtures.Kind.allCases)
+    func theFtypBrandSaysHEIFAndInspectReadsTheStoredSize(kind: HEIFFixtures.Kind) throws {
+        let bytes = try HEIFFixtures.file(kind)
+        #expect(try ImageFormat.detect(bytes) == .heif)
+        let m = try ImageMetadata.read(bytes)
+        #expect(m.format == .heif)
+        #expect(m.heifBrand == (kind == .avif ? "avif" : "heic"))
+        #expect(m.width == (kind == .grid ? 161 : 160) && m.height == (kind == .grid ? 97 : 96))
+        #expect(m.heifRotation == nil && m.heifMirrorAxis == nil && m.effectiveOrientation == .identity)
+        #expect(m.exifOrientation == (kind == .exif ? 6 : nil))
+        #expect(m.hasThumbnail == (kind == .thumbnail || kind == .grid))
+    }
+
+    /// The resolver's pixels are libheif's, as stored: the luma of what heif-convert shows for a
+    /// file without irot/imir (grid images assembled and cropped alike).
+    @Test(arguments: HEIFFixtures.Kind.allCases)
+    func theDecoderReadsTheStoredLuma(kind: HEIFFixtures.Kind) throws {
+        let bytes = try HEIFFixtures.file(kind)
+        let stored = try HEIFFixtures.grayImage(Heif.decodeGrayPix(bytes, maxPixels: 1_000_000))
+        let shown = try HEIFFixtures.displayed(bytes, name: "\(kind)-decoded.heic")
+        // Y is not Leptonica's grey of the RGB picture (other weights, limited range): close, not equal.
+        let difference = HEIFFixtures.difference(stored, shown)
+        let mirrored = HEIFFixtures.difference(stored, shown.transformed(by: .flipHorizontal))
+        #expect(difference < 10 && mirrored > 2 * difference, "\(kind): \(difference) from heif-convert's picture, \(mirrored) from its mirror")
+        #expect(throws: DocOrientError.self) { _ = try Heif.decodeGrayPix(bytes, maxPixels: 1_000) }
+    }
+
+    @Test func bakeRefusesHEIF() throws {
+        #expect {
+            _ = try Bake.apply(.rotate90, to: HEIFFixtures.file(.plain))
+        } throws: { error in
+            let e = error as? DocOrientError
+            return e?.code == .invalidRequest && e?.message.contains("re-encoding") == true
+        }
+    }
+
+    // MARK: Hostile input
+
+    /// Every prefix of a real file either parses or fails with a DocOrientError.
+    @Test func everyTruncationFailsClearly() throws {
+        let original = try HEIFFixtures.file(.grid)
+        for length in stride(from: 0, to: original.count, by: 1) {
+            let cut = Array(original.prefix(length))
+            do {
+                _ = try ImageMetadata.read(cut)
+            } catch let error as DocOrientError {
+                #expect(!error.message.isEmpty)
+            }
+        }
+    }
+
+    /// A broken file: `mutate` edits the original's bytes, given its parsed structure.
+    static func broken(_ mutate: (inout [UInt8], HEIFStructure) throws -> Void) throws -> [UInt8] {
+        var bytes = try HEIFFixtures.file(.thumbnail)
+        try mutate(&bytes, HEIFStructure.parse(bytes))
+        return bytes
+    }
+
+    static func box(_ s: HEIFStructure, _ type: String) -> ISOBox? {
+        s.metaChildren.first { $0.type == type } ?? (s.ipma.type == type ? s.ipma : nil)
+    }
+
+    @Test func brokenBoxesAndIndexesGiveClearErrorsAndNoOutput() throws {
+        let cases: [(String, [UInt8], String)] = [
+            ("size 0 inside meta", try Self.broken { b, s in Bytes.put32(&b, Self.box(s, "iinf")!.start, 0, bigEndian: true) }, "size 0"),
+            ("size 1 without room", try Self.broken { b, s in
+                Bytes.put32(&b, s.ipma.start, 1, bigEndian: true)
+                Bytes.put32(&b, s.ipma.start + 8, 0x7FFF_FFFF, bigEndian: true)
+            }, "4 GiB"),
+            ("size below the header", try Self.broken { b, s in Bytes.put32(&b, Self.box(s, "pitm")!.start, 5, bigEndian: true) }, "smaller than its 8-byte header"),
+            ("huge size", try Self.broken { b, s in Bytes.put32(&b, s.meta.start, 0xFFFF_FFF0, bigEndian: true) }, "claims"),
+            ("ipma index out of range", try Self.broken { b, s in
+                // The first association of the first entry: version 0 ipma, 16-bit item IDs, 8-bit indexes.
+                let at = s.ipma.payload.lowerBound + 4 + 4 + 2 + 1
+                b[at] = 0x7F
+            }, "property 127, but 'ipco' holds"),
+            ("iloc with 65535 extents", try Self.broken { b, s in
+                let iloc = Self.box(s, "iloc")!
+                let first = s.locations[0]
+                Bytes.put16(&b, first.baseOffsetField.at + first.baseOffsetField.size, 0xFFFF, bigEndian: true)
+                _ = iloc
+            }, "extents"),
+            ("iloc field size 3", try Self.broken { b, s in b[Self.box(s, "iloc")!.payload.lowerBound + 4] = 0x34 }, "3-byte field"),
+            ("primary not an item", try Self.broken { b, s in
+                Bytes.put16(&b, Self.box(s, "pitm")!.payload.lowerBound + 4, 999, bigEndian: true)
+            }, "primary item 999"),
+            ("ftyp only", Array(try HEIFFixtures.file(.plain).prefix(28)), "without a still image"),
+        ]
+        for (name, bytes, expected) in cases {
+            do {
+                _ = try ImageMetadata.read(bytes)
+                Issue.record("\(name): read without error")
+            } catch let error as DocOrientError {
+                #expect(error.message.contains(expected), "\(name): \(error.message)")
+            }
+        }
+    }
+}
