@@ -82,7 +82,9 @@ struct TagCommand: ParsableCommand {
         discussion: """
             Rewrites EXIF IFD0 and IFD1 orientation and XMP tiff:Orientation in place: every other byte \
             stays identical. A JPEG without EXIF gets a minimal EXIF block; a PNG gets an eXIf chunk. \
-            Files are replaced atomically (temporary file, fsync, rename).
+            A HEIF file (HEIC, AVIF) gets its primary image's irot/imir properties set, so that HEIF \
+            viewers display it as ORIENTATION, and its EXIF orientation set to 1; its coded image \
+            data is not touched. Files are replaced atomically (temporary file, fsync, rename).
 
             ORIENTATION is the EXIF value: 1 upright, 2 mirrored, 3 rotate 180, 4 mirrored vertically, \
             5 transpose, 6 rotate 90 clockwise, 7 transverse, 8 rotate 90 counter-clockwise.
@@ -97,7 +99,7 @@ struct TagCommand: ParsableCommand {
 
     @OptionGroup var write: WriteOptions
 
-    @Argument(help: "Image files (JPEG, PNG, TIFF).")
+    @Argument(help: "Image files (JPEG, PNG, TIFF, HEIF).")
     var paths: [String]
 
     func run() throws {
