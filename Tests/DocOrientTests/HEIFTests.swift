@@ -327,6 +327,19 @@ struct HEIFTests {
         }
     }
 
+    /// An iloc whose fields are all 0 bytes wide reads no byte per extent: a count of 65535 such
+    /// extents, times 65536 items, would be a hang rather than an error if only the box size bounded it.
+    @Test func extentsOfZeroBytesCannotMultiply() throws {
+        for sizes: UInt8 in [0x00, 0x44] {
+            let body: [UInt8] = [0, 0, 0, 0, sizes, 0x00] + Bytes.be16(1) + Bytes.be16(1) + Bytes.be16(0) + Bytes.be16(0xFFFF)
+            let iloc = ISOBox.header(type: "iloc", size: 8 + body.count, large: false) + body
+            let box = try #require(try ISOBox.children(iloc, in: 0..<iloc.count, parent: "test").first)
+            #expect {
+                _ = try HEIFStructure.parseLocations(iloc, box)
+            } throws: { ($0 as? DocOrientError)?.message.contains("claims 65535 extents") == true }
+        }
+    }
+
     /// Item data said to lie inside the properties being rewritten cannot be moved correctly.
     @Test func dataInsideTheRewrittenBoxesIsRefusedNotMoved() throws {
         let bytes = try Self.broken { b, s in

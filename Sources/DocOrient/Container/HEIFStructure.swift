@@ -170,7 +170,7 @@ struct HEIFStructure: Sendable {
         return items
     }
 
-    private static func parseLocations(_ b: [UInt8], _ iloc: ISOBox) throws -> (Int, [Location]) {
+    static func parseLocations(_ b: [UInt8], _ iloc: ISOBox) throws -> (Int, [Location]) {
         var r = BoxReader(b, iloc.payload, box: "iloc")
         let (version, _) = try r.fullBoxHeader()
         guard version <= 2 else { throw DocOrientError(.malformed, "the 'iloc' box has unknown version \(version)") }
@@ -190,8 +190,10 @@ struct HEIFStructure: Sendable {
             let baseField = Field(at: r.at, size: baseOffsetSize)
             let base = try r.uint(baseOffsetSize)
             let extentCount = try r.u16()
-            // Each extent takes at least nothing when every size is 0: bound the count by the box anyway.
-            guard extentCount <= max(r.remaining, 1) else {
+            // Every extent's fields must be in the box; with all sizes 0 an extent takes no bytes
+            // (offset 0, length 0: the whole file), and more than one of those says nothing more.
+            let extentSize = indexSize + offsetSize + lengthSize
+            guard extentSize == 0 ? extentCount <= 1 : extentCount <= r.remaining / extentSize else {
                 throw DocOrientError(.malformed, "item \(item) claims \(extentCount) extents in a cut-off 'iloc' box")
             }
             var extents: [Extent] = []
