@@ -53,4 +53,23 @@ struct HEIFCLITests {
         let again = try CLITests.docorient("fix", "--json", path)
         #expect(again.out.contains("\"action\":\"none\""), "a fixed file is left alone: \(again.out)")
     }
+
+    /// A folder walk takes .heic files; the review page shows them before and after (previews
+    /// decoded by libheif); undo gives the original bytes back from the kept original.
+    @Test func aBatchOverAFolderFixesReviewsAndUndoesAHEIC() throws {
+        let (dir, path) = try Self.letterHEIC()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        let fix = try CLITests.docorient("fix", "--json", "--jobs", "1", dir.path)
+        #expect(fix.status == 0, "\(fix.err)")
+        #expect(fix.lines.count == 1 && fix.out.contains("letter.heic") && fix.out.contains("\"action\":\"tag_rewritten\""), "\(fix.out)")
+        let page = dir.appendingPathComponent("review.html").path
+        #expect(try CLITests.docorient("report", "--html", page, dir.path).status == 0)
+        let html = try String(contentsOfFile: page, encoding: .utf8)
+        #expect(html.components(separatedBy: "src=\"data:image/jpeg;base64,").count - 1 == 2, "before and after previews of the HEIC")
+        let journal = dir.appendingPathComponent(".docorient.sqlite").path
+        let undo = try CLITests.docorient("undo", journal)
+        #expect(undo.status == 0, "\(undo.err)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original, "undo gives the original bytes back")
+    }
 }

@@ -42,12 +42,12 @@ enum Heif {
     private struct Image: ~Copyable {
         let raw: OpaquePointer
 
-        /// Decodes the handle's image to YCbCr (or monochrome), as stored: the
-        /// transformative properties (`irot`, `imir`, `clap`) are not applied, and more than 8 bits
-        /// per sample are reduced to 8. Stands for `heif_decoding_options_alloc` +
-        /// `heif_decode_image` (`ignore_transformations`, `convert_hdr_to_8bit`; YCbCr, else monochrome) +
-        /// `heif_decoding_options_free`.
-        init(decoding handle: borrowing ImageHandle) throws {
+        /// Decodes the handle's image to YCbCr (or monochrome), or to interleaved 8-bit RGB when
+        /// `rgb`, as stored: the transformative properties (`irot`, `imir`, `clap`) are not
+        /// applied, and more than 8 bits per sample are reduced to 8. Stands for
+        /// `heif_decoding_options_alloc` + `heif_decode_image` (`ignore_transformations`,
+        /// `convert_hdr_to_8bit`; YCbCr, else monochrome; or RGB) + `heif_decoding_options_free`.
+        init(decoding handle: borrowing ImageHandle, rgb: Bool) throws {
             guard let options = heif_decoding_options_alloc() else {
                 throw DocOrientError(.library, "libheif could not allocate decoding options")
             }
@@ -58,8 +58,11 @@ enum Heif {
             // YCbCr in the coded chroma format: the Y plane is the luma the resolver reads, with no
             // colour conversion (libheif 1.15 turns "undefined" into interleaved RGB). A
             // monochrome image has no YCbCr form: it is asked for as it is.
-            var status = heif_decode_image(handle.raw, &made, heif_colorspace_YCbCr, heif_chroma_undefined, options)
-            if status.code == heif_error_Unsupported_feature {
+            var status =
+                rgb
+                ? heif_decode_image(handle.raw, &made, heif_colorspace_RGB, heif_chroma_interleaved_RGB, options)
+                : heif_decode_image(handle.raw, &made, heif_colorspace_YCbCr, heif_chroma_undefined, options)
+            if !rgb, status.code == heif_error_Unsupported_feature {
                 status = heif_decode_image(handle.raw, &made, heif_colorspace_monochrome, heif_chroma_monochrome, options)
             }
             try check(status, "decoding the primary image")
@@ -79,8 +82,35 @@ enum Heif {
     /// - Parameter maxPixels: images larger than this are refused before their pixels are decoded.
     /// - Throws: `.malformed` when libheif cannot read or decode the file, `.limitExceeded`.
     static func decodeGrayPix(_ bytes: [UInt8], maxPixels: Int) throws -> Pix {
+        try luma(of: primaryImage(bytes, maxPixels: maxPixels, rgb: false))
+    }
+
+    /// Decodes the primary image at full size, as stored, to packed RGB (3 bytes per pixel,
+    /// `width` counting bytes, as `TurboJPEG.decodeScaled(rgb: true)`): for previews.
+    /// Stands for `heif_image_get_plane_readonly(heif_channel_interleaved)`.
+    static func decodeRGB(_ bytes: [UInt8], maxPixels: Int) throws -> GrayImage {
+        let image = try primaryImage(bytes, maxPixels: maxPixels, rgb: true)
+        let width = Int(heif_image_get_width(image.raw, heif_channel_interleaved))
+        let height = Int(heif_image_get_height(image.raw, heif_channel_interleaved))
+        var stride: Int32 = 0
+        guard width > 0, height > 0,
+            let plane = heif_image_get_plane_readonly(image.raw, heif_channel_interleaved, &stride), Int(stride) >= width * 3
+        else {
+            throw DocOrientError(.malformed, "the decoded HEIF image has no RGB plane")
+        }
+        var pixels = [UInt8](repeating: 0, count: width * 3 * height)
+        pixels.withUnsafeMutableBufferPointer { out in
+            guard let base = out.baseAddress else { return }
+            for y in 0..<height { (base + y * width * 3).update(from: plane + y * Int(stride), count: width * 3) }
+        }
+        return GrayImage(width: width * 3, height: height, pixels: pixels)
+    }
+
+    /// The decoded primary image. The file's bytes are read in place (not copied); the context
+    /// and handle that need them are freed before this returns, the decoded image does not.
+    private static func primaryImage(_ bytes: [UInt8], maxPixels: Int, rgb: Bool) throws -> Image {
         _ = initialised
-        var decoded: Pix? = nil
+        var decoded: Image? = nil
         try bytes.withUnsafeBufferPointer { buffer in
             let context = try Context()
             // The buffer outlives the context: both end with this closure.
@@ -95,11 +125,10 @@ enum Heif {
             else {
                 throw DocOrientError(.limitExceeded, "the image is \(width)x\(height), over the limit of \(maxPixels) pixels")
             }
-            let image = try Image(decoding: handle)
-            decoded = try luma(of: image)
+            decoded = try Image(decoding: handle, rgb: rgb)
         }
         switch consume decoded {
-        case .some(let pix): return pix
+        case .some(let image): return image
         case .none: throw DocOrientError(.library, "libheif decoded no image")
         }
     }
