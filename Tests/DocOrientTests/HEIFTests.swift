@@ -208,6 +208,33 @@ struct HEIFTests {
         #expect(try ImageMetadata.read(file).effectiveOrientation == .rotate270)
     }
 
+    /// Camera files often give the thumbnail the primary's own irot property (one box, two
+    /// associations): editing that box would turn the thumbnail too, so the primary gets its own.
+    @Test func aPropertySharedWithTheThumbnailIsLeftToTheThumbnail() throws {
+        var shared = try TagRewrite.setting(.rotate90, in: HEIFFixtures.file(.thumbnail))
+        let s = try HEIFStructure.parse(shared)
+        let irot = try #require(s.primaryProperties.first { $0.box.type == "irot" }?.association.index)
+        // The thumbnail's last association (pixi) becomes the primary's irot: same size, nothing moves.
+        var r = BoxReader(shared, s.ipma.payload, box: "ipma")
+        let (version, flags) = try r.fullBoxHeader()
+        #expect(version == 0 && flags == 0, "the test edits 16-bit item IDs and 8-bit indexes")
+        let count = try r.u32()
+        for _ in 0..<count {
+            let item = try r.u16(), n = try r.u8()
+            try r.skip(n)
+            if s.thumbnails.contains(item) { shared[r.at - 1] = UInt8(0x80 | irot) }
+        }
+        let thumbnailBefore = try HEIFFixtures.otherItemsProperties(shared)
+        #expect(thumbnailBefore.values.contains { $0.contains { ISOBox.fourCC($0, 4) == "irot" } })
+        let tagged = try TagRewrite.setting(.rotate270, in: shared)
+        #expect(try ImageMetadata.read(tagged).effectiveOrientation == .rotate270)
+        #expect(try HEIFFixtures.otherItemsProperties(tagged) == thumbnailBefore, "the thumbnail's irot is untouched")
+        #expect(tagged.count > shared.count, "the primary got a property box of its own")
+        let path = try Fixtures.write(tagged, "shared-irot.heic", in: HEIFFixtures.directory)
+        let info = try Fixtures.run(["heif-info", path]).out
+        #expect(info.contains("96x160") && info.contains("thumbnail:"), "\(info)")
+    }
+
     @Test func theExifOrientationInsideBecomesOneByATwoByteEdit() throws {
         let original = try HEIFFixtures.file(.exif)
         let tagged = try TagRewrite.setting(.rotate270, in: original)
