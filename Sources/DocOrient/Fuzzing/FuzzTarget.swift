@@ -9,8 +9,9 @@
     /// value): `jpeg` segments, Exif IFDs, XMP and the tag rewrite; `tiff` IFDs, the TIFF editor and
     /// thumbnail replacement; `png` chunks and `eXIf`; `xmp` the XMP orientation search and edit;
     /// `turbojpeg` TurboJPEG's header read, grey decode, lossless transform and the bake around it;
-    /// `heif` the ISO-BMFF box walk, the HEIF item, location and property parse and the
-    /// irot/imir rewrite (in place and with inserted properties) and its re-parse.
+    /// `heif` the ISO-BMFF box walk, the HEIF item, location and property parse, the irot/imir
+    /// rewrite (in place and with inserted properties) and its re-parse, and libheif's decode of
+    /// what parses (as `fix` hands it over, under a small pixel limit).
     case jpeg, tiff, png, xmp, turbojpeg, heif
 
     /// Runs one input. Any outcome is fine except a crash, a hang or a leak.
@@ -50,6 +51,7 @@
             for o in [Orientation.rotate90, .transpose, .identity] {
                 if let out = try? HEIFEditor.setting(o, in: bytes) { _ = try? ImageMetadata.read(out) }
             }
+            _ = try? Heif.decodeGrayPix(bytes, maxPixels: 4_000_000)
         }
     }
 }
