@@ -307,8 +307,10 @@ struct HEIFTests {
     }
 
     /// A broken file: `mutate` edits the original's bytes, given its parsed structure.
-    static func broken(_ mutate: (inout [UInt8], HEIFStructure) throws -> Void) throws -> [UInt8] {
-        var bytes = try HEIFFixtures.file(.thumbnail)
+    static func broken(
+        _ kind: HEIFFixtures.Kind = .thumbnail, _ mutate: (inout [UInt8], HEIFStructure) throws -> Void
+    ) throws -> [UInt8] {
+        var bytes = try HEIFFixtures.file(kind)
         try mutate(&bytes, HEIFStructure.parse(bytes))
         return bytes
     }
@@ -365,6 +367,24 @@ struct HEIFTests {
                 _ = try HEIFStructure.parseLocations(iloc, box)
             } throws: { ($0 as? DocOrientError)?.message.contains("claims 65535 extents") == true }
         }
+    }
+
+    /// A grid among its own tiles: libheif 1.15 follows the loop until it runs out of threads and
+    /// aborts the process, so the parser refuses it before any decoder sees it.
+    @Test func aGridThatDerivesFromItselfIsRefusedBeforeDecoding() throws {
+        let bytes = try Self.broken(.grid) { b, s in
+            let iref = try #require(Self.box(s, "iref"))
+            let dimg = try #require(try ISOBox.children(b, in: (iref.payload.lowerBound + 4)..<iref.end, parent: "iref").first { $0.type == "dimg" })
+            // version 0: from (16 bits), count (16 bits), the first source (16 bits) := from.
+            b[dimg.payload.lowerBound + 4] = b[dimg.payload.lowerBound]
+            b[dimg.payload.lowerBound + 5] = b[dimg.payload.lowerBound + 1]
+        }
+        for read in [{ _ = try ImageMetadata.read(bytes) }, { _ = try TagRewrite.setting(.rotate90, in: bytes) }] {
+            #expect {
+                try read()
+            } throws: { ($0 as? DocOrientError)?.message.contains("derives from itself through 'dimg' references") == true }
+        }
+        #expect(throws: DocOrientError.self) { _ = try Fixer(resolver: SharedResolver.get()).resolve(bytes) }
     }
 
     /// Item data said to lie inside the properties being rewritten cannot be moved correctly.

@@ -68,6 +68,8 @@ struct HEIFStructure: Sendable {
     var idat: ISOBox?
     /// Items that are thumbnails of the primary image (`thmb` references).
     var thumbnails: [Int]
+    /// Every `iref` reference, in file order.
+    var references: [Reference]
     /// The primary image's stored size (`ispe`, before any transformation).
     var width: Int
     var height: Int
@@ -124,14 +126,16 @@ struct HEIFStructure: Sendable {
         guard idats.count <= 1 else { throw DocOrientError(.malformed, "the 'meta' box has \(idats.count) 'idat' boxes") }
         let irefs = children.filter { $0.type == "iref" }
         guard irefs.count <= 1 else { throw DocOrientError(.malformed, "the 'meta' box has \(irefs.count) 'iref' boxes") }
-        let thumbnails = try irefs.first.map { try parseThumbnails(b, $0, of: primary) } ?? []
+        let references = try irefs.first.map { try parseReferences(b, $0) } ?? []
+        try checkDerivationsEnd(references)
+        let thumbnails = references.filter { $0.type == "thmb" && $0.to.contains(primary) }.map(\.from)
         guard items[primary] != nil else {
             throw DocOrientError(.malformed, "the primary item \(primary) has no 'infe' entry")
         }
         var s = HEIFStructure(
             topLevel: top, majorBrand: major, meta: meta, metaChildren: children, primaryItem: primary, items: items,
             locations: locations, ilocVersion: ilocVersion, iprp: iprp, ipco: ipco, properties: properties, ipma: ipma,
-            associations: associations, idat: idats.first, thumbnails: thumbnails, width: 0, height: 0)
+            associations: associations, idat: idats.first, thumbnails: thumbnails, references: references, width: 0, height: 0)
         guard let ispe = s.primaryProperties.first(where: { $0.box.type == "ispe" })?.box, ispe.payload.count >= 12,
             let w = Bytes.u32(b, ispe.payload.lowerBound + 4, bigEndian: true),
             let h = Bytes.u32(b, ispe.payload.lowerBound + 8, bigEndian: true), w > 0, h > 0
@@ -240,17 +244,68 @@ struct HEIFStructure: Sendable {
         return Associations(version: version, flags: flags, entries: entries)
     }
 
-    private static func parseThumbnails(_ b: [UInt8], _ iref: ISOBox, of primary: Int) throws -> [Int] {
+    /// One `iref` entry: item `from` refers to the items `to` in the way `type` says
+    /// (`dimg`: derived from them, as a grid from its tiles; `thmb`: a thumbnail of them; ...).
+    struct Reference: Sendable {
+        var type: String
+        var from: Int
+        var to: [Int]
+    }
+
+    static func parseReferences(_ b: [UInt8], _ iref: ISOBox) throws -> [Reference] {
         var r = BoxReader(b, iref.payload, box: "iref")
         let (version, _) = try r.fullBoxHeader()
-        var thumbnails: [Int] = []
-        for reference in try ISOBox.children(b, in: r.at..<iref.end, parent: "iref") where reference.type == "thmb" {
-            var e = BoxReader(b, reference.payload, box: "thmb")
-            let from = try e.uint(version == 0 ? 2 : 4)
+        let idSize = version == 0 ? 2 : 4
+        var references: [Reference] = []
+        for box in try ISOBox.children(b, in: r.at..<iref.end, parent: "iref") {
+            var e = BoxReader(b, box.payload, box: box.type)
+            let from = try e.uint(idSize)
             let count = try e.u16()
-            for _ in 0..<count where try e.uint(version == 0 ? 2 : 4) == primary { thumbnails.append(from) }
+            guard count * idSize <= e.remaining else {
+                throw DocOrientError(.malformed, "the '\(box.type)' reference of item \(from) claims \(count) items in a cut-off box")
+            }
+            references.append(Reference(type: box.type, from: from, to: try (0..<count).map { _ in try e.uint(idSize) }))
         }
-        return thumbnails
+        return references
+    }
+
+    /// Throws when an image derives from itself through `dimg` references (a grid among its own
+    /// tiles, directly or further down): a decoder following them never ends (libheif 1.15 aborts
+    /// the process once it runs out of threads).
+    static func checkDerivationsEnd(_ references: [Reference]) throws {
+        var derivedFrom: [Int: [Int]] = [:]
+        for r in references where r.type == "dimg" { derivedFrom[r.from, default: []] += r.to }
+        // Depth-first from every derived item; an item met again on the current path is a loop.
+        var done: Set<Int> = []
+        for start in derivedFrom.keys.sorted() where !done.contains(start) {
+            var path: [Int] = []
+            var onPath: Set<Int> = []
+            var stack: [(item: Int, next: Int)] = [(start, 0)]
+            onPath.insert(start)
+            path.append(start)
+            while let top = stack.last {
+                let sources = derivedFrom[top.item] ?? []
+                if top.next < sources.count {
+                    stack[stack.count - 1].next += 1
+                    let source = sources[top.next]
+                    if onPath.contains(source) {
+                        throw DocOrientError(
+                            .malformed,
+                            "item \(source) derives from itself through 'dimg' references (\((path + [source]).map(String.init).joined(separator: " -> "))): a loop no decoder ends")
+                    }
+                    if !done.contains(source) {
+                        stack.append((source, 0))
+                        onPath.insert(source)
+                        path.append(source)
+                    }
+                } else {
+                    stack.removeLast()
+                    onPath.remove(top.item)
+                    path.removeLast()
+                    done.insert(top.item)
+                }
+            }
+        }
     }
 
     // MARK: The primary image
@@ -314,9 +369,14 @@ struct HEIFStructure: Sendable {
     }
 
     /// The Exif item's TIFF structure, absolute slots: its data starts with a 4-byte offset to the
-    /// TIFF header. Nil when there is none or it cannot be read (it is informational in HEIF).
+    /// TIFF header. The Exif item that describes the primary (`cdsc`) when one does, else the
+    /// first. Nil when there is none or it cannot be read (it is informational in HEIF).
     func exif(_ b: [UInt8]) -> TIFFStructure? {
-        guard let id = items.filter({ $0.value.type == "Exif" }).keys.min(), let range = dataRange(of: id),
+        let candidates = items.filter { $0.value.type == "Exif" }.keys.sorted()
+        let describing = candidates.first { id in
+            references.contains { $0.type == "cdsc" && $0.from == id && $0.to.contains(primaryItem) }
+        }
+        guard let id = describing ?? candidates.first, let range = dataRange(of: id),
             let skip = Bytes.u32(b, range.lowerBound, bigEndian: true), skip <= range.count - 4
         else { return nil }
         return try? TIFFStructure.parse(b, base: range.lowerBound + 4 + skip, end: range.upperBound)
