@@ -387,6 +387,21 @@ struct HEIFTests {
         #expect(throws: DocOrientError.self) { _ = try Fixer(resolver: SharedResolver.get()).resolve(bytes) }
     }
 
+    @Test func derivationsEndWithinABoundedDepth() throws {
+        func chain(_ n: Int) -> [HEIFStructure.Reference] {
+            (1...n).map { HEIFStructure.Reference(type: "dimg", from: $0, to: [$0 + 1]) }
+        }
+        try HEIFStructure.checkDerivationsEnd(chain(HEIFStructure.maxDerivationDepth))
+        #expect(throws: DocOrientError.self) { try HEIFStructure.checkDerivationsEnd(chain(HEIFStructure.maxDerivationDepth + 1)) }
+        // A longer loop, and a diamond (two paths to one tile), which is no loop.
+        #expect(throws: DocOrientError.self) {
+            try HEIFStructure.checkDerivationsEnd(chain(3) + [HEIFStructure.Reference(type: "dimg", from: 4, to: [2])])
+        }
+        try HEIFStructure.checkDerivationsEnd([
+            .init(type: "dimg", from: 1, to: [2, 3]), .init(type: "dimg", from: 2, to: [4]), .init(type: "dimg", from: 3, to: [4]),
+        ])
+    }
+
     /// Item data said to lie inside the properties being rewritten cannot be moved correctly.
     @Test func dataInsideTheRewrittenBoxesIsRefusedNotMoved() throws {
         let bytes = try Self.broken { b, s in

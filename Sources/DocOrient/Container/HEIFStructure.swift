@@ -269,9 +269,13 @@ struct HEIFStructure: Sendable {
         return references
     }
 
+    /// How deep derived images may nest (a grid of coded tiles is 1; an overlay of grids 2).
+    static let maxDerivationDepth = 8
+
     /// Throws when an image derives from itself through `dimg` references (a grid among its own
-    /// tiles, directly or further down): a decoder following them never ends (libheif 1.15 aborts
-    /// the process once it runs out of threads).
+    /// tiles, directly or further down), or nests deeper than `maxDerivationDepth`: a decoder
+    /// following them never ends, or recurses without need (libheif 1.15 follows each level on
+    /// new threads and aborts the process once it runs out of them).
     static func checkDerivationsEnd(_ references: [Reference]) throws {
         var derivedFrom: [Int: [Int]] = [:]
         for r in references where r.type == "dimg" { derivedFrom[r.from, default: []] += r.to }
@@ -294,6 +298,11 @@ struct HEIFStructure: Sendable {
                             "item \(source) derives from itself through 'dimg' references (\((path + [source]).map(String.init).joined(separator: " -> "))): a loop no decoder ends")
                     }
                     if !done.contains(source) {
+                        guard path.count <= maxDerivationDepth else {
+                            throw DocOrientError(
+                                .malformed,
+                                "item \(start) derives from images nested more than \(maxDerivationDepth) deep through 'dimg' references")
+                        }
                         stack.append((source, 0))
                         onPath.insert(source)
                         path.append(source)
