@@ -113,7 +113,9 @@ enum HEIFFixtures {
         let s = try HEIFStructure.parse(bytes)
         var out: [Int: [[UInt8]]] = [:]
         for e in s.associations.entries where e.item != s.primaryItem {
-            out[e.item] = e.associations.map { Array(bytes[s.properties[$0.index - 1].start..<s.properties[$0.index - 1].end]) }
+            out[e.item] = e.associations.filter { $0.index > 0 }.map {
+                Array(bytes[s.properties[$0.index - 1].start..<s.properties[$0.index - 1].end])
+            }
         }
         return out
     }
@@ -233,6 +235,41 @@ struct HEIFTests {
         let path = try Fixtures.write(tagged, "shared-irot.heic", in: HEIFFixtures.directory)
         let info = try Fixtures.run(["heif-info", path]).out
         #expect(info.contains("96x160") && info.contains("thumbnail:"), "\(info)")
+    }
+
+    /// Each item's raw association bytes in a version 0, 8-bit-index ipma, by item ID.
+    static func rawAssociations(_ bytes: [UInt8]) throws -> [Int: [UInt8]] {
+        let s = try HEIFStructure.parse(bytes)
+        var r = BoxReader(bytes, s.ipma.payload, box: "ipma")
+        let (version, flags) = try r.fullBoxHeader()
+        #expect(version == 0 && flags == 0, "the test reads 16-bit item IDs and 8-bit indexes")
+        var out: [Int: [UInt8]] = [:]
+        for _ in 0..<(try r.u32()) {
+            let item = try r.u16(), n = try r.u8()
+            out[item] = Array(bytes[r.at..<(r.at + n)])
+            try r.skip(n)
+        }
+        return out
+    }
+
+    /// Association index 0 ("no property") is skipped by readers; a rewrite that re-serialises
+    /// ipma keeps it, so the other items' entries stay byte for byte.
+    @Test func anotherItemsEmptyAssociationSurvivesTheRewrite() throws {
+        var bytes = try HEIFFixtures.file(.thumbnail)
+        let thumbnail = try #require(try HEIFStructure.parse(bytes).thumbnails.first)
+        var r = BoxReader(bytes, try HEIFStructure.parse(bytes).ipma.payload, box: "ipma")
+        _ = try r.fullBoxHeader()
+        for _ in 0..<(try r.u32()) {
+            let item = try r.u16(), n = try r.u8()
+            try r.skip(n)
+            if item == thumbnail { bytes[r.at - 1] = 0x00 }
+        }
+        let before = try Self.rawAssociations(bytes)
+        #expect(before[thumbnail]?.last == 0)
+        let tagged = try TagRewrite.setting(.rotate180, in: bytes)
+        let after = try Self.rawAssociations(tagged)
+        #expect(after[thumbnail] == before[thumbnail])
+        #expect(try ImageMetadata.read(tagged).effectiveOrientation == .rotate180)
     }
 
     @Test func theExifOrientationInsideBecomesOneByATwoByteEdit() throws {

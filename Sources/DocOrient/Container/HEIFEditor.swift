@@ -99,7 +99,9 @@ enum HEIFEditor {
         // The primary's associations without its irot/imir; the new ones go where the first old one was.
         var associations = s.associations
         let old = associations.entries[entryIndex].associations
-        let isTransform = { (a: HEIFStructure.Association) in ["irot", "imir"].contains(s.properties[a.index - 1].type) }
+        let isTransform = { (a: HEIFStructure.Association) in
+            a.index > 0 && ["irot", "imir"].contains(s.properties[a.index - 1].type)
+        }
         let position = old.firstIndex(where: isTransform) ?? old.count
         var list = old.filter { !isTransform($0) }
         // A property box of the right kind that no item uses any more (the primary's old one, or

@@ -13,7 +13,7 @@ struct HEIFStructure: Sendable {
         var hidden: Bool
     }
 
-    /// One association of an item with a property: `index` counts ipco's children from 1.
+    /// One association of an item with a property: `index` counts ipco's children from 1 (0: none).
     struct Association: Sendable, Equatable {
         var essential: Bool
         var index: Int
@@ -236,8 +236,8 @@ struct HEIFStructure: Sendable {
                     throw DocOrientError(
                         .malformed, "the 'ipma' box gives item \(item) property \(index), but 'ipco' holds \(propertyCount)")
                 }
-                // Index 0 means "no property" and is skipped by readers.
-                if index > 0 { list.append(Association(essential: essential, index: index)) }
+                // Index 0 means "no property": readers skip it, a rewrite keeps it where it was.
+                list.append(Association(essential: essential, index: index))
             }
             entries.append((item, list))
         }
@@ -322,7 +322,7 @@ struct HEIFStructure: Sendable {
     /// The primary item's associations with their property boxes, in association order.
     var primaryProperties: [(association: Association, box: ISOBox)] {
         guard let entry = associations.entries.first(where: { $0.item == primaryItem }) else { return [] }
-        return entry.associations.map { ($0, properties[$0.index - 1]) }
+        return entry.associations.filter { $0.index > 0 }.map { ($0, properties[$0.index - 1]) }
     }
 
     /// The `irot` angle: anticlockwise quarter turns (0-3), read from the byte after the header.
