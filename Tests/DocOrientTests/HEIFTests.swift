@@ -287,6 +287,25 @@ struct HEIFTests {
         #expect(try Fixtures.exiftool("Orientation", path) == 1)
     }
 
+    /// heif-enc copies a JPEG's XMP into a `mime` item; its tiff:Orientation is informational
+    /// like the EXIF, and becomes 1 too (one byte).
+    @Test func theXMPItemsOrientationBecomesOne() throws {
+        let dir = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let jpeg = try Fixtures.write(
+            Fixtures.cameraJPEG(width: 160, height: 96, orientation: 6, thumbnail: false), "xmp.jpg", in: dir)
+        let heic = dir.appendingPathComponent("xmp.heic").path
+        try Fixtures.run(["heif-enc", "-q", "50", "-o", heic, jpeg])
+        let original = try FileIO.read(heic)
+        let m = try ImageMetadata.read(original)
+        #expect(m.xmpOrientation == 6 && m.exifOrientation == 6)
+        let tagged = try TagRewrite.setting(.rotate90, in: original)
+        let t = try ImageMetadata.read(tagged)
+        #expect(t.xmpOrientation == 1 && t.exifOrientation == 1 && t.effectiveOrientation == .rotate90)
+        let path = try Fixtures.write(tagged, "xmp-tagged.heic", in: dir)
+        #expect(try Fixtures.exiftool("XMP-tiff:Orientation", path) == 1)
+    }
+
     @Test func fileActionsTagWritesAndBakeRefusesHEIF() throws {
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

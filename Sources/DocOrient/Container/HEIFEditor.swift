@@ -8,7 +8,8 @@
 /// `iloc` offset that points past the change (construction method 0, base offsets and extents) is
 /// moved by the same amount; `idat`-relative offsets keep their values. Other items (grid tiles,
 /// thumbnails, auxiliary images) keep their associations. The Exif item's orientation, if any,
-/// becomes 1 (a 2-byte edit), so that no viewer turns the image twice.
+/// becomes 1 (a 2-byte edit), and so does the XMP item's one-digit `tiff:Orientation`, so that
+/// no viewer turns the image twice.
 ///
 /// Anything outside that (several `ipma` boxes, items in other files, a movie box whose offsets
 /// would move, offsets inside `iprp`, fields too small for the moved values) is refused with an
@@ -32,6 +33,9 @@ enum HEIFEditor {
             exif.orientation?.write(&out, 1)
             exif.ifd1Orientation?.write(&out, 1)
         }
+        // One digit becomes "1" in place, so nothing moves; longer values (none of them a
+        // usable orientation) are left as they are.
+        if let xmp = edited.xmpOrientation(out), xmp.digits.count == 1 { out[xmp.digits.lowerBound] = UInt8(ascii: "1") }
         guard edited.displayedOrientation(out) == target else {
             throw DocOrientError(.library, "the rewritten HEIF file does not display as \(target); nothing was written")
         }

@@ -11,6 +11,9 @@ struct HEIFStructure: Sendable {
     struct Item: Sendable {
         var type: String
         var hidden: Bool
+        /// A `mime` item's content type ("application/rdf+xml" for XMP) and encoding ("" or "deflate").
+        var contentType: String = ""
+        var contentEncoding: String = ""
     }
 
     /// One association of an item with a property: `index` counts ipco's children from 1 (0: none).
@@ -169,7 +172,13 @@ struct HEIFStructure: Sendable {
             let type = ISOBox.fourCC(b, e.at)
             try e.skip(4)
             guard items[id] == nil else { throw DocOrientError(.malformed, "item \(id) has two 'infe' entries") }
-            items[id] = Item(type: type, hidden: flags & 1 != 0)
+            var item = Item(type: type, hidden: flags & 1 != 0)
+            if type == "mime" {
+                e.skipString()  // item_name
+                item.contentType = e.string()
+                item.contentEncoding = e.string()
+            }
+            items[id] = item
         }
         return items
     }
@@ -375,6 +384,16 @@ struct HEIFStructure: Sendable {
         let start = origin.addingReportingOverflow(l.baseOffset).partialValue.addingReportingOverflow(e.offset)
         guard !start.overflow, start.partialValue >= origin, e.length <= limit - start.partialValue else { return nil }
         return start.partialValue..<(start.partialValue + e.length)
+    }
+
+    /// `tiff:Orientation` in the XMP item (a `mime` item of type application/rdf+xml, not
+    /// compressed), nil when there is none. Informational in HEIF, like the EXIF.
+    func xmpOrientation(_ b: [UInt8]) -> XMPOrientation? {
+        for (id, item) in items.sorted(by: { $0.key < $1.key })
+        where item.type == "mime" && item.contentType == "application/rdf+xml" && item.contentEncoding.isEmpty {
+            if let range = dataRange(of: id), let found = XMPOrientation.find(in: b, range: range) { return found }
+        }
+        return nil
     }
 
     /// The Exif item's TIFF structure, absolute slots: its data starts with a 4-byte offset to the

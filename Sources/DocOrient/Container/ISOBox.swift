@@ -139,6 +139,14 @@ struct BoxReader {
         if at < end { at += 1 }
     }
 
+    /// Reads a NUL-terminated string (at most to the box end) as UTF-8.
+    mutating func string() -> String {
+        let start = at
+        skipString()
+        let end = at > start && bytes[at - 1] == 0 ? at - 1 : at
+        return String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+
     /// Reads a FullBox's version (8 bits) and flags (24 bits).
     mutating func fullBoxHeader() throws -> (version: Int, flags: Int) {
         let version = try u8()

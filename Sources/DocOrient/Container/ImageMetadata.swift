@@ -9,7 +9,7 @@ public struct ImageMetadata: Sendable, Equatable {
     public var height: Int
     /// IFD0 orientation exactly as stored (may be 0 or 9+, which are no usable tag), nil when absent.
     public var exifOrientation: Int?
-    /// XMP `tiff:Orientation` as stored, nil when absent.
+    /// XMP `tiff:Orientation` as stored, nil when absent (HEIF: in its XMP item, informational).
     public var xmpOrientation: Int?
     /// IFD1 (thumbnail) orientation as stored, nil when absent.
     public var thumbnailOrientation: Int?
@@ -114,6 +114,7 @@ enum ParsedImage {
             m.height = h
         case .heif(let heif, _):
             m.format = .heif
+            m.xmpOrientation = heif.xmpOrientation(b)?.read(b)
             m.width = heif.width
             m.height = heif.height
             m.hasThumbnail = m.hasThumbnail || !heif.thumbnails.isEmpty

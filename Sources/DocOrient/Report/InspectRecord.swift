@@ -72,8 +72,9 @@ public struct InspectRecord: Encodable, Sendable {
             parts = [
                 "HEIF \(m.width)x\(m.height) (brand \(m.heifBrand ?? "?"))", "irot \(rotation)", "imir \(mirror)",
                 "EXIF \(show(m.exifOrientation)) (informational)",
-                "displays as \((m.heifDisplayedOrientation ?? .identity).description)",
             ]
+            if let xmp = m.xmpOrientation { parts.append("XMP \(show(xmp)) (informational)") }
+            parts.append("displays as \((m.heifDisplayedOrientation ?? .identity).description)")
             if m.hasThumbnail { parts.append("thumbnail present") }
             return "\(path): " + parts.joined(separator: ", ")
         }
