@@ -11,9 +11,9 @@
 /// becomes 1 (a 2-byte edit), and so does the XMP item's one-digit `tiff:Orientation`, so that
 /// no viewer turns the image twice.
 ///
-/// Anything outside that (several `ipma` boxes, items in other files, a movie box whose offsets
-/// would move, offsets inside `iprp`, fields too small for the moved values) is refused with an
-/// error naming it, and nothing is changed.
+/// Anything outside that (several `ipma` boxes, a movie box whose offsets would move, data said to
+/// lie inside `iprp`, fields too small for the moved values) is refused with an error naming it,
+/// and nothing is changed. Items whose data is in other files have no offsets here to move.
 enum HEIFEditor {
     /// The properties that put `target` on screen: `irot` (anticlockwise quarter turns) applied
     /// first, then `imir` mode 1 (left-right) when the target is mirrored; nil for what is not needed.
@@ -47,7 +47,8 @@ enum HEIFEditor {
     private static func inPlace(_ target: Orientation, in b: [UInt8], structure s: HEIFStructure) -> [UInt8]? {
         let transforms = s.primaryProperties.filter { ["irot", "imir"].contains($0.box.type) }
         let indices = transforms.map(\.association.index)
-        guard Set(indices).count == indices.count else { return nil }
+        // An empty box has no byte to edit (readers ignore it): the rebuild replaces it.
+        guard Set(indices).count == indices.count, transforms.allSatisfy({ $0.box.payload.count >= 1 }) else { return nil }
         for e in s.associations.entries where e.item != s.primaryItem {
             if e.associations.contains(where: { indices.contains($0.index) }) { return nil }
         }
