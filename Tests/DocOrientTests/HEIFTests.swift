@@ -108,11 +108,13 @@ enum HEIFFixtures {
         return data
     }
 
-    /// Every item's properties other than the primary's, as their box bytes, by item ID.
+    /// The properties of every item that does not turn with the primary (grid tiles, and
+    /// thumbnails or auxiliary images with a turn of their own), as their box bytes, by item ID.
     static func otherItemsProperties(_ bytes: [UInt8]) throws -> [Int: [[UInt8]]] {
         let s = try HEIFStructure.parse(bytes)
+        let turning = s.coOrientedItems(bytes)
         var out: [Int: [[UInt8]]] = [:]
-        for e in s.associations.entries where e.item != s.primaryItem {
+        for e in s.associations.entries where !turning.contains(e.item) {
             out[e.item] = e.associations.filter { $0.index > 0 }.map {
                 Array(bytes[s.properties[$0.index - 1].start..<s.properties[$0.index - 1].end])
             }
@@ -168,6 +170,10 @@ struct HEIFTests {
                 #expect(after[item] == data, "\(kind) \(target): item \(item)'s data moved or changed")
             }
             #expect(try HEIFFixtures.otherItemsProperties(tagged) == otherItems, "\(kind) \(target): another item's properties changed")
+            let t = try HEIFStructure.parse(tagged)
+            for thumbnail in t.thumbnails {
+                #expect(t.displayedOrientation(of: thumbnail, tagged) == target, "\(kind) \(target): the thumbnail turns with the image")
+            }
             let shown = try HEIFFixtures.displayed(tagged, name: "\(kind)-\(target.exifValue).heic")
             let expected = upright.transformed(by: target)
             let difference = HEIFFixtures.difference(shown, expected)
@@ -210,31 +216,68 @@ struct HEIFTests {
         #expect(try ImageMetadata.read(file).effectiveOrientation == .rotate270)
     }
 
-    /// Camera files often give the thumbnail the primary's own irot property (one box, two
-    /// associations): editing that box would turn the thumbnail too, so the primary gets its own.
-    @Test func aPropertySharedWithTheThumbnailIsLeftToTheThumbnail() throws {
-        var shared = try TagRewrite.setting(.rotate90, in: HEIFFixtures.file(.thumbnail))
+    /// Camera files give the thumbnail the primary's own irot box (one box, two associations), as
+    /// a rewrite does: the box is edited in place and both turn. A thumbnail turned differently
+    /// from the primary keeps its own turn.
+    @Test func aThumbnailTurnsWithThePrimaryUnlessItHadATurnOfItsOwn() throws {
+        let shared = try TagRewrite.setting(.rotate90, in: HEIFFixtures.file(.thumbnail))
         let s = try HEIFStructure.parse(shared)
+        let thumbnail = try #require(s.thumbnails.first)
         let irot = try #require(s.primaryProperties.first { $0.box.type == "irot" }?.association.index)
-        // The thumbnail's last association (pixi) becomes the primary's irot: same size, nothing moves.
-        var r = BoxReader(shared, s.ipma.payload, box: "ipma")
-        let (version, flags) = try r.fullBoxHeader()
-        #expect(version == 0 && flags == 0, "the test edits 16-bit item IDs and 8-bit indexes")
-        let count = try r.u32()
-        for _ in 0..<count {
-            let item = try r.u16(), n = try r.u8()
-            try r.skip(n)
-            if s.thumbnails.contains(item) { shared[r.at - 1] = UInt8(0x80 | irot) }
-        }
-        let thumbnailBefore = try HEIFFixtures.otherItemsProperties(shared)
-        #expect(thumbnailBefore.values.contains { $0.contains { ISOBox.fourCC($0, 4) == "irot" } })
+        #expect(s.properties(of: thumbnail).first { $0.box.type == "irot" }?.association.index == irot)
         let tagged = try TagRewrite.setting(.rotate270, in: shared)
-        #expect(try ImageMetadata.read(tagged).effectiveOrientation == .rotate270)
-        #expect(try HEIFFixtures.otherItemsProperties(tagged) == thumbnailBefore, "the thumbnail's irot is untouched")
-        #expect(tagged.count > shared.count, "the primary got a property box of its own")
+        #expect(tagged.count == shared.count, "one shared box edited in place")
+        let t = try HEIFStructure.parse(tagged)
+        #expect(t.displayedOrientation(tagged) == .rotate270 && t.displayedOrientation(of: thumbnail, tagged) == .rotate270)
         let path = try Fixtures.write(tagged, "shared-irot.heic", in: HEIFFixtures.directory)
         let info = try Fixtures.run(["heif-info", path]).out
-        #expect(info.contains("96x160") && info.contains("thumbnail:"), "\(info)")
+        #expect(info.contains("96x160") && info.contains("thumbnail: 28x48"), "\(info)")
+
+        // Mirrored, then turned: the imir box is left over. The thumbnail's irot association
+        // becomes that imir (same size, nothing moves): it shows mirrored, the primary turned.
+        let mirrored = try TagRewrite.setting(.flipHorizontal, in: HEIFFixtures.file(.thumbnail))
+        var apart = try TagRewrite.setting(.rotate90, in: mirrored)
+        let a = try HEIFStructure.parse(apart)
+        let imir = try #require(a.properties.indices.first { a.properties[$0].type == "imir" }) + 1
+        let own = try #require(a.properties(of: thumbnail).first { $0.box.type == "irot" }?.association.index)
+        var r = BoxReader(apart, a.ipma.payload, box: "ipma")
+        let (version, flags) = try r.fullBoxHeader()
+        #expect(version == 0 && flags == 0, "the test edits 16-bit item IDs and 8-bit indexes")
+        for _ in 0..<(try r.u32()) {
+            let item = try r.u16(), n = try r.u8()
+            for i in 0..<n where item == thumbnail && Int(apart[r.at + i] & 0x7F) == own { apart[r.at + i] = UInt8(0x80 | imir) }
+            try r.skip(n)
+        }
+        let before = try HEIFStructure.parse(apart)
+        #expect(before.displayedOrientation(apart) == .rotate90 && before.displayedOrientation(of: thumbnail, apart) == .flipHorizontal)
+        let apartTagged = try TagRewrite.setting(.rotate180, in: apart)
+        let p = try HEIFStructure.parse(apartTagged)
+        #expect(p.displayedOrientation(apartTagged) == .rotate180 && p.displayedOrientation(of: thumbnail, apartTagged) == .flipHorizontal)
+    }
+
+    /// An alpha image is an auxiliary item with properties of its own, and libheif applies its
+    /// own irot/imir to it, not the primary's: turned alone, the primary loses its transparency
+    /// (heif-convert showed it opaque). It turns with the primary, checked by heif-convert's alpha.
+    @Test func anAlphaImageTurnsWithThePrimary() throws {
+        let dir = try Fixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let png = dir.appendingPathComponent("alpha.png").path, heic = dir.appendingPathComponent("alpha.heic").path
+        try Fixtures.run(["convert", "-size", "160x96", "gradient:white-black", "-alpha", "set", "-channel", "A", "-fx", "i/w*0.8+0.1", "+channel", "PNG32:" + png])
+        try Fixtures.run(["heif-enc", "-q", "90", "-o", heic, png])
+        let original = try FileIO.read(heic)
+        func alpha(_ bytes: [UInt8], _ name: String) throws -> GrayImage {
+            let path = try Fixtures.write(bytes, name + ".heic", in: dir)
+            try Fixtures.run(["heif-convert", path, path + ".png"])
+            try Fixtures.run(["convert", path + ".png", "-alpha", "extract", "-depth", "8", "gray:" + path + ".raw"])
+            let size = try Fixtures.run(["identify", "-format", "%w %h", path + ".png"]).out.split(separator: " ").compactMap { Int($0) }
+            return GrayImage(width: size[0], height: size[1], pixels: try FileIO.read(path + ".raw"))
+        }
+        let upright = try alpha(original, "original")
+        for target in [Orientation.rotate90, .transverse, .rotate180] {
+            let shown = try alpha(TagRewrite.setting(target, in: original), "\(target.exifValue)")
+            let difference = HEIFFixtures.difference(shown, upright.transformed(by: target))
+            #expect(difference < 3, "\(target): the alpha plane differs from the turned original's by \(difference)")
+        }
     }
 
     /// Each item's raw association bytes in a version 0, 8-bit-index ipma, by item ID.
@@ -268,7 +311,10 @@ struct HEIFTests {
         #expect(before[thumbnail]?.last == 0)
         let tagged = try TagRewrite.setting(.rotate180, in: bytes)
         let after = try Self.rawAssociations(tagged)
-        #expect(after[thumbnail] == before[thumbnail])
+        // The thumbnail turns with the primary (an irot association added at its end); the empty
+        // association stays where it was.
+        let kept = try #require(before[thumbnail])
+        #expect(after[thumbnail].map { Array($0.prefix(kept.count)) } == kept, "\(after[thumbnail] ?? [])")
         #expect(try ImageMetadata.read(tagged).effectiveOrientation == .rotate180)
     }
 

@@ -6,8 +6,10 @@
 /// its `irot`/`imir` associations are replaced by new ones (new property boxes appended to
 /// `ipco`, the primary's `ipma` entry rewritten), `iprp` and `meta` grow or shrink, and every
 /// `iloc` offset that points past the change (construction method 0, base offsets and extents) is
-/// moved by the same amount; `idat`-relative offsets keep their values. Other items (grid tiles,
-/// thumbnails, auxiliary images) keep their associations. The Exif item's orientation, if any,
+/// moved by the same amount; `idat`-relative offsets keep their values. The thumbnails and
+/// auxiliary images (alpha, depth, gain map) that displayed turned as the primary did turn with
+/// it (`HEIFStructure.coOrientedItems`: libheif applies an alpha image's own irot/imir); every
+/// other item (grid tiles above all) keeps its associations. The Exif item's orientation, if any,
 /// becomes 1 (a 2-byte edit), and so does the XMP item's one-digit `tiff:Orientation`, so that
 /// no viewer turns the image twice.
 ///
@@ -27,7 +29,8 @@ enum HEIFEditor {
     /// Returns the file with its primary image displayed as `target` and its Exif orientation 1.
     static func setting(_ target: Orientation, in bytes: [UInt8]) throws -> [UInt8] {
         let s = try HEIFStructure.parse(bytes)
-        var out = try inPlace(target, in: bytes, structure: s) ?? rebuilt(target, in: bytes, structure: s)
+        let items = s.coOrientedItems(bytes)
+        var out = try inPlace(target, in: bytes, structure: s, items: items) ?? rebuilt(target, in: bytes, structure: s, items: items)
         let edited = try HEIFStructure.parse(out)
         if let exif = edited.exif(out) {
             exif.orientation?.write(&out, 1)
@@ -36,20 +39,23 @@ enum HEIFEditor {
         // One digit becomes "1" in place, so nothing moves; longer values (none of them a
         // usable orientation) are left as they are.
         if let xmp = edited.xmpOrientation(out), xmp.digits.count == 1 { out[xmp.digits.lowerBound] = UInt8(ascii: "1") }
-        guard edited.displayedOrientation(out) == target else {
-            throw DocOrientError(.library, "the rewritten HEIF file does not display as \(target); nothing was written")
+        for item in items where edited.displayedOrientation(of: item, out) != target {
+            throw DocOrientError(.library, "item \(item) of the rewritten HEIF file does not display as \(target); nothing was written")
         }
         return out
     }
 
-    /// The primary's own transformative properties edited in place, when their kinds and order can
-    /// express `target` and no other item shares them; nil when a rebuild is needed.
-    private static func inPlace(_ target: Orientation, in b: [UInt8], structure s: HEIFStructure) -> [UInt8]? {
-        let transforms = s.primaryProperties.filter { ["irot", "imir"].contains($0.box.type) }
+    /// The primary's transformative properties edited in place, when their kinds and order can
+    /// express `target`, every co-oriented item uses exactly those boxes and no other item uses
+    /// them; nil when a rebuild is needed.
+    private static func inPlace(_ target: Orientation, in b: [UInt8], structure s: HEIFStructure, items: [Int]) -> [UInt8]? {
+        let isTransform = { (p: (association: HEIFStructure.Association, box: ISOBox)) in ["irot", "imir"].contains(p.box.type) }
+        let transforms = s.primaryProperties.filter(isTransform)
         let indices = transforms.map(\.association.index)
         // An empty box has no byte to edit (readers ignore it): the rebuild replaces it.
         guard Set(indices).count == indices.count, transforms.allSatisfy({ $0.box.payload.count >= 1 }) else { return nil }
-        for e in s.associations.entries where e.item != s.primaryItem {
+        for item in items where s.properties(of: item).filter(isTransform).map(\.association.index) != indices { return nil }
+        for e in s.associations.entries where !items.contains(e.item) {
             if e.associations.contains(where: { indices.contains($0.index) }) { return nil }
         }
         var out = b
@@ -93,26 +99,27 @@ enum HEIFEditor {
     static let movableTopLevel: Set<String> = ["ftyp", "meta", "mdat", "free", "skip", "uuid", "wide", "pdin"]
 
     /// New `ipco` and `ipma`, hence new `iprp` and `meta` sizes, and every moved offset updated.
-    private static func rebuilt(_ target: Orientation, in b: [UInt8], structure s: HEIFStructure) throws -> [UInt8] {
-        guard let entryIndex = s.associations.entries.firstIndex(where: { $0.item == s.primaryItem }) else {
+    private static func rebuilt(_ target: Orientation, in b: [UInt8], structure s: HEIFStructure, items: [Int]) throws -> [UInt8] {
+        guard s.associations.entries.contains(where: { $0.item == s.primaryItem }) else {
             throw DocOrientError(.malformed, "the primary item \(s.primaryItem) has no properties ('ipma' entry)")
         }
+        let entryIndices = s.associations.entries.indices.filter { items.contains(s.associations.entries[$0].item) }
         let iprpChildren = try ISOBox.children(b, in: s.iprp.payload, parent: "iprp")
         guard iprpChildren.filter({ $0.type == "ipma" }).count == 1 else {
             throw DocOrientError(.invalidRequest, "the file has several 'ipma' boxes; docorient does not rewrite those")
         }
-        // The primary's associations without its irot/imir; the new ones go where the first old one was.
+        // The co-oriented items' associations without their irot/imir; the new ones go where the
+        // first old one was.
         var associations = s.associations
-        let old = associations.entries[entryIndex].associations
         let isTransform = { (a: HEIFStructure.Association) in
             a.index > 0 && ["irot", "imir"].contains(s.properties[a.index - 1].type)
         }
-        let position = old.firstIndex(where: isTransform) ?? old.count
-        var list = old.filter { !isTransform($0) }
         // A property box of the right kind that no item uses any more (the primary's old one, or
         // one an earlier rewrite left) is reused; otherwise a new one is appended to ipco.
-        var used = Set(list.map(\.index))
-        for (i, e) in associations.entries.enumerated() where i != entryIndex { used.formUnion(e.associations.map(\.index)) }
+        var used: Set<Int> = []
+        for (i, e) in associations.entries.enumerated() {
+            used.formUnion(e.associations.filter { !entryIndices.contains(i) || !isTransform($0) }.map(\.index))
+        }
         var ipcoBody = Array(b[s.ipco.payload])
         var newAssociations: [HEIFStructure.Association] = []
         var nextIndex = s.properties.count + 1
@@ -136,11 +143,17 @@ enum HEIFEditor {
         guard nextIndex - 1 <= 0x7FFF else {
             throw DocOrientError(.invalidRequest, "'ipco' would hold \(nextIndex - 1) properties, more than 'ipma' can index")
         }
-        list.insert(contentsOf: newAssociations, at: min(position, list.count))
-        guard list.count <= 255 else {
-            throw DocOrientError(.invalidRequest, "the primary item would have \(list.count) properties, more than 'ipma' can list")
+        for entryIndex in entryIndices {
+            let old = associations.entries[entryIndex].associations
+            let position = old.firstIndex(where: isTransform) ?? old.count
+            var list = old.filter { !isTransform($0) }
+            list.insert(contentsOf: newAssociations, at: min(position, list.count))
+            guard list.count <= 255 else {
+                throw DocOrientError(
+                    .invalidRequest, "item \(associations.entries[entryIndex].item) would have \(list.count) properties, more than 'ipma' can list")
+            }
+            associations.entries[entryIndex].associations = list
         }
-        associations.entries[entryIndex].associations = list
         let wide = associations.entries.contains { $0.associations.contains { $0.index > 0x7F } }
         if wide { associations.flags |= 1 }
 

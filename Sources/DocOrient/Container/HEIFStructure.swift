@@ -329,9 +329,34 @@ struct HEIFStructure: Sendable {
     // MARK: The primary image
 
     /// The primary item's associations with their property boxes, in association order.
-    var primaryProperties: [(association: Association, box: ISOBox)] {
-        guard let entry = associations.entries.first(where: { $0.item == primaryItem }) else { return [] }
+    var primaryProperties: [(association: Association, box: ISOBox)] { properties(of: primaryItem) }
+
+    /// An item's associations with their property boxes, in association order.
+    func properties(of item: Int) -> [(association: Association, box: ISOBox)] {
+        guard let entry = associations.entries.first(where: { $0.item == item }) else { return [] }
         return entry.associations.filter { $0.index > 0 }.map { ($0, properties[$0.index - 1]) }
+    }
+
+    /// What a viewer displays for `item`: its `irot` and `imir` in association order.
+    func displayedOrientation(of item: Int, _ b: [UInt8]) -> Orientation {
+        properties(of: item).compactMap { Self.transform(b, $0.box) }.reduce(.identity) { $0.followed(by: $1) }
+    }
+
+    /// The primary and the thumbnails (`thmb`) and auxiliary images (`auxl`: alpha, depth, gain
+    /// maps) of it that display turned as it does: libheif applies an alpha image's own
+    /// irot/imir, not the primary's, so these must turn together. Items with a turn of their own
+    /// are left out.
+    func coOrientedItems(_ b: [UInt8]) -> [Int] {
+        let shown = displayedOrientation(b)
+        var items = [primaryItem]
+        for r in references where (r.type == "thmb" || r.type == "auxl") && r.to.contains(primaryItem) {
+            if !items.contains(r.from), associations.entries.contains(where: { $0.item == r.from }),
+                displayedOrientation(of: r.from, b) == shown
+            {
+                items.append(r.from)
+            }
+        }
+        return items
     }
 
     /// The `irot` angle: anticlockwise quarter turns (0-3), read from the byte after the header.
@@ -354,9 +379,7 @@ struct HEIFStructure: Sendable {
     }
 
     /// What a HEIF viewer displays: the primary's `irot` and `imir` applied in association order.
-    func displayedOrientation(_ b: [UInt8]) -> Orientation {
-        primaryProperties.compactMap { Self.transform(b, $0.box) }.reduce(.identity) { $0.followed(by: $1) }
-    }
+    func displayedOrientation(_ b: [UInt8]) -> Orientation { displayedOrientation(of: primaryItem, b) }
 
     /// The primary's first `irot` angle (anticlockwise quarter turns), nil without one.
     func primaryRotation(_ b: [UInt8]) -> Int? { primaryProperties.lazy.compactMap { Self.rotation(b, $0.box) }.first }
