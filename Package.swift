@@ -12,6 +12,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
@@ -31,14 +32,21 @@ let package = Package(
             name: "CExif", pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"])]),
 
-        // The core: orientation model, containers, tag rewrite, bake, resolver. No GRDB.
+        // The core: orientation model, containers, tag rewrite, bake, resolver. No GRDB; of Swift
+        // packages only swift-system (FilePath).
         .target(
             name: "DocOrient",
-            dependencies: ["CTesseract", "CLeptonica", "CTurboJPEG", "CExif"]),
+            dependencies: [
+                "CTesseract", "CLeptonica", "CTurboJPEG", "CExif",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]),
         // Batches over folders: the walker, the SQLite journal (GRDB), resume, undo, the report.
         .target(
             name: "DocOrientBatch",
-            dependencies: ["DocOrient", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: [
+                "DocOrient", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]),
         .executableTarget(
             name: "DocOrientCLI",
             dependencies: [

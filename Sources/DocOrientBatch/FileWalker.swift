@@ -1,4 +1,5 @@
 import DocOrient
+import SystemPackage
 
 /// Finds the image files under the paths a user gave: recursive, hidden entries skipped unless
 /// asked for, symlinks followed with loop detection, each file once however it is reached.
@@ -93,8 +94,8 @@ public struct FileWalker: Sendable {
             return
         }
         for name in names.sorted() {
-            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
-            let rel = relative.isEmpty ? name : relative + "/" + name
+            let path = FilePath(directory).appending(name).string
+            let rel = FilePath(relative).appending(name).string
             if name.hasPrefix(".") {
                 if FileWalker.isOurTemporary(name) {
                     if removeIfStale(path) { result.staleTemporaries += 1 }

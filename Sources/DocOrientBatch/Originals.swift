@@ -1,5 +1,6 @@
 import DocOrient
 import Foundation
+import SystemPackage
 
 /// The original bytes of files a batch changed, kept beside its journal so that `undo` can give
 /// them back byte for byte: one file per original, named by its content hash, in the
@@ -24,7 +25,7 @@ public struct OriginalsStore: Sendable {
         {
             return
         }
-        let path = directory + "/" + FileFacts.contentHash(original)
+        let path = FilePath(directory).appending(FileFacts.contentHash(original)).string
         if FileManager.default.fileExists(atPath: path) { return }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -37,7 +38,7 @@ public struct OriginalsStore: Sendable {
     /// The kept original whose content hash is `hash`, nil when none was kept.
     /// - Throws: `.io` when the kept file no longer has that content.
     public func original(hash: String) throws -> [UInt8]? {
-        let path = directory + "/" + hash
+        let path = FilePath(directory).appending(hash).string
         guard !hash.isEmpty, FileManager.default.fileExists(atPath: path) else { return nil }
         let bytes = try FileIO.read(path, maxBytes: .max)
         guard FileFacts.contentHash(bytes) == hash else {

@@ -103,9 +103,10 @@ struct FixCommand: ParsableCommand {
     func validate() throws {
         if trim && !bake { throw ValidationError("--trim only applies with --bake") }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-        let codes = lang.split(separator: "+", omittingEmptySubsequences: false)
-        if codes.contains(where: { $0.isEmpty || !$0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } }) {
-            throw ValidationError("--lang takes Tesseract language codes joined by '+', e.g. eng+deu; got '\(lang)'")
+        do {
+            _ = try ResolverConfiguration.languageCodes(lang)
+        } catch let error as DocOrientError {
+            throw ValidationError("--lang: \(error.message)")
         }
     }
 
@@ -115,7 +116,7 @@ struct FixCommand: ParsableCommand {
         let found = walker.walk(paths)
         for problem in found.problems { printError("docorient: \(problem)") }
         let folders = paths.filter { isDirectory($0) }
-        let journalPath = journal ?? folders.first.map { ($0.hasSuffix("/") ? $0 : $0 + "/") + Journal.defaultName }
+        let journalPath = journal ?? folders.first.map(Journal.location)
 
         let configuration = ResolverConfiguration(
             tessdata: tessdata, languages: lang, mirror: mirror ? .always : .auto, maxPixels: maxPixels,

@@ -42,7 +42,7 @@ struct ReportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let paths = (journal + journals).map { isDirectory($0) ? ($0.hasSuffix("/") ? $0 : $0 + "/") + Journal.defaultName : $0 }
+        let paths = (journal + journals).map(Journal.location)
         let report: BatchReport
         do {
             report = try BatchReport(journals: paths)

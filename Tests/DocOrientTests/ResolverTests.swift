@@ -199,14 +199,14 @@ struct ResolverTests {
         for (box, level) in rects {
             for y in box.y..<box.maxY { for x in box.x..<box.maxX { pixels[y * width + x] = level } }
         }
-        return try Pix.gray(GrayImage(width: width, height: height, pixels: pixels))
+        return try Pix.gray(Raster(width: width, height: height, pixels: pixels))
     }
 
     @Test func greyPixelsKeepTheirPlacesInLeptonica() throws {
         // An odd width, so rows end inside a 32-bit word.
         let (w, h) = (13, 5)
         let pixels = (0..<(w * h)).map { UInt8(($0 % w) * 17 + ($0 / w) * 3) }
-        let pix = try Pix.gray(GrayImage(width: w, height: h, pixels: pixels))
+        let pix = try Pix.gray(Raster(width: w, height: h, pixels: pixels))
         for y in 0..<h {
             for x in 0..<w { #expect(pix.value(x: x, y: y) == UInt32(pixels[y * w + x]), "pixel \(x),\(y)") }
         }

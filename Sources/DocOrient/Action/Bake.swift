@@ -85,8 +85,8 @@ public enum Bake {
             return try TurboJPEG.transform(thumbnail, orientation: orientation, edges: .perfect)
         } catch let error as DocOrientError where error.code == .imperfectTransform {
             let decoded = try TurboJPEG.decodeFull(thumbnail, rgb: true)
-            let turned = decoded.transformed(by: orientation, channels: 3)
-            return try TurboJPEG.encode(turned.pixels, width: turned.width / 3, height: turned.height, subsampling: .s420, quality: 90)
+            let turned = decoded.transformed(by: orientation)
+            return try TurboJPEG.encode(turned.pixels, width: turned.width, height: turned.height, subsampling: .s420, quality: 90)
         }
     }
 

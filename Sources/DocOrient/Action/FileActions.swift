@@ -1,3 +1,5 @@
+import SystemPackage
+
 /// Where a changed file goes.
 public enum Destination: Sendable, Equatable {
     /// Replace the original atomically.
@@ -58,8 +60,10 @@ public enum FileActions {
             try FileIO.writeAtomically(bytes, to: path)
             return Outcome(wrote: true, resultPath: path)
         case .directory(let directory):
-            let name = path.split(separator: "/").last.map(String.init) ?? path
-            let target = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            guard let name = FilePath(path).lastComponent else {
+                throw DocOrientError(.invalidRequest, "the path names no file", path: path)
+            }
+            let target = FilePath(directory).appending(name).string
             try FileIO.writeAtomically(bytes, to: target, replacing: false, modeFrom: path)
             return Outcome(wrote: true, resultPath: target)
         }

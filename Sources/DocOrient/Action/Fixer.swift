@@ -250,7 +250,7 @@ public final class Fixer: Sendable {
             outcome.record = result.record
             var written: [UInt8]? = nil
             if outcome.record.verdict != .error, !options.dryRun,
-                outcome.record.action == .tagRewritten || outcome.record.action == .baked || options.destination != .inPlace
+                outcome.record.changedTheFile || options.destination != .inPlace
             {
                 if signal?.isCancelled == true { throw CancellationError() }
                 do {

@@ -8,7 +8,7 @@ internal import CLeptonica
 extension Pix {
     /// PNG bytes (deflate, lossless). Stands for `pixWriteMemPng`.
     func encodedPNG() throws -> [UInt8] {
-        try encoded("pixWriteMemPng") { data, size in pixWriteMemPng(data, size, raw, 0) }
+        try encoded("pixWriteMemPng") { data, size in pixWriteMemPng(data, size, raw, LeptonicaArgument.noGamma) }
     }
 
     /// TIFF bytes: G4 for 1-bit images, deflate for the rest (both lossless). Stands for `pixWriteMemTiff`.

@@ -1,25 +1,29 @@
-/// Decoded 8-bit pixels, rows packed without padding: grey (1 byte per pixel), or interleaved
-/// channels when `width` counts bytes (RGB: 3 per pixel).
-struct GrayImage: Sendable {
+/// Decoded pixels, rows in reading order without padding: `channels` bytes per pixel (1 grey,
+/// 3 RGB, 4 CMYK or RGBA).
+struct Raster: Sendable {
+    /// Pixels per row.
     var width: Int
+    /// Rows.
     var height: Int
+    /// Bytes per pixel.
+    var channels = 1
+    /// `width * height * channels` bytes.
     var pixels: [UInt8]
 
-    /// The image as a viewer shows it under `orientation`, for `channels` bytes per pixel.
-    func transformed(by orientation: Orientation, channels: Int = 1) -> GrayImage {
-        let w = width / channels, h = height
-        let stored = Size(width: Double(w), height: Double(h))
+    /// The image as a viewer shows it under `orientation`.
+    func transformed(by orientation: Orientation) -> Raster {
+        let stored = Size(width: Double(width), height: Double(height))
         let shown = orientation.displaySize(forStored: stored)
         let ow = Int(shown.width), oh = Int(shown.height)
         var out = [UInt8](repeating: 0, count: ow * oh * channels)
-        for y in 0..<h {
-            for x in 0..<w {
+        for y in 0..<height {
+            for x in 0..<width {
                 let p = orientation.displayPoint(fromStored: Point(x: Double(x) + 0.5, y: Double(y) + 0.5), storedSize: stored)
                 let target = (Int(p.y) * ow + Int(p.x)) * channels
-                let source = (y * w + x) * channels
+                let source = (y * width + x) * channels
                 for c in 0..<channels { out[target + c] = pixels[source + c] }
             }
         }
-        return GrayImage(width: ow * channels, height: oh, pixels: out)
+        return Raster(width: ow, height: oh, channels: channels, pixels: out)
     }
 }
