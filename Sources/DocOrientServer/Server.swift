@@ -2,6 +2,7 @@ import DocOrient
 import Foundation
 import Hummingbird
 import HTTPTypes
+import Prometheus
 import Synchronization
 
 /// Settings of the HTTP service.
@@ -59,8 +60,14 @@ func errorResponse(_ error: DocOrientError) -> Response {
 }
 
 /// Builds the router of the service over `fixer`.
-public func makeRouter(fixer: Fixer, configuration: ServerConfiguration) -> Router<BasicRequestContext> {
+/// - Parameter registry: where the service's metrics live, served at `GET /metrics`; pass one
+///   to add them to an exposition of your own (their names start with `docorient_`).
+public func makeRouter(
+    fixer: Fixer, configuration: ServerConfiguration, registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()
+) -> Router<BasicRequestContext> {
     let router = Router()
+    let metrics = ServiceMetrics(registry: registry)
+    router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
     let limit = configuration.maxBodyBytes
     let budget = configuration.budget
 
@@ -82,6 +89,13 @@ public func makeRouter(fixer: Fixer, configuration: ServerConfiguration) -> Rout
 
     router.get("/healthz") { _, _ in jsonResponse(.ok, #"{"status":"ok"}"#) }
     router.get("/openapi.json") { _, _ in jsonResponse(.ok, OpenAPIDocument.json) }
+    router.get("/metrics") { _, _ in
+        // Requests beyond the engines wait in the fixer's queue; the gate admits maxEngines at once.
+        let queued = max(0, admitted.deciding - fixer.resolver.configuration.maxEngines)
+        return Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition(inFlight: admitted.current, queued: queued))))
+    }
 
     router.post("/v1/orientation") { request, _ -> Response in
         guard admitted.enter() else { return busy() }
@@ -90,7 +104,9 @@ public func makeRouter(fixer: Fixer, configuration: ServerConfiguration) -> Rout
             return withStatus(errorResponse(tooLarge), .contentTooLarge)
         }
         do {
-            let fixed = try await fixer.fix(Array(buffer.readableBytesView), options: FixOptions(dryRun: true), budget: budget)
+            let fixed = try await admitted.deciding {
+                try await fixer.fix(Array(buffer.readableBytesView), options: FixOptions(dryRun: true), budget: budget)
+            }
             return jsonResponse(.ok, fixed.record.jsonLine)
         } catch let error as DocOrientError {
             return errorResponse(error)
@@ -108,8 +124,10 @@ public func makeRouter(fixer: Fixer, configuration: ServerConfiguration) -> Rout
             return withStatus(errorResponse(tooLarge), .contentTooLarge)
         }
         do {
-            let fixed = try await fixer.fix(
-                Array(buffer.readableBytesView), options: FixOptions(bake: mode == "bake"), budget: budget)
+            let fixed = try await admitted.deciding {
+                try await fixer.fix(
+                    Array(buffer.readableBytesView), options: FixOptions(bake: mode == "bake"), budget: budget)
+            }
             var headers: HTTPFields = [.contentType: "application/octet-stream"]
             headers[HTTPField.Name("X-DocOrient-Record")!] = fixed.record.jsonLine
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: fixed.bytes)))
@@ -128,20 +146,26 @@ func withStatus(_ response: Response, _ status: HTTPResponse.Status) -> Response
 
 /// The service as a Hummingbird application; `runService()` serves until SIGTERM or SIGINT,
 /// then stops accepting and lets requests in flight finish.
-/// - Parameter onRunning: called once the server listens, with the port it listens on (the one
-///   the system chose when `configuration.port` is 0).
+/// - Parameters:
+///   - registry: where the service's metrics live (`GET /metrics`); each application gets its
+///     own unless you pass one, so building several in one process is safe.
+///   - onRunning: called once the server listens, with the port it listens on (the one the
+///     system chose when `configuration.port` is 0).
 public func makeApplication(
-    fixer: Fixer, configuration: ServerConfiguration, onRunning: (@Sendable (_ port: Int) async -> Void)? = nil
+    fixer: Fixer, configuration: ServerConfiguration, registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+    onRunning: (@Sendable (_ port: Int) async -> Void)? = nil
 ) -> some ApplicationProtocol {
     Application(
-        router: makeRouter(fixer: fixer, configuration: configuration),
+        router: makeRouter(fixer: fixer, configuration: configuration, registry: registry),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "docorient"),
         onServerRunning: { channel in await onRunning?(channel.localAddress?.port ?? configuration.port) })
 }
 
-/// Counts the image requests in flight and refuses past a limit.
+/// Counts the image requests in flight (admitted: being read, queued for an engine, or being
+/// decided) and refuses past a limit; also counts those inside the fixer (queued or being decided).
 final class Admission: Sendable {
     private let count = Atomic<Int>(0)
+    private let inFixer = Atomic<Int>(0)
     private let limit: Int
     init(limit: Int) { self.limit = limit }
     func enter() -> Bool {
@@ -152,4 +176,15 @@ final class Admission: Sendable {
         return true
     }
     func leave() { count.subtract(1, ordering: .relaxed) }
+    /// Admitted requests now.
+    var current: Int { count.load(ordering: .relaxed) }
+
+    /// Runs `work` (a call into the fixer), counted in `deciding` meanwhile.
+    func deciding<R>(_ work: () async throws -> R) async throws -> R {
+        inFixer.add(1, ordering: .relaxed)
+        defer { inFixer.subtract(1, ordering: .relaxed) }
+        return try await work()
+    }
+    /// Requests inside the fixer now: waiting for an engine or being decided.
+    var deciding: Int { inFixer.load(ordering: .relaxed) }
 }
