@@ -66,6 +66,7 @@ struct BudgetOptions: ParsableArguments {
 
 /// An orientation on the command line: its EXIF value, 1-8.
 extension Orientation: ExpressibleByArgument {
+    /// The orientation whose EXIF value `argument` spells ("1" to "8"); nil for anything else.
     public init?(argument: String) {
         guard let value = Int(argument), let orientation = Orientation(exifValue: value) else { return nil }
         self = orientation
@@ -74,5 +75,6 @@ extension Orientation: ExpressibleByArgument {
 
 /// `--shard K/N`, with 1 <= K <= N.
 extension Shard: ExpressibleByArgument {
+    /// The shard `argument` spells as "K/N"; nil when it is malformed or K is not in 1...N.
     public init?(argument: String) { self.init(argument) }
 }
