@@ -2,6 +2,7 @@ import DocOrient
 import Foundation
 import Hummingbird
 import HTTPTypes
+import NIOHTTP1
 import Prometheus
 import Synchronization
 
@@ -59,23 +60,26 @@ func errorResponse(_ error: DocOrientError) -> Response {
     return jsonResponse(status(for: error.code), text)
 }
 
-/// Builds the router of the service over `fixer`.
+/// Builds the router of the service over `fixer`. The work of an image request stops (and its
+/// engine is freed) when its client goes away; `makeApplication` installs what notices that.
 /// - Parameter registry: where the service's metrics live, served at `GET /metrics`; pass one
 ///   to add them to an exposition of your own (their names start with `docorient_`).
 public func makeRouter(
     fixer: Fixer, configuration: ServerConfiguration, registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()
-) -> Router<BasicRequestContext> {
-    let router = Router()
+) -> Router<ServiceRequestContext> {
+    let router = Router(context: ServiceRequestContext.self)
     let metrics = ServiceMetrics(registry: registry)
     router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
     let limit = configuration.maxBodyBytes
     let budget = configuration.budget
 
-    @Sendable func body(_ request: Request) async throws -> ByteBuffer? {
+    @Sendable func body(_ request: Request) async throws -> Upload {
         do {
-            return try await request.body.collect(upTo: limit)
+            return .complete(try await request.body.collect(upTo: limit))
         } catch let error as HTTPError where error.status == .contentTooLarge {
-            return nil
+            return .tooLarge
+        } catch HTTPParserError.invalidEOFState {
+            return .abandoned
         }
     }
     let admitted = Admission(limit: configuration.maxInFlight)
@@ -86,6 +90,8 @@ public func makeRouter(
         return r
     }
     let tooLarge = DocOrientError(.limitExceeded, "the request body is larger than \(limit) bytes")
+    // Nobody reads it: the status is for the metrics and the log.
+    let clientGone = Response(status: ServiceMetrics.clientClosedRequest, headers: [.connection: "close"])
 
     router.get("/healthz") { _, _ in jsonResponse(.ok, #"{"status":"ok"}"#) }
     router.get("/openapi.json") { _, _ in jsonResponse(.ok, OpenAPIDocument.json) }
@@ -97,45 +103,69 @@ public func makeRouter(
             body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition(inFlight: admitted.current, queued: queued))))
     }
 
-    router.post("/v1/orientation") { request, _ -> Response in
+    router.post("/v1/orientation") { request, context -> Response in
         guard admitted.enter() else { return busy() }
         defer { admitted.leave() }
-        guard let buffer = try await body(request) else {
-            return withStatus(errorResponse(tooLarge), .contentTooLarge)
+        let buffer: ByteBuffer
+        switch try await body(request) {
+        case .complete(let bytes): buffer = bytes
+        case .tooLarge: return withStatus(errorResponse(tooLarge), .contentTooLarge)
+        case .abandoned: return clientGone
         }
         do {
             let fixed = try await admitted.deciding {
-                try await fixer.fix(Array(buffer.readableBytesView), options: FixOptions(dryRun: true), budget: budget)
+                try await cancellingWhenClientLeaves(context.channel) {
+                    try await fixer.fix(Array(buffer.readableBytesView), options: FixOptions(dryRun: true), budget: budget)
+                }
             }
             return jsonResponse(.ok, fixed.record.jsonLine)
         } catch let error as DocOrientError {
             return errorResponse(error)
+        } catch is CancellationError {
+            return clientGone
         }
     }
 
-    router.post("/v1/fix") { request, _ -> Response in
+    router.post("/v1/fix") { request, context -> Response in
         guard admitted.enter() else { return busy() }
         defer { admitted.leave() }
         let mode = request.uri.queryParameters.get("mode") ?? "tag"
         guard mode == "tag" || mode == "bake" else {
             return errorResponse(DocOrientError(.invalidRequest, "mode must be tag or bake, not \(mode)"))
         }
-        guard let buffer = try await body(request) else {
-            return withStatus(errorResponse(tooLarge), .contentTooLarge)
+        let buffer: ByteBuffer
+        switch try await body(request) {
+        case .complete(let bytes): buffer = bytes
+        case .tooLarge: return withStatus(errorResponse(tooLarge), .contentTooLarge)
+        case .abandoned: return clientGone
         }
         do {
             let fixed = try await admitted.deciding {
-                try await fixer.fix(
-                    Array(buffer.readableBytesView), options: FixOptions(bake: mode == "bake"), budget: budget)
+                try await cancellingWhenClientLeaves(context.channel) {
+                    try await fixer.fix(
+                        Array(buffer.readableBytesView), options: FixOptions(bake: mode == "bake"), budget: budget)
+                }
             }
             var headers: HTTPFields = [.contentType: "application/octet-stream"]
             headers[HTTPField.Name("X-DocOrient-Record")!] = fixed.record.jsonLine
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: fixed.bytes)))
         } catch let error as DocOrientError {
             return errorResponse(error)
+        } catch is CancellationError {
+            return clientGone
         }
     }
     return router
+}
+
+/// A request body as it arrived.
+enum Upload {
+    /// All of it, within the limit.
+    case complete(ByteBuffer)
+    /// More than the limit.
+    case tooLarge
+    /// The connection ended before the body did: the client went away mid-upload.
+    case abandoned
 }
 
 func withStatus(_ response: Response, _ status: HTTPResponse.Status) -> Response {
@@ -157,6 +187,7 @@ public func makeApplication(
 ) -> some ApplicationProtocol {
     Application(
         router: makeRouter(fixer: fixer, configuration: configuration, registry: registry),
+        server: .http1(configuration: .init(additionalChannelHandlers: [ClientDisconnectWatch()])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "docorient"),
         onServerRunning: { channel in await onRunning?(channel.localAddress?.port ?? configuration.port) })
 }
