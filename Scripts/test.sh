@@ -5,4 +5,4 @@ cd "$(dirname "$0")/.."
 Scripts/bootstrap.sh
 swift build --build-tests
 swift test --skip-build
-python3 -m pytest -q Corpus/tests Benchmarks/orientation Models Tests/Consumer Tests/Docs Tests/Layers
+python3 -m pytest -q Corpus/tests Benchmarks/orientation Benchmarks/service Models Tests/Consumer Tests/Docs Tests/Layers

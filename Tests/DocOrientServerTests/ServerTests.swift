@@ -94,6 +94,46 @@ struct ServerTests {
         }
     }
 
+    @Test func metricsCountEachRequestByEndpointAndStatus() async throws {
+        let jpeg = try Data(contentsOf: ServerFixtures.samples.appendingPathComponent("0003_letter.jpg"))
+        try await ServerFixtures.app().test(.live) { client in
+            try await client.execute(uri: "/v1/orientation", method: .post, body: ByteBuffer(bytes: jpeg)) { response in
+                #expect(response.status == .ok)
+            }
+            try await client.execute(uri: "/v1/orientation", method: .post, body: ByteBuffer(string: "not an image")) { response in
+                #expect(response.status == .unsupportedMediaType)
+            }
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true)
+                let text = String(decoding: response.body.readableBytesView, as: UTF8.self)
+                #expect(text.contains(#"docorient_http_requests_total{endpoint="/v1/orientation",status="200"} 1"#))
+                #expect(text.contains(#"docorient_http_requests_total{endpoint="/v1/orientation",status="415"} 1"#))
+                #expect(text.contains(#"docorient_http_request_duration_seconds_count{endpoint="/v1/orientation",status="200"} 1"#))
+                // Refusals are there from the start, at zero.
+                #expect(text.contains(#"docorient_http_requests_total{endpoint="/v1/fix",status="503"} 0"#))
+                #expect(text.contains("docorient_http_requests_in_flight 0"))
+                #expect(text.contains("docorient_http_requests_queued 0"))
+            }
+        }
+    }
+
+    @Test func eachApplicationCountsOnlyItsOwnRequests() async throws {
+        // The other tests run at the same time in this process; a shared (global) registry would
+        // show their requests too.
+        let jpeg = try Data(contentsOf: ServerFixtures.samples.appendingPathComponent("0003_letter.jpg"))
+        try await ServerFixtures.app(maxInFlight: 0).test(.live) { client in
+            try await client.execute(uri: "/v1/fix", method: .post, body: ByteBuffer(bytes: jpeg)) { response in
+                #expect(response.status == .serviceUnavailable)
+            }
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                let text = String(decoding: response.body.readableBytesView, as: UTF8.self)
+                #expect(text.contains(#"docorient_http_requests_total{endpoint="/v1/fix",status="503"} 1"#))
+                #expect(!text.contains(#"status="200""#), "this application answered no request with 200")
+            }
+        }
+    }
+
     @Test func theOpenAPIDocumentIsValidJSONNamingEveryRoute() async throws {
         try await ServerFixtures.app().test(.live) { client in
             try await client.execute(uri: "/openapi.json", method: .get) { response in
