@@ -33,13 +33,16 @@ let package = Package(
         .systemLibrary(
             name: "CExif", pkgConfig: "libexif",
             providers: [.apt(["libexif-dev"])]),
+        .systemLibrary(
+            name: "CHeif", pkgConfig: "libheif",
+            providers: [.apt(["libheif-dev"])]),
 
         // The core: orientation model, containers, tag rewrite, bake, resolver. No GRDB; of Swift
         // packages only swift-system (FilePath).
         .target(
             name: "DocOrient",
             dependencies: [
-                "CTesseract", "CLeptonica", "CTurboJPEG", "CExif",
+                "CTesseract", "CLeptonica", "CTurboJPEG", "CExif", "CHeif",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
         // Batches over folders: the walker, the SQLite journal (GRDB), resume, undo, the report.

@@ -7,12 +7,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 apt_packages=(
-  # Build: the C libraries docorient links (pkg-config names tesseract, lept, libturbojpeg, libexif).
-  pkg-config libtesseract-dev libleptonica-dev libturbojpeg0-dev libexif-dev libsqlite3-dev
+  # Build: the C libraries docorient links (pkg-config names tesseract, lept, libturbojpeg, libexif, libheif).
+  pkg-config libtesseract-dev libleptonica-dev libturbojpeg0-dev libexif-dev libheif-dev libsqlite3-dev
   # Models: eng for docorient's OCR, osd for the Tesseract OSD peer in the benchmark.
   tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd
   # Independent witnesses and benchmark peers.
   libimage-exiftool-perl jhead exiftran libjpeg-turbo-progs imagemagick
+  # heif-enc, heif-info and heif-convert: the HEIF tests make their files and check them with these.
+  libheif-examples
   # A real browser for the review page's test (headless: its DOM after the page's script ran),
   # strace, which lists the files a resumed batch opens, and curl, the service test's client.
   chromium strace curl hyperfine

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Runs docorient's libFuzzer targets (address sanitizer on), each for SECONDS, seeded from Corpus/.
-#   Scripts/fuzz.sh [SECONDS] [TARGET...]     targets: jpeg tiff png xmp turbojpeg (default: all)
+#   Scripts/fuzz.sh [SECONDS] [TARGET...]     targets: jpeg tiff png xmp turbojpeg heif (default: all)
 # Crashes land in .fuzz/crashes/TARGET/; copy each into Tests/Regressions/TARGET/ (the test suite
 # replays every file there through `docorient-fuzz TARGET FILE`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-600}; shift || true
-targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(jpeg tiff png xmp turbojpeg)
+targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(jpeg tiff png xmp turbojpeg heif)
 scratch=.build-fuzz
 swift build --scratch-path "$scratch" --product docorient-fuzz \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -DFUZZING >/dev/null
@@ -26,6 +26,9 @@ if i >= 0:
     open(sys.argv[2], 'wb').write(data[i + 6:i + 6 + 65000])
 PY
           done ;;
+    heif) # small HEIC files made by libheif: one with a thumbnail (and the sample's EXIF), one a grid
+          heif-enc -q 30 -t 32 -o "$d/thumb.heic" Corpus/samples/0003_letter.jpg >/dev/null
+          cp Tests/Regressions/heif/*.heic "$d/" ;;
     xmp) printf '<x:xmpmeta><rdf:Description tiff:Orientation="6"/></x:xmpmeta>' > "$d/attr"
          printf '<tiff:Orientation>3</tiff:Orientation>' > "$d/element" ;;
   esac

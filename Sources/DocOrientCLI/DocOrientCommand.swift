@@ -36,7 +36,9 @@ struct InspectCommand: ParsableCommand {
         abstract: "Show format, size and every orientation value found in each file.",
         discussion: """
             Reads EXIF IFD0 and IFD1 (thumbnail), XMP tiff:Orientation and the pixel size from the \
-            file's headers; never decodes the image.
+            file's headers; never decodes the image. For HEIF (HEIC, AVIF) it shows the primary \
+            image's irot (anticlockwise quarter turns) and imir (mirror) properties, the EXIF \
+            orientation inside (informational) and how a HEIF viewer displays the image.
 
             Examples:
               docorient inspect scan.jpg
@@ -46,7 +48,7 @@ struct InspectCommand: ParsableCommand {
     @Flag(help: "Print one JSON object per file per line.")
     var json = false
 
-    @Argument(help: "Image files (JPEG, PNG, TIFF).")
+    @Argument(help: "Image files (JPEG, PNG, TIFF, HEIF).")
     var paths: [String]
 
     func run() throws {
@@ -80,7 +82,9 @@ struct TagCommand: ParsableCommand {
         discussion: """
             Rewrites EXIF IFD0 and IFD1 orientation and XMP tiff:Orientation in place: every other byte \
             stays identical. A JPEG without EXIF gets a minimal EXIF block; a PNG gets an eXIf chunk. \
-            Files are replaced atomically (temporary file, fsync, rename).
+            A HEIF file (HEIC, AVIF) gets its primary image's irot/imir properties set, so that HEIF \
+            viewers display it as ORIENTATION, and its EXIF orientation set to 1; its coded image \
+            data is not touched. Files are replaced atomically (temporary file, fsync, rename).
 
             ORIENTATION is the EXIF value: 1 upright, 2 mirrored, 3 rotate 180, 4 mirrored vertically, \
             5 transpose, 6 rotate 90 clockwise, 7 transverse, 8 rotate 90 counter-clockwise.
@@ -95,7 +99,7 @@ struct TagCommand: ParsableCommand {
 
     @OptionGroup var write: WriteOptions
 
-    @Argument(help: "Image files (JPEG, PNG, TIFF).")
+    @Argument(help: "Image files (JPEG, PNG, TIFF, HEIF).")
     var paths: [String]
 
     func run() throws {
@@ -116,7 +120,8 @@ struct BakeCommand: ParsableCommand {
             orientation to 1, rotates the EXIF thumbnail, swaps PixelXDimension/PixelYDimension and \
             keeps every other marker. When the image size is not a multiple of the JPEG block size on \
             an edge the rotation moves, the pixels are left alone and the tag is rewritten instead \
-            (said on stderr); --trim drops those partial edge blocks instead.
+            (said on stderr); --trim drops those partial edge blocks instead. HEIF files are refused: \
+            turning their pixels means re-encoding them; use `docorient tag` instead.
 
             Examples:
               docorient bake photo.jpg

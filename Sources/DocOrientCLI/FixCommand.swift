@@ -97,7 +97,7 @@ struct FixCommand: ParsableCommand {
 
     @OptionGroup(title: "Work budget") var budget: BudgetOptions
 
-    @Argument(help: "Image files (JPEG, PNG, TIFF) and folders of them.")
+    @Argument(help: "Image files (JPEG, PNG, TIFF, HEIF) and folders of them.")
     var paths: [String]
 
     func validate() throws {

@@ -54,7 +54,7 @@ struct BadInputTests {
             (Case(name: "overflow.jpg", bytes: overflow), "IFD0 offset"),
             (Case(name: "bomb.jpg", bytes: bomb), "over the limit"),
             (Case(name: "text.jpg", bytes: Array("hello, I am not an image".utf8)), "unsupported format"),
-            (Case(name: "movie.jpg", bytes: [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [UInt8](repeating: 0, count: 20)), "HEIC"),
+            (Case(name: "movie.jpg", bytes: [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [UInt8](repeating: 0, count: 20)), "HEIF file (brand 'heic') without a still image"),
         ]
     }
 

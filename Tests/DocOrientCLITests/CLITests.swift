@@ -89,7 +89,7 @@ struct CLITests {
         let result = try Self.docorient("inspect", "--json", gif, dir.appendingPathComponent("gone.jpg").path, good)
         #expect(result.status == 1)
         #expect(result.lines.count == 3)
-        #expect(try json(result.lines[0])["error"] as? String == "unsupported format: GIF image; docorient handles JPEG, PNG and TIFF")
+        #expect(try json(result.lines[0])["error"] as? String == "unsupported format: GIF image; docorient handles JPEG, PNG, TIFF and HEIF (HEIC, AVIF)")
         #expect((try json(result.lines[1])["error"] as? String)?.contains("No such file") == true)
         #expect(try json(result.lines[2])["error"] is NSNull)
     }

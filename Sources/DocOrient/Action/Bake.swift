@@ -32,7 +32,8 @@ public enum Bake {
     /// PNG and TIFF: decoded, turned exactly and re-encoded with lossless compression (PNG
     /// deflate; TIFF deflate, or G4 for 1-bit). PNG keeps its colour, text and time chunks (pHYs
     /// turned with the image, eXIf set to 1); a TIFF keeps its pixels and resolution, not its other
-    /// tags. 16-bit images are refused rather than reduced to 8 bits.
+    /// tags. 16-bit images are refused rather than reduced to 8 bits. HEIF is refused
+    /// (`.invalidRequest`): its pixels cannot be turned without re-encoding them.
     /// - Throws: `DocOrientError` for unsupported, malformed or corrupt input.
     /// - Parameter maxPixels: frames larger than this are refused before any pixel memory is
     ///   allocated (a 65500x65500 header in a small file is a decompression bomb).
@@ -49,6 +50,10 @@ public enum Bake {
         case .jpeg(let j): jpeg = j
         case .png(let png): return try bakePNG(bytes, png: png, metadata: metadata, target: target)
         case .tiff(let tiff): return try bakeTIFF(bytes, tiff: tiff, metadata: metadata, target: target)
+        case .heif:
+            throw DocOrientError(
+                .invalidRequest,
+                "a HEIF image cannot be baked without re-encoding it (lossy); rewrite its orientation (irot/imir) instead, which every HEIF viewer applies")
         }
         if target == .identity {
             let allUpright = [metadata.exifOrientation, metadata.xmpOrientation, metadata.thumbnailOrientation]

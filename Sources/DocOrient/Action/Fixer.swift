@@ -278,8 +278,10 @@ public final class Fixer: Sendable {
         -> (bytes: [UInt8], action: FixAction, note: String?)?
     {
         let current = metadata.effectiveOrientation ?? .identity
+        // HEIF shows its container's orientation; the EXIF inside is informational and is kept at 1.
+        let tagValue = metadata.format == .heif ? 1 : target.exifValue
         let tagsConsistent = [metadata.exifOrientation, metadata.xmpOrientation, metadata.thumbnailOrientation]
-            .allSatisfy { $0 == nil || $0 == target.exifValue }
+            .allSatisfy { $0 == nil || $0 == tagValue }
         let wantsBake = options.bake && target != .identity
         if !wantsBake, current == target, tagsConsistent { return nil }
         if options.dryRun {

@@ -5,7 +5,12 @@ public enum TagRewrite {
     /// has to be added: a JPEG or PNG without EXIF gets a minimal block, an IFD0 without an
     /// orientation entry gets an extended copy appended (so no existing offset moves), and a PNG
     /// chunk's CRC follows its data.
-    /// - Throws: `DocOrientError` for unsupported or malformed input.
+    ///
+    /// HEIF (HEIC, AVIF): the primary image's `irot`/`imir` properties are set so that viewers
+    /// display it as `orientation`, and the informational EXIF orientation inside becomes 1; every
+    /// coded byte is kept (see `HEIFEditor` for what may move).
+    /// - Throws: `DocOrientError` for unsupported or malformed input, and for HEIF layouts that
+    ///   cannot be edited safely (then naming what was found).
     public static func setting(_ orientation: Orientation, in bytes: [UInt8]) throws -> [UInt8] {
         let value = orientation.exifValue
         switch try ParsedImage.parse(bytes) {
@@ -29,6 +34,8 @@ public enum TagRewrite {
             return out
         case .tiff:
             return try TIFFEditor.settingOrientation(value, in: bytes)
+        case .heif:
+            return try HEIFEditor.setting(orientation, in: bytes)
         }
     }
 }

@@ -670,6 +670,8 @@ struct GraySource: ~Copyable {
                 throw DocOrientError(.limitExceeded, "the image is over the limit of \(maxPixels) pixels")
             }
             full = try decoded.gray8()
+        case .heif:
+            full = try Heif.decodeGrayPix(bytes, maxPixels: maxPixels)
         }
     }
 

@@ -6,15 +6,29 @@ public enum ImageFormat: String, Sendable, Codable {
     case png
     /// TIFF, either byte order: orientation in IFD0's own Orientation entry.
     case tiff
+    /// HEIF still image (HEIC, AVIF; told by the `ftyp` brands): orientation in the primary
+    /// image's `irot` and `imir` properties, which viewers apply; the EXIF inside is informational.
+    case heif
 
     /// Identifies the format from the first bytes of a file.
-    /// - Throws: `.unsupportedFormat` naming what was detected (HEIC, WebP, GIF, PDF, ...).
+    /// - Throws: `.unsupportedFormat` naming what was detected (WebP, GIF, PDF, video, ...).
     public static func detect(_ b: [UInt8]) throws -> ImageFormat {
         if b.isEmpty { throw DocOrientError(.unsupportedFormat, "unsupported format: the file is empty") }
         if Bytes.hasPrefix(b, [0xFF, 0xD8, 0xFF]) { return .jpeg }
         if Bytes.hasPrefix(b, PNGStructure.signature) { return .png }
         if Bytes.hasPrefix(b, [0x49, 0x49, 0x2A, 0x00]) || Bytes.hasPrefix(b, [0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
-        throw DocOrientError(.unsupportedFormat, "unsupported format: \(describeUnsupported(b)); docorient handles JPEG, PNG and TIFF")
+        if isHEIF(b) { return .heif }
+        throw DocOrientError(.unsupportedFormat, "unsupported format: \(describeUnsupported(b)); docorient handles JPEG, PNG, TIFF and HEIF (HEIC, AVIF)")
+    }
+
+    /// Whether the file starts with an `ftyp` box whose major or compatible brands name HEIF images.
+    static func isHEIF(_ b: [UInt8]) -> Bool {
+        guard b.count >= 16, Bytes.hasPrefix(b, Array("ftyp".utf8), at: 4), let size = Bytes.u32(b, 0, bigEndian: true),
+            size >= 16, size <= min(b.count, 4096)
+        else { return false }
+        var brands = [ISOBox.fourCC(b, 8)]
+        for at in stride(from: 16, to: size - 3, by: 4) { brands.append(ISOBox.fourCC(b, at)) }
+        return brands.contains { HEIFStructure.imageBrands.contains($0) }
     }
 
     static func describeUnsupported(_ b: [UInt8]) -> String {
@@ -25,8 +39,7 @@ public enum ImageFormat: String, Sendable, Codable {
         if ascii(4..<8) == "ftyp" {
             let brand = ascii(8..<12)
             switch brand {
-            case "heic", "heix", "hevc", "heim", "heis", "mif1", "msf1": return "HEIC/HEIF image (brand '\(brand)')"
-            case "avif", "avis": return "AVIF image"
+            case "msf1", "avis", "hevs": return "HEIF image sequence (brand '\(brand)')"
             default: return "ISO media file (brand '\(brand)')"
             }
         }

@@ -9,11 +9,11 @@ public struct ImageMetadata: Sendable, Equatable {
     public var height: Int
     /// IFD0 orientation exactly as stored (may be 0 or 9+, which are no usable tag), nil when absent.
     public var exifOrientation: Int?
-    /// XMP `tiff:Orientation` as stored, nil when absent.
+    /// XMP `tiff:Orientation` as stored, nil when absent (HEIF: in its XMP item, informational).
     public var xmpOrientation: Int?
     /// IFD1 (thumbnail) orientation as stored, nil when absent.
     public var thumbnailOrientation: Int?
-    /// Whether an IFD1 thumbnail image is present.
+    /// Whether an IFD1 thumbnail image is present (HEIF: or a thumbnail item of the primary image).
     public var hasThumbnail: Bool
     /// Exif IFD PixelXDimension (the width a camera recorded), nil when absent. A bake updates it.
     public var pixelXDimension: Int?
@@ -25,9 +25,22 @@ public struct ImageMetadata: Sendable, Equatable {
     public var isProgressive: Bool
     /// Whether the JPEG is arithmetic coded (SOF9 and above); false for PNG and TIFF.
     public var isArithmeticCoded: Bool
+    /// HEIF: the primary image's `irot` property, anticlockwise quarter turns (0-3); nil when it
+    /// has none, and for other formats.
+    public var heifRotation: Int? = nil
+    /// HEIF: the primary image's `imir` property, its mode (0 mirrors top-bottom, 1 left-right);
+    /// nil when it has none, and for other formats.
+    public var heifMirrorAxis: Int? = nil
+    /// HEIF: what a HEIF viewer displays, the primary's `irot` and `imir` applied in their
+    /// association order, as one EXIF orientation (1 when it has neither); nil for other formats.
+    public var heifDisplayedOrientation: Orientation? = nil
+    /// HEIF: the `ftyp` major brand ("heic", "avif", "mif1", ...); nil for other formats.
+    public var heifBrand: String? = nil
 
-    /// The orientation a viewer applies: IFD0 when usable, else XMP when usable, else none.
+    /// The orientation a viewer applies. HEIF: the container's (`heifDisplayedOrientation`); the
+    /// EXIF inside is informational. Others: IFD0 when usable, else XMP when usable, else none.
     public var effectiveOrientation: Orientation? {
+        if let heifDisplayedOrientation { return heifDisplayedOrientation }
         if let v = exifOrientation, let o = Orientation(exifValue: v) { return o }
         if let v = xmpOrientation, let o = Orientation(exifValue: v) { return o }
         return nil
@@ -47,12 +60,16 @@ enum ParsedImage {
     case jpeg(JPEGStructure)
     case png(PNGStructure)
     case tiff(TIFFStructure)
+    case heif(HEIFStructure, exif: TIFFStructure?)
 
     static func parse(_ bytes: [UInt8]) throws -> ParsedImage {
         switch try ImageFormat.detect(bytes) {
         case .jpeg: return .jpeg(try JPEGStructure.parse(bytes))
         case .png: return .png(try PNGStructure.parse(bytes))
         case .tiff: return .tiff(try TIFFStructure.parse(bytes, base: 0, end: bytes.count))
+        case .heif:
+            let heif = try HEIFStructure.parse(bytes)
+            return .heif(heif, exif: heif.exif(bytes))
         }
     }
 
@@ -61,6 +78,7 @@ enum ParsedImage {
         case .jpeg(let j): return j.exif
         case .png(let p): return p.exif
         case .tiff(let t): return t
+        case .heif(_, let exif): return exif
         }
     }
 
@@ -94,6 +112,16 @@ enum ParsedImage {
             }
             m.width = w
             m.height = h
+        case .heif(let heif, _):
+            m.format = .heif
+            m.xmpOrientation = heif.xmpOrientation(b)?.read(b)
+            m.width = heif.width
+            m.height = heif.height
+            m.hasThumbnail = m.hasThumbnail || !heif.thumbnails.isEmpty
+            m.heifRotation = heif.primaryRotation(b)
+            m.heifMirrorAxis = heif.primaryMirrorAxis(b)
+            m.heifDisplayedOrientation = heif.displayedOrientation(b)
+            m.heifBrand = heif.majorBrand
         }
         return m
     }

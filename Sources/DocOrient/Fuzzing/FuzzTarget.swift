@@ -8,8 +8,11 @@
     /// The parser each target feeds, named as `Scripts/fuzz.sh` and `docorient-fuzz` take it (the raw
     /// value): `jpeg` segments, Exif IFDs, XMP and the tag rewrite; `tiff` IFDs, the TIFF editor and
     /// thumbnail replacement; `png` chunks and `eXIf`; `xmp` the XMP orientation search and edit;
-    /// `turbojpeg` TurboJPEG's header read, grey decode, lossless transform and the bake around it.
-    case jpeg, tiff, png, xmp, turbojpeg
+    /// `turbojpeg` TurboJPEG's header read, grey decode, lossless transform and the bake around it;
+    /// `heif` the ISO-BMFF box walk, the HEIF item, location and property parse, the irot/imir
+    /// rewrite (in place and with inserted properties) and its re-parse, and libheif's decode of
+    /// what parses (as `fix` hands it over, under a small pixel limit).
+    case jpeg, tiff, png, xmp, turbojpeg, heif
 
     /// Runs one input. Any outcome is fine except a crash, a hang or a leak.
     public func run(_ bytes: [UInt8]) {
@@ -42,6 +45,13 @@
             _ = try? TurboJPEG.header(bytes)
             _ = try? TurboJPEG.decodeGray(bytes, minimumLongSide: 64, maxPixels: 4_000_000)
             _ = try? Bake.apply(.rotate90, to: bytes, trim: true, maxPixels: 4_000_000)
+        case .heif:
+            guard let heif = try? HEIFStructure.parse(bytes) else { return }
+            _ = try? ParsedImage.heif(heif, exif: heif.exif(bytes)).metadata(bytes)
+            for o in [Orientation.rotate90, .transpose, .identity] {
+                if let out = try? HEIFEditor.setting(o, in: bytes) { _ = try? ImageMetadata.read(out) }
+            }
+            _ = try? Heif.decodeGrayPix(bytes, maxPixels: 4_000_000)
         }
     }
 }

@@ -5,8 +5,9 @@ public struct FixRecord: Sendable, Encodable, Equatable {
     /// The file, nil for an image fixed in memory.
     public var path: String?
     /// The orientation the file displayed with before (1-8): its usable EXIF tag, else its XMP
-    /// `tiff:Orientation` (which some viewers honour alone), nil when it had neither. The JSON
-    /// key is `exif_orientation` for compatibility.
+    /// `tiff:Orientation` (which some viewers honour alone), nil when it had neither; for HEIF the
+    /// orientation its `irot`/`imir` properties display (1 without them). The JSON key is
+    /// `exif_orientation` for compatibility.
     public var exifOrientation: Int?
     /// The orientation that displays the stored pixels upright, nil when undecidable or failed.
     public var detectedOrientation: Int?

@@ -23,6 +23,9 @@ public struct InspectRecord: Encodable, Sendable {
         case pixelXDimension = "pixel_x_dimension"
         case pixelYDimension = "pixel_y_dimension"
         case effectiveOrientation = "effective_orientation"
+        case heifRotation = "heif_rotation"
+        case heifMirror = "heif_mirror"
+        case heifBrand = "heif_brand"
         case errorCode = "error_code"
     }
 
@@ -41,6 +44,9 @@ public struct InspectRecord: Encodable, Sendable {
         try c.encode(m?.pixelXDimension, forKey: .pixelXDimension)
         try c.encode(m?.pixelYDimension, forKey: .pixelYDimension)
         try c.encode(m?.effectiveOrientation?.exifValue, forKey: .effectiveOrientation)
+        try c.encode(m?.heifRotation, forKey: .heifRotation)
+        try c.encode(m?.heifMirrorAxis, forKey: .heifMirror)
+        try c.encode(m?.heifBrand, forKey: .heifBrand)
         try c.encode(m?.components, forKey: .components)
         try c.encode(m?.isProgressive, forKey: .progressive)
         try c.encode(error?.message, forKey: .error)
@@ -49,6 +55,8 @@ public struct InspectRecord: Encodable, Sendable {
 
     /// The record as `docorient inspect` prints it, e.g. "scan.jpg: JPEG 4032x3024, EXIF 6 (rotate
     /// 90 cw), XMP none"; a stored value that is no usable orientation shows as "(not a usable value)".
+    /// HEIF: "photo.heic: HEIF 4032x3024 (brand heic), irot 3 (270 ccw), imir none, EXIF 1 (upright)
+    /// (informational), displays as 6 (rotate 90 cw)".
     public var humanLine: String {
         if let error { return "\(path): error: \(error.message)" }
         guard let m = metadata else { return "\(path): no metadata" }
@@ -58,6 +66,18 @@ public struct InspectRecord: Encodable, Sendable {
             return "\(v) (not a usable value)"
         }
         var parts = ["\(m.format.rawValue.uppercased()) \(m.width)x\(m.height)", "EXIF \(show(m.exifOrientation))"]
+        if m.format == .heif {
+            let rotation = m.heifRotation.map { "\($0) (\($0 * 90) ccw)" } ?? "none"
+            let mirror = m.heifMirrorAxis.map { "\($0) (\($0 == 1 ? "left-right" : "top-bottom"))" } ?? "none"
+            parts = [
+                "HEIF \(m.width)x\(m.height) (brand \(m.heifBrand ?? "?"))", "irot \(rotation)", "imir \(mirror)",
+                "EXIF \(show(m.exifOrientation)) (informational)",
+            ]
+            if let xmp = m.xmpOrientation { parts.append("XMP \(show(xmp)) (informational)") }
+            parts.append("displays as \((m.heifDisplayedOrientation ?? .identity).description)")
+            if m.hasThumbnail { parts.append("thumbnail present") }
+            return "\(path): " + parts.joined(separator: ", ")
+        }
         if m.format == .jpeg { parts.append("XMP \(show(m.xmpOrientation))") }
         if m.hasThumbnail || m.thumbnailOrientation != nil {
             parts.append("thumbnail \(m.hasThumbnail ? "present" : "absent"), orientation \(show(m.thumbnailOrientation))")

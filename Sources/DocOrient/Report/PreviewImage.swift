@@ -7,12 +7,14 @@ package struct PreviewImage: Sendable {
 
     private init(image: Raster) { self.image = image }
 
-    /// Decodes `bytes` (JPEG only) small: the long side about `side` pixels.
+    /// Decodes `bytes` (JPEG, or HEIF through libheif, as stored) small: the long side about `side` pixels.
     package init(_ bytes: [UInt8], metadata: ImageMetadata, side: Int) throws {
-        guard metadata.format == .jpeg else {
-            throw DocOrientError(.invalidRequest, "previews are made for JPEG only")
+        var image: GrayImage
+        switch metadata.format {
+        case .jpeg: image = try TurboJPEG.decodeScaled(bytes, minimumLongSide: side, maxPixels: 200_000_000, rgb: true)
+        case .heif: image = try Heif.decodeRGB(bytes, maxPixels: 200_000_000)
+        case .png, .tiff: throw DocOrientError(.invalidRequest, "previews are made for JPEG and HEIF only")
         }
-        var image = try TurboJPEG.decodeScaled(bytes, minimumLongSide: side, maxPixels: 200_000_000, rgb: true)
         // Shrink further by whole steps so the page stays small.
         let w = image.width
         let step = max(1, max(w, image.height) / side)
