@@ -63,7 +63,7 @@ enum HEIFFixtures {
     }
 
     /// What libheif displays for the file: `heif-convert` to PNG, read back grey.
-    static func displayed(_ bytes: [UInt8], name: String) throws -> GrayImage {
+    static func displayed(_ bytes: [UInt8], name: String) throws -> Raster {
         let path = try Fixtures.write(bytes, name, in: directory)
         let png = path + ".png"
         try Fixtures.run(["heif-convert", path, png])
@@ -71,16 +71,16 @@ enum HEIFFixtures {
         return try grayImage(Pix.decode(FileIO.read(png)).gray8())
     }
 
-    static func grayImage(_ pix: borrowing Pix) -> GrayImage {
+    static func grayImage(_ pix: borrowing Pix) -> Raster {
         var pixels = [UInt8](repeating: 0, count: pix.width * pix.height)
         for y in 0..<pix.height {
             for x in 0..<pix.width { pixels[y * pix.width + x] = UInt8(pix.value(x: x, y: y) & 0xFF) }
         }
-        return GrayImage(width: pix.width, height: pix.height, pixels: pixels)
+        return Raster(width: pix.width, height: pix.height, pixels: pixels)
     }
 
     /// Mean absolute grey difference; infinity when the sizes differ.
-    static func difference(_ a: GrayImage, _ b: GrayImage) -> Double {
+    static func difference(_ a: Raster, _ b: Raster) -> Double {
         guard a.width == b.width, a.height == b.height else { return .infinity }
         var sum = 0
         for i in a.pixels.indices { sum += abs(Int(a.pixels[i]) - Int(b.pixels[i])) }

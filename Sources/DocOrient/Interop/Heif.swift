@@ -85,10 +85,10 @@ enum Heif {
         try luma(of: primaryImage(bytes, maxPixels: maxPixels, rgb: false))
     }
 
-    /// Decodes the primary image at full size, as stored, to packed RGB (3 bytes per pixel,
-    /// `width` counting bytes, as `TurboJPEG.decodeScaled(rgb: true)`): for previews.
+    /// Decodes the primary image at full size, as stored, to packed RGB (3 bytes per pixel, as
+    /// `TurboJPEG.decodeScaled(rgb: true)`): for previews.
     /// Stands for `heif_image_get_plane_readonly(heif_channel_interleaved)`.
-    static func decodeRGB(_ bytes: [UInt8], maxPixels: Int) throws -> GrayImage {
+    static func decodeRGB(_ bytes: [UInt8], maxPixels: Int) throws -> Raster {
         let image = try primaryImage(bytes, maxPixels: maxPixels, rgb: true)
         let width = Int(heif_image_get_width(image.raw, heif_channel_interleaved))
         let height = Int(heif_image_get_height(image.raw, heif_channel_interleaved))
@@ -103,7 +103,7 @@ enum Heif {
             guard let base = out.baseAddress else { return }
             for y in 0..<height { (base + y * width * 3).update(from: plane + y * Int(stride), count: width * 3) }
         }
-        return GrayImage(width: width * 3, height: height, pixels: pixels)
+        return Raster(width: width, height: height, channels: 3, pixels: pixels)
     }
 
     /// The decoded primary image. The file's bytes are read in place (not copied); the context

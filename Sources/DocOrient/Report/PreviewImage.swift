@@ -9,7 +9,7 @@ package struct PreviewImage: Sendable {
 
     /// Decodes `bytes` (JPEG, or HEIF through libheif, as stored) small: the long side about `side` pixels.
     package init(_ bytes: [UInt8], metadata: ImageMetadata, side: Int) throws {
-        var image: GrayImage
+        var image: Raster
         switch metadata.format {
         case .jpeg: image = try TurboJPEG.decodeScaled(bytes, minimumLongSide: side, maxPixels: 200_000_000, rgb: true)
         case .heif: image = try Heif.decodeRGB(bytes, maxPixels: 200_000_000)
