@@ -86,7 +86,8 @@ public final class BatchRunner: @unchecked Sendable {
     ///   - onProgress: called on the calling thread after each batch of results and every ~0.25 s.
     ///   - shouldStop: polled; when it turns true no new file is started, in-flight files finish.
     public func run(
-        files: [String], onRecord: (FixRecord) -> Void, onProgress: (Progress) -> Void, shouldStop: @escaping @Sendable () -> Bool
+        files: [String], onRecord: (FixRecord) -> Void, onProgress: (Progress) -> Void,
+        shouldStop: @escaping @Sendable () -> Bool
     ) throws -> Progress {
         oneRunAtATime.lock()
         defer { oneRunAtATime.unlock() }
@@ -97,7 +98,8 @@ public final class BatchRunner: @unchecked Sendable {
         var relocated: [JournalEntry] = []
         if !known.isEmpty {
             let byRelative = Dictionary(
-                known.values.compactMap { e in e.relativePath.map { ($0, e) } }, uniquingKeysWith: { $0.updatedAt >= $1.updatedAt ? $0 : $1 })
+                known.values.compactMap { e in e.relativePath.map { ($0, e) } },
+                uniquingKeysWith: { $0.updatedAt >= $1.updatedAt ? $0 : $1 })
             for path in files {
                 if let done = doneEntry(for: path, known: known, byRelative: byRelative) {
                     progress.alreadyDone += 1
@@ -187,7 +189,9 @@ public final class BatchRunner: @unchecked Sendable {
             condition.unlock()
             let outcome = fixer.fixFile(
                 path: todo[index], options: options, hashing: journal != nil && !options.dryRun,
-                keepOriginal: originals.map { store in { original, fixed in try store.keep(original: original, fixed: fixed) } })
+                keepOriginal: originals.map { store in
+                    { original, fixed in try store.keep(original: original, fixed: fixed) }
+                })
             condition.lock()
             results.append((index, outcome))
             condition.unlock()
@@ -238,14 +242,18 @@ public final class BatchRunner: @unchecked Sendable {
     /// Errors are journalled too: an unchanged file that failed is not retried by the next run
     /// (it would fail the same way); changing it (even a chmod) makes it new work.
     private func journalEntry(_ outcome: Fixer.FileOutcome) -> JournalEntry? {
-        guard let facts = outcome.after ?? outcome.before ?? FileFacts.stat(outcome.record.path ?? "") else { return nil }
+        guard let facts = outcome.after ?? outcome.before ?? FileFacts.stat(outcome.record.path ?? "") else {
+            return nil
+        }
         let r = outcome.record
         return JournalEntry(
-            path: Self.absolute(r.path ?? ""), mode: mode, size: facts.size, mtimeNs: facts.modified, ctimeNs: facts.changed,
+            path: Self.absolute(r.path ?? ""), mode: mode, size: facts.size, mtimeNs: facts.modified,
+            ctimeNs: facts.changed,
             inode: Int64(bitPattern: facts.inode), hashBefore: outcome.before?.hash ?? "", hashAfter: facts.hash,
             verdict: r.verdict, action: .fixed(r.action), exifOrientation: r.exifOrientation,
             detectedOrientation: r.detectedOrientation, confidence: r.confidence, reason: r.reason,
-            elapsedMs: r.elapsedMilliseconds, record: r.jsonLine, updatedAt: ISO8601DateFormatter().string(from: Date()),
+            elapsedMs: r.elapsedMilliseconds, record: r.jsonLine,
+            updatedAt: ISO8601DateFormatter().string(from: Date()),
             relativePath: relativeToJournal(Self.absolute(r.path ?? "")))
     }
 

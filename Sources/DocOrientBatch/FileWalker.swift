@@ -5,7 +5,9 @@ import SystemPackage
 /// asked for, symlinks followed with loop detection, each file once however it is reached.
 public struct FileWalker: Sendable {
     /// Extensions taken as images when walking folders (files named explicitly are always tried).
-    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "tif", "tiff", "heic", "heif", "hif", "avif"]
+    public static let imageExtensions: Set<String> = [
+        "jpg", "jpeg", "jpe", "png", "tif", "tiff", "heic", "heif", "hif", "avif",
+    ]
 
     /// Glob patterns (fnmatch, matched against the path relative to its root and against the name).
     /// When any are given, a file in a folder is taken only if one matches, whatever its extension.
@@ -87,7 +89,8 @@ public struct FileWalker: Sendable {
     }
 
     private func walkDirectory(
-        _ directory: String, relative: String, into result: inout Result, directories: inout Set<FileID>, files: inout Set<FileID>
+        _ directory: String, relative: String, into result: inout Result, directories: inout Set<FileID>,
+        files: inout Set<FileID>
     ) {
         guard let names = Syscalls.directoryEntries(directory) else {
             result.problems.append("\(directory): cannot read the folder: \(Syscalls.lastError)")

@@ -1,7 +1,7 @@
 import DocOrient
 import Foundation
-import SystemPackage
 internal import GRDB
+import SystemPackage
 
 /// One journalled file: its state after docorient handled it, and what was decided and done.
 public struct JournalEntry: Codable, Sendable, Equatable {

@@ -84,9 +84,13 @@ public enum Undo {
     /// when the file at `entry.path` is still the one docorient wrote; writes them unless
     /// `dryRun`, and returns the journal entry for the restored file (action "undone").
     public static func undo(_ entry: JournalEntry, store: OriginalsStore, dryRun: Bool) -> (Result, JournalEntry?) {
-        func result(_ outcome: Outcome, _ reason: String?) -> Result { Result(path: entry.path, outcome: outcome, reason: reason) }
+        func result(_ outcome: Outcome, _ reason: String?) -> Result {
+            Result(path: entry.path, outcome: outcome, reason: reason)
+        }
         guard entry.changedTheFile else {
-            return (result(.nothingToUndo, entry.action == .undone ? "already undone" : "docorient did not change it"), nil)
+            return (
+                result(.nothingToUndo, entry.action == .undone ? "already undone" : "docorient did not change it"), nil
+            )
         }
         let current: [UInt8]
         do {
@@ -103,11 +107,17 @@ public enum Undo {
             if let kept = try store.original(hash: entry.hashBefore) {
                 original = kept
                 how = "kept original"
-            } else if entry.action == .fixed(.tagRewritten), let tag = entry.exifOrientation.flatMap(Orientation.init(exifValue:)) {
+            } else if entry.action == .fixed(.tagRewritten),
+                let tag = entry.exifOrientation.flatMap(Orientation.init(exifValue:))
+            {
                 original = try TagRewrite.setting(tag, in: current)
                 how = "tag edited back"
             } else {
-                return (result(.refused, "no original was kept (fixed without keeping originals, or the kept one was deleted)"), nil)
+                return (
+                    result(
+                        .refused, "no original was kept (fixed without keeping originals, or the kept one was deleted)"),
+                    nil
+                )
             }
         } catch {
             return (result(.refused, "\(error)"), nil)

@@ -53,7 +53,8 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let resolver: Resolver
         do {
-            resolver = try Resolver(configuration: ResolverConfiguration(tessdata: tessdata, languages: lang, budget: budget.budget))
+            resolver = try Resolver(
+                configuration: ResolverConfiguration(tessdata: tessdata, languages: lang, budget: budget.budget))
         } catch let error as DocOrientError {
             printError("docorient: \(error)" + (error.code == .missingModel ? " (here: --tessdata DIR)" : ""))
             throw ExitCode(1)

@@ -5,7 +5,9 @@ import Foundation
 
 /// Options every file-changing command shares.
 struct WriteOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Write changed copies into DIR instead of replacing the originals.", valueName: "DIR"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Write changed copies into DIR instead of replacing the originals.", valueName: "DIR"))
     var output: String?
 
     func validate() throws {
@@ -60,7 +62,10 @@ struct BudgetOptions: ParsableArguments {
     }
 
     var budget: WorkBudget {
-        WorkBudget(reads: maxReads, words: maxWords, pixels: maxOcrMegapixels.multipliedReportingOverflow(by: 1_000_000).overflow ? .max : maxOcrMegapixels * 1_000_000)
+        WorkBudget(
+            reads: maxReads, words: maxWords,
+            pixels: maxOcrMegapixels.multipliedReportingOverflow(by: 1_000_000).overflow
+                ? .max : maxOcrMegapixels * 1_000_000)
     }
 }
 

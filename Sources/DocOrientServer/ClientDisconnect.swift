@@ -83,5 +83,9 @@ func cancellingWhenClientLeaves<R: Sendable>(
     let task = Task { try await work() }
     let registration = watch.whenGone { task.cancel() }
     defer { if let registration { watch.forget(registration) } }
-    return try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+    return try await withTaskCancellationHandler {
+        try await task.value
+    } onCancel: {
+        task.cancel()
+    }
 }

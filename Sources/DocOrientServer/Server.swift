@@ -1,7 +1,7 @@
 import DocOrient
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import NIOHTTP1
 import Prometheus
 import Synchronization
@@ -65,7 +65,8 @@ func errorResponse(_ error: DocOrientError) -> Response {
 /// - Parameter registry: where the service's metrics live, served at `GET /metrics`; pass one
 ///   to add them to an exposition of your own (their names start with `docorient_`).
 public func makeRouter(
-    fixer: Fixer, configuration: ServerConfiguration, registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()
+    fixer: Fixer, configuration: ServerConfiguration,
+    registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()
 ) -> Router<ServiceRequestContext> {
     let router = Router(context: ServiceRequestContext.self)
     let metrics = ServiceMetrics(registry: registry)
@@ -115,7 +116,8 @@ public func makeRouter(
         do {
             let fixed = try await admitted.deciding {
                 try await cancellingWhenClientLeaves(context.channel) {
-                    try await fixer.fix(Array(buffer.readableBytesView), options: FixOptions(dryRun: true), budget: budget)
+                    try await fixer.fix(
+                        Array(buffer.readableBytesView), options: FixOptions(dryRun: true), budget: budget)
                 }
             }
             return jsonResponse(.ok, fixed.record.jsonLine)
@@ -182,7 +184,8 @@ func withStatus(_ response: Response, _ status: HTTPResponse.Status) -> Response
 ///   - onRunning: called once the server listens, with the port it listens on (the one the
 ///     system chose when `configuration.port` is 0).
 public func makeApplication(
-    fixer: Fixer, configuration: ServerConfiguration, registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+    fixer: Fixer, configuration: ServerConfiguration,
+    registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
     onRunning: (@Sendable (_ port: Int) async -> Void)? = nil
 ) -> some ApplicationProtocol {
     Application(

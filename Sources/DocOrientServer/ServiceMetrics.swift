@@ -1,7 +1,7 @@
 import CoreMetrics
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import Prometheus
 import Synchronization
 
@@ -41,7 +41,9 @@ final class ServiceMetrics: Sendable {
         // The refusals a dashboard alerts on exist from the start, at 0, rather than appearing
         // with the first one.
         for endpoint in ["/v1/orientation", "/v1/fix"] {
-            for status in [HTTPResponse.Status.serviceUnavailable, .contentTooLarge, .unsupportedMediaType, .unprocessableContent] {
+            for status in [
+                HTTPResponse.Status.serviceUnavailable, .contentTooLarge, .unsupportedMediaType, .unprocessableContent,
+            ] {
                 _ = self.series(endpoint: endpoint, status: status)
             }
         }
@@ -69,7 +71,8 @@ final class ServiceMetrics: Sendable {
             if let s = all[key] { return s }
             let dimensions = [("endpoint", endpoint), ("status", String(status.code))]
             let s = Series(
-                requests: CoreMetrics.Counter(label: "docorient_http_requests_total", dimensions: dimensions, factory: factory),
+                requests: CoreMetrics.Counter(
+                    label: "docorient_http_requests_total", dimensions: dimensions, factory: factory),
                 duration: CoreMetrics.Timer(
                     label: "docorient_http_request_duration_seconds", dimensions: dimensions,
                     preferredDisplayUnit: .seconds, factory: factory))
@@ -83,7 +86,9 @@ final class ServiceMetrics: Sendable {
 struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     let metrics: ServiceMetrics
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws
         -> Response
     {
         let start = ContinuousClock.now

@@ -35,7 +35,9 @@ enum HEIFEditor {
         }
         // One digit becomes "1" in place, so nothing moves; longer values (none of them a
         // usable orientation) are left as they are.
-        if let xmp = edited.xmpOrientation(out), xmp.digits.count == 1 { out[xmp.digits.lowerBound] = UInt8(ascii: "1") }
+        if let xmp = edited.xmpOrientation(out), xmp.digits.count == 1 {
+            out[xmp.digits.lowerBound] = UInt8(ascii: "1")
+        }
         guard edited.displayedOrientation(out) == target else {
             throw DocOrientError(.library, "the rewritten HEIF file does not display as \(target); nothing was written")
         }
@@ -111,7 +113,9 @@ enum HEIFEditor {
         // A property box of the right kind that no item uses any more (the primary's old one, or
         // one an earlier rewrite left) is reused; otherwise a new one is appended to ipco.
         var used = Set(list.map(\.index))
-        for (i, e) in associations.entries.enumerated() where i != entryIndex { used.formUnion(e.associations.map(\.index)) }
+        for (i, e) in associations.entries.enumerated() where i != entryIndex {
+            used.formUnion(e.associations.map(\.index))
+        }
         var ipcoBody = Array(b[s.ipco.payload])
         var newAssociations: [HEIFStructure.Association] = []
         var nextIndex = s.properties.count + 1
@@ -133,18 +137,22 @@ enum HEIFEditor {
         if let turns = wanted.rotation { place("irot", UInt8(turns), mask: 0x03) }
         if let axis = wanted.mirrorAxis { place("imir", UInt8(axis), mask: 0x01) }
         guard nextIndex - 1 <= 0x7FFF else {
-            throw DocOrientError(.invalidRequest, "'ipco' would hold \(nextIndex - 1) properties, more than 'ipma' can index")
+            throw DocOrientError(
+                .invalidRequest, "'ipco' would hold \(nextIndex - 1) properties, more than 'ipma' can index")
         }
         list.insert(contentsOf: newAssociations, at: min(position, list.count))
         guard list.count <= 255 else {
-            throw DocOrientError(.invalidRequest, "the primary item would have \(list.count) properties, more than 'ipma' can list")
+            throw DocOrientError(
+                .invalidRequest, "the primary item would have \(list.count) properties, more than 'ipma' can list")
         }
         associations.entries[entryIndex].associations = list
         let wide = associations.entries.contains { $0.associations.contains { $0.index > 0x7F } }
         if wide { associations.flags |= 1 }
 
         // New ipco, ipma and iprp.
-        let ipco = ISOBox.header(type: "ipco", size: s.ipco.headerSize + ipcoBody.count, large: s.ipco.usesLargeSize) + ipcoBody
+        let ipco =
+            ISOBox.header(type: "ipco", size: s.ipco.headerSize + ipcoBody.count, large: s.ipco.usesLargeSize)
+            + ipcoBody
         let ipma = serialize(associations, header: s.ipma, in: b)
         var iprpBody: [UInt8] = []
         for child in iprpChildren {
@@ -154,7 +162,9 @@ enum HEIFEditor {
             default: iprpBody += b[child.start..<child.end]
             }
         }
-        let iprp = ISOBox.header(type: "iprp", size: s.iprp.headerSize + iprpBody.count, large: s.iprp.usesLargeSize) + iprpBody
+        let iprp =
+            ISOBox.header(type: "iprp", size: s.iprp.headerSize + iprpBody.count, large: s.iprp.usesLargeSize)
+            + iprpBody
         let delta = iprp.count - s.iprp.size
         guard s.meta.start < s.iprp.start, !s.meta.headerIsUUID else {
             throw DocOrientError(.malformed, "the 'iprp' box is not inside 'meta'")
@@ -163,7 +173,8 @@ enum HEIFEditor {
             if let other = s.topLevel.first(where: { !movableTopLevel.contains($0.type) }) {
                 throw DocOrientError(
                     .invalidRequest,
-                    "the file holds a top-level '\(other.type)' box whose offsets docorient does not update; adding the orientation would move them")
+                    "the file holds a top-level '\(other.type)' box whose offsets docorient does not update; adding the orientation would move them"
+                )
             }
         }
         let newMetaSize = s.meta.size + delta
@@ -181,19 +192,27 @@ enum HEIFEditor {
                 continue
             }
             if insideChange(l.baseOffset) && l.baseOffsetField.size > 0 {
-                throw DocOrientError(.invalidRequest, "item \(l.item)'s data is said to lie inside the 'iprp' box; docorient does not rewrite such a file")
+                throw DocOrientError(
+                    .invalidRequest,
+                    "item \(l.item)'s data is said to lie inside the 'iprp' box; docorient does not rewrite such a file"
+                )
             }
             for e in l.extents {
                 let at = l.baseOffset + e.offset
                 if insideChange(at) {
-                    throw DocOrientError(.invalidRequest, "item \(l.item)'s data is said to lie inside the 'iprp' box; docorient does not rewrite such a file")
+                    throw DocOrientError(
+                        .invalidRequest,
+                        "item \(l.item)'s data is said to lie inside the 'iprp' box; docorient does not rewrite such a file"
+                    )
                 }
                 if at >= changeEnd { patches.append((e.offsetField, e.offset + delta)) }
             }
         }
         for p in patches {
             guard p.field.size > 0, p.value >= 0, p.field.size == 8 || p.value <= 0xFFFF_FFFF else {
-                throw DocOrientError(.invalidRequest, "an 'iloc' offset field is too small for the moved value \(p.value); nothing was changed")
+                throw DocOrientError(
+                    .invalidRequest,
+                    "an 'iloc' offset field is too small for the moved value \(p.value); nothing was changed")
             }
         }
 
@@ -219,7 +238,9 @@ enum HEIFEditor {
 
     /// The `ipma` box for `a`, with the original's header form (32- or 64-bit size).
     private static func serialize(_ a: HEIFStructure.Associations, header old: ISOBox, in b: [UInt8]) -> [UInt8] {
-        var body: [UInt8] = [UInt8(a.version), UInt8((a.flags >> 16) & 0xFF), UInt8((a.flags >> 8) & 0xFF), UInt8(a.flags & 0xFF)]
+        var body: [UInt8] = [
+            UInt8(a.version), UInt8((a.flags >> 16) & 0xFF), UInt8((a.flags >> 8) & 0xFF), UInt8(a.flags & 0xFF),
+        ]
         body += Bytes.be32(a.entries.count)
         for e in a.entries {
             body += a.version < 1 ? Bytes.be16(e.item) : Bytes.be32(e.item)

@@ -1,4 +1,5 @@
 internal import CLeptonica
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -17,7 +18,10 @@ extension Pix {
         return try encoded("pixWriteMemTiff") { data, size in pixWriteMemTiff(data, size, raw, Int32(compression)) }
     }
 
-    private func encoded(_ name: String, _ write: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int>) -> Int32) throws -> [UInt8] {
+    private func encoded(
+        _ name: String,
+        _ write: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int>) -> Int32
+    ) throws -> [UInt8] {
         var data: UnsafeMutablePointer<UInt8>?
         var size = 0
         let rc = write(&data, &size)

@@ -50,7 +50,8 @@ struct Pix: ~Copyable {
             image.pixels.withUnsafeBytes { src in
                 guard let base = src.baseAddress else { return }
                 for y in 0..<image.height {
-                    (rows + y * pitch).update(from: base.assumingMemoryBound(to: UInt8.self) + y * image.width, count: image.width)
+                    (rows + y * pitch).update(
+                        from: base.assumingMemoryBound(to: UInt8.self) + y * image.width, count: image.width)
                 }
             }
         }
@@ -67,7 +68,9 @@ struct Pix: ~Copyable {
         try fill(UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt8.self), Int(pixGetWpl(pix.raw)) * 4)
         // Leptonica packs pixels big-endian inside native 32-bit words (the SET_DATA_BYTE macro):
         // rows written in reading order are put right with one word-wise swap (none on big-endian hosts).
-        guard pixEndianByteSwap(pix.raw) == 0 else { throw DocOrientError(.library, "Leptonica pixEndianByteSwap failed") }
+        guard pixEndianByteSwap(pix.raw) == 0 else {
+            throw DocOrientError(.library, "Leptonica pixEndianByteSwap failed")
+        }
         // The bytes past each row's end were never written.
         _ = pixSetPadBits(pix.raw, LeptonicaArgument.padWithZeros)
         return pix
@@ -116,7 +119,8 @@ struct Pix: ~Copyable {
     func otsuOnNormalizedBackground(tile: Int) throws -> Pix {
         var threshold: Int32 = 0
         return try Pix(
-            taking: pixOtsuThreshOnBackgroundNorm(raw, nil, Int32(tile), Int32(tile), 100, 50, 255, 2, 2, 0.1, &threshold),
+            taking: pixOtsuThreshOnBackgroundNorm(
+                raw, nil, Int32(tile), Int32(tile), 100, 50, 255, 2, 2, 0.1, &threshold),
             "pixOtsuThreshOnBackgroundNorm")
     }
 
@@ -124,7 +128,10 @@ struct Pix: ~Copyable {
     /// `step`th pixel). Stands for `pixSplitDistributionFgBg`.
     func otsuThreshold(step: Int = 1) throws -> Int {
         var threshold: Int32 = 0
-        guard pixSplitDistributionFgBg(raw, LeptonicaArgument.otsuSplit, Int32(max(1, step)), &threshold, nil, nil, nil) == 0 else {
+        guard
+            pixSplitDistributionFgBg(raw, LeptonicaArgument.otsuSplit, Int32(max(1, step)), &threshold, nil, nil, nil)
+                == 0
+        else {
             throw DocOrientError(.library, "Leptonica pixSplitDistributionFgBg failed")
         }
         return Int(threshold)
@@ -141,7 +148,8 @@ struct Pix: ~Copyable {
             numaDestroy(&owned)
         }
         var threshold: Int32 = 0
-        guard numaSplitDistribution(histogram, LeptonicaArgument.otsuSplit, &threshold, nil, nil, nil, nil, nil) == 0 else {
+        guard numaSplitDistribution(histogram, LeptonicaArgument.otsuSplit, &threshold, nil, nil, nil, nil, nil) == 0
+        else {
             throw DocOrientError(.library, "Leptonica numaSplitDistribution failed")
         }
         return Int(threshold)
@@ -267,7 +275,8 @@ struct Pix: ~Copyable {
     /// hit-miss transforms) and only a hint. Stands for `pixOrientDetect` (the "up" confidence).
     func uprightness() -> Double {
         var up: Float = 0
-        guard pixOrientDetect(raw, &up, nil, LeptonicaArgument.defaultMinimumCount, LeptonicaArgument.noDebug) == 0 else { return 0 }
+        guard pixOrientDetect(raw, &up, nil, LeptonicaArgument.defaultMinimumCount, LeptonicaArgument.noDebug) == 0
+        else { return 0 }
         return Double(up)
     }
 

@@ -109,7 +109,9 @@ final class TesseractEngine: @unchecked Sendable {
     ///   - maxWords: most words this recognition may read.
     /// - Throws: `WorkMeter.Exhausted` when the budget cannot pay for this recognition (nothing is
     ///   read), `CancellationError` when the caller cancelled.
-    func recognize(_ image: borrowing Pix, mode: PageSegmentation, meter: WorkMeter, maxWords: Int) throws
+    func recognize(
+        _ image: borrowing Pix, mode: PageSegmentation, meter: WorkMeter, maxWords: Int
+    ) throws
         -> [RecognizedWord]
     {
         let allowance = try meter.beginRecognition(pixels: image.width * image.height, maxWords: maxWords)

@@ -159,7 +159,8 @@ enum TurboJPEG {
         if rgb { return Raster(width: width, height: height, channels: 3, pixels: rgbPixels) }
         var gray = [UInt8](repeating: 0, count: count)
         for i in 0..<count {
-            gray[i] = UInt8((Int(rgbPixels[i * 3]) * 77 + Int(rgbPixels[i * 3 + 1]) * 150 + Int(rgbPixels[i * 3 + 2]) * 29) >> 8)
+            gray[i] = UInt8(
+                (Int(rgbPixels[i * 3]) * 77 + Int(rgbPixels[i * 3 + 1]) * 150 + Int(rgbPixels[i * 3 + 2]) * 29) >> 8)
         }
         return Raster(width: width, height: height, pixels: gray)
     }
@@ -191,7 +192,9 @@ enum TurboJPEG {
 
     /// Encodes packed pixels (1 byte grey, or 3 bytes RGB per pixel) as a baseline JPEG.
     /// Stands for `tjCompress2`.
-    static func encode(_ pixels: [UInt8], width: Int, height: Int, subsampling: Subsampling, quality: Int = 90) throws -> [UInt8] {
+    static func encode(
+        _ pixels: [UInt8], width: Int, height: Int, subsampling: Subsampling, quality: Int = 90
+    ) throws -> [UInt8] {
         let handle = try Handle(.compress)
         let gray = subsampling == .gray
         guard pixels.count == width * height * (gray ? 1 : 3) else {
@@ -202,7 +205,8 @@ enum TurboJPEG {
         var size: UInt = 0
         let rc = pixels.withUnsafeBufferPointer { src in
             tjCompress2(
-                handle.raw, src.baseAddress, Int32(width), 0, Int32(height), Int32((gray ? TJPF_GRAY : TJPF_RGB).rawValue),
+                handle.raw, src.baseAddress, Int32(width), 0, Int32(height),
+                Int32((gray ? TJPF_GRAY : TJPF_RGB).rawValue),
                 &dst, &size, Int32(samp.rawValue), Int32(quality), Int32(TJFLAG_ACCURATEDCT))
         }
         defer { if let dst { tjFree(dst) } }
@@ -246,7 +250,9 @@ enum TurboJPEG {
 
     private static func isAdobe(_ jpeg: [UInt8]) -> Bool {
         guard let structure = try? JPEGStructure.parse(jpeg) else { return false }
-        return structure.segments.contains { $0.marker == 0xEE && Bytes.hasPrefix(jpeg, Array("Adobe".utf8), at: $0.payload.lowerBound) }
+        return structure.segments.contains {
+            $0.marker == 0xEE && Bytes.hasPrefix(jpeg, Array("Adobe".utf8), at: $0.payload.lowerBound)
+        }
     }
 
     private static func operation(_ o: Orientation) -> TJXOP {

@@ -142,10 +142,14 @@ public struct FixRecord: Sendable, Encodable, Equatable {
         let path = self.path ?? "image"
         switch verdict {
         case .error: return "\(path): error: \(reason ?? "unknown")"
-        case .undecidable: return "\(path): undecidable (\(reason ?? "the text does not decide")); tag \(o(exifOrientation)) left alone"
+        case .undecidable:
+            return
+                "\(path): undecidable (\(reason ?? "the text does not decide")); tag \(o(exifOrientation)) left alone"
         case .agrees: return "\(path): tag \(o(exifOrientation)) is right (confidence \(conf)%)\(actionText)"
         case .noTag: return "\(path): no tag; text says \(o(detectedOrientation)) (confidence \(conf)%)\(actionText)"
-        case .disagrees: return "\(path): tag \(o(exifOrientation)) is wrong, text says \(o(detectedOrientation)) (confidence \(conf)%)\(actionText)"
+        case .disagrees:
+            return
+                "\(path): tag \(o(exifOrientation)) is wrong, text says \(o(detectedOrientation)) (confidence \(conf)%)\(actionText)"
         }
     }
 

@@ -38,7 +38,8 @@ package struct PreviewImage: Sendable {
 
     /// The preview as a base64 JPEG (quality 80), nil when encoding fails.
     package var jpegBase64: String? {
-        guard let jpeg = try? TurboJPEG.encode(
+        guard
+            let jpeg = try? TurboJPEG.encode(
                 image.pixels, width: image.width, height: image.height, subsampling: .s420, quality: 80)
         else { return nil }
         return Data(jpeg).base64EncodedString()

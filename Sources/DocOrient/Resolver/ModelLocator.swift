@@ -13,7 +13,9 @@ enum ModelLocator {
     /// The first directory, in order `explicit` (only it, when given), `TESSDATA_PREFIX`, Debian's,
     /// that holds every requested model.
     /// - Throws: `.missingModel` naming the missing file, where it looked and what to install.
-    static func locate(explicit: String?, languages value: String, environment: (String) -> String? = getEnvironment)
+    static func locate(
+        explicit: String?, languages value: String, environment: (String) -> String? = getEnvironment
+    )
         throws -> String
     {
         let languages = try ResolverConfiguration.languageCodes(value)
@@ -33,7 +35,8 @@ enum ModelLocator {
         let places = searched.joined(separator: ", ")
         throw DocOrientError(
             .missingModel,
-            "\(missing).traineddata not found in \(places): install \(debianPackage(for: missing)), or set the configuration's tessdata to the directory that holds it")
+            "\(missing).traineddata not found in \(places): install \(debianPackage(for: missing)), or set the configuration's tessdata to the directory that holds it"
+        )
     }
 
     private static func path(_ directory: String, _ language: String) -> String {

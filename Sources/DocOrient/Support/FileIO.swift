@@ -25,7 +25,8 @@ package enum FileIO {
             throw DocOrientError(.io, "\(kind), not an image file", path: path)
         }
         guard Int(st.st_size) <= maxBytes else {
-            throw DocOrientError(.limitExceeded, "file is \(st.st_size) bytes, over the limit of \(maxBytes)", path: path)
+            throw DocOrientError(
+                .limitExceeded, "file is \(st.st_size) bytes, over the limit of \(maxBytes)", path: path)
         }
         var bytes = [UInt8](repeating: 0, count: Int(st.st_size))
         var done = 0
@@ -53,7 +54,9 @@ package enum FileIO {
     /// - Parameter replacing: `path` must still exist at the moment of the rename, so that a file
     ///   deleted while docorient worked on it is not brought back.
     /// - Throws: `.io` on any failure; the temporary file is removed and `path` is untouched.
-    package static func writeAtomically(_ bytes: [UInt8], to givenPath: String, replacing: Bool = true, modeFrom: String? = nil) throws {
+    package static func writeAtomically(
+        _ bytes: [UInt8], to givenPath: String, replacing: Bool = true, modeFrom: String? = nil
+    ) throws {
         // Through a symlink, replace the file it points to: renaming over the link itself would
         // turn it into a copy and leave the real file unfixed.
         var path = givenPath

@@ -18,7 +18,8 @@ struct Raster: Sendable {
         var out = [UInt8](repeating: 0, count: ow * oh * channels)
         for y in 0..<height {
             for x in 0..<width {
-                let p = orientation.displayPoint(fromStored: Point(x: Double(x) + 0.5, y: Double(y) + 0.5), storedSize: stored)
+                let p = orientation.displayPoint(
+                    fromStored: Point(x: Double(x) + 0.5, y: Double(y) + 0.5), storedSize: stored)
                 let target = (Int(p.y) * ow + Int(p.x)) * channels
                 let source = (y * width + x) * channels
                 for c in 0..<channels { out[target + c] = pixels[source + c] }
