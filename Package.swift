@@ -12,9 +12,12 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // C libraries, each through a modulemap over a one-line shim header.
@@ -34,14 +37,21 @@ let package = Package(
             name: "CHeif", pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"])]),
 
-        // The core: orientation model, containers, tag rewrite, bake, resolver. No GRDB.
+        // The core: orientation model, containers, tag rewrite, bake, resolver. No GRDB; of Swift
+        // packages only swift-system (FilePath).
         .target(
             name: "DocOrient",
-            dependencies: ["CTesseract", "CLeptonica", "CTurboJPEG", "CExif", "CHeif"]),
+            dependencies: [
+                "CTesseract", "CLeptonica", "CTurboJPEG", "CExif", "CHeif",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]),
         // Batches over folders: the walker, the SQLite journal (GRDB), resume, undo, the report.
         .target(
             name: "DocOrientBatch",
-            dependencies: ["DocOrient", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: [
+                "DocOrient", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]),
         .executableTarget(
             name: "DocOrientCLI",
             dependencies: [
@@ -56,6 +66,8 @@ let package = Package(
                 "DocOrient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
             ]),
 
         // libFuzzer targets (Scripts/fuzz.sh); without -DFUZZING it replays files.

@@ -3,6 +3,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 Scripts/bootstrap.sh
+# Formatting (.swift-format: 120 columns, 4 spaces): `swift format -i -r Sources Tests` fixes it.
+swift format lint --strict -r Sources Tests
 swift build --build-tests
 swift test --skip-build
-python3 -m pytest -q Corpus/tests Benchmarks/orientation Models Tests/Consumer Tests/Docs Tests/Layers
+python3 -m pytest -q Corpus/tests Benchmarks/orientation Benchmarks/service Models Tests/Consumer Tests/Docs Tests/Layers

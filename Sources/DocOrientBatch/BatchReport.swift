@@ -35,7 +35,10 @@ public struct BatchReport: Sendable {
         var merged: [String: JournalEntry] = [:]
         for path in journals {
             guard FileManager.default.fileExists(atPath: path) else {
-                throw DocOrientError(.io, "no journal here (a batch over a folder writes one there; name the journal's file if it is elsewhere)", path: path)
+                throw DocOrientError(
+                    .io,
+                    "no journal here (a batch over a folder writes one there; name the journal's file if it is elsewhere)",
+                    path: path)
             }
             for (key, entry) in try Journal(path: path, readOnly: true).entries() {
                 if let old = merged[key], old.updatedAt > entry.updatedAt { continue }
@@ -78,7 +81,8 @@ public struct BatchReport: Sendable {
             return "docorient tag \(original) \(path)"
         case .fixed(.baked):
             guard let detected = entry.detectedOrientation.flatMap(Orientation.init(exifValue:)) else { return nil }
-            return "docorient tag \(detected.inverse.exifValue) \(path) && docorient bake \(path) && docorient tag \(original) \(path)"
+            return
+                "docorient tag \(detected.inverse.exifValue) \(path) && docorient bake \(path) && docorient tag \(original) \(path)"
         default:
             return nil
         }
@@ -92,10 +96,14 @@ public struct BatchReport: Sendable {
     /// The journalled record (what `fix --json` printed) with the review group and the undo
     /// command added (`group`, `undo_command`): one line of `report --json`.
     public func reviewLine(_ group: Group, _ entry: JournalEntry) -> String {
-        var object = (try? JSONSerialization.jsonObject(with: Data(entry.record.utf8))) as? [String: Any] ?? ["path": entry.path]
+        var object =
+            (try? JSONSerialization.jsonObject(with: Data(entry.record.utf8))) as? [String: Any] ?? ["path": entry.path]
         object["group"] = group.rawValue
         object["undo_command"] = undoCommand(for: entry) ?? NSNull()
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+        guard
+            let data = try? JSONSerialization.data(
+                withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
+        else {
             return entry.record
         }
         return String(decoding: data, as: UTF8.self)
@@ -105,7 +113,8 @@ public struct BatchReport: Sendable {
     public var summaryLine: String {
         func count(_ f: (JournalEntry) -> Bool) -> Int { entries.filter(f).count }
         let fixed = count(\.changedTheFile)
-        return "\(entries.count) files: \(count { $0.verdict == .agrees }) agreed, \(count { $0.verdict == .disagrees }) disagreed with their tag, "
+        return
+            "\(entries.count) files: \(count { $0.verdict == .agrees }) agreed, \(count { $0.verdict == .disagrees }) disagreed with their tag, "
             + "\(fixed) fixed, \(count { $0.verdict == .noTag }) had no tag, \(count { $0.verdict == .undecidable }) undecidable, "
             + "\(count { $0.verdict == .error }) failed"
     }
@@ -126,7 +135,8 @@ public struct BatchReport: Sendable {
             }
             let old = entry.exifOrientation.map(String.init) ?? "none"
             let new = entry.detectedOrientation.map(String.init) ?? "—"
-            let undo = undoCommand(for: entry).map { "<div class=undo>undo: <code>\(Self.escape($0))</code></div>" } ?? ""
+            let undo =
+                undoCommand(for: entry).map { "<div class=undo>undo: <code>\(Self.escape($0))</code></div>" } ?? ""
             rows += """
                 <tr class="row \(entry.verdict.rawValue)" data-group="\(group.rawValue)" data-confidence="\(String(format: "%.3f", entry.confidence))">
                 <td class=group>\(group.title)</td><td>\(img(previews.before, "before"))</td><td>\(img(previews.after, "after"))</td>
@@ -136,7 +146,8 @@ public struct BatchReport: Sendable {
 
                 """
         }
-        let counts = Group.allCases.map { g in "\(listed.filter { $0.group == g }.count) \(g.title)" }.joined(separator: ", ")
+        let counts = Group.allCases.map { g in "\(listed.filter { $0.group == g }.count) \(g.title)" }.joined(
+            separator: ", ")
         let boxes = Group.allCases.map { g in
             "<label><input type=checkbox class=groupfilter value=\"\(g.rawValue)\" checked> \(g.title)</label>"
         }.joined(separator: " ")
@@ -189,7 +200,9 @@ public struct BatchReport: Sendable {
         let now = metadata.effectiveOrientation ?? .identity
         // A baked file's pixels are the old pixels turned by the detected orientation.
         var oldPixels = stored
-        if entry.action == .fixed(.baked), let detected = entry.detectedOrientation.flatMap(Orientation.init(exifValue:)) {
+        if entry.action == .fixed(.baked),
+            let detected = entry.detectedOrientation.flatMap(Orientation.init(exifValue:))
+        {
             oldPixels = stored.transformed(by: detected.inverse)
         }
         let before = oldPixels.transformed(by: original).jpegBase64

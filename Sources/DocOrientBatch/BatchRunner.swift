@@ -1,5 +1,6 @@
 import DocOrient
 import Foundation
+import SystemPackage
 
 /// Runs `Fixer` over many files in parallel, journals every result, and skips what an earlier run
 /// already handled. Memory is bounded by the jobs in flight: each worker holds one file at a time.
@@ -11,21 +12,17 @@ public final class BatchRunner: @unchecked Sendable {
     public struct Progress: Sendable, Equatable {
         /// Every file given to the run, those an earlier run already handled included.
         public var total = 0
-        /// Files handled by this run so far (their records delivered), not counting `alreadyDone`.
-        public var done = 0
+        /// The records this run delivered so far, counted by verdict and action (not counting `alreadyDone`).
+        public var counts = FixCounts()
         /// Files skipped because the journal says they are handled and unchanged.
         public var alreadyDone = 0
-        /// Files this run changed: tag rewritten or added, or pixels baked (a dry run's "would" not counted).
-        public var fixed = 0
-        /// Files whose text did not decide; they are left unchanged.
-        public var undecidable = 0
-        /// Files that could not be read, decided or written; the others go on regardless.
-        public var failed = 0
         /// Wall-clock seconds since the run started, the journal read included.
         public var elapsedSeconds = 0.0
         /// Whether the run stopped early (interrupted).
         public var stopped = false
 
+        /// Files handled by this run so far (their records delivered): `counts.files`.
+        public var done: Int { counts.files }
         /// Files handled per second of this run (`done` / `elapsedSeconds`); 0 before time has passed.
         public var filesPerSecond: Double { elapsedSeconds > 0 ? Double(done) / elapsedSeconds : 0 }
         /// Estimated seconds until the remaining files are handled, at the rate so far; nil until
@@ -89,7 +86,8 @@ public final class BatchRunner: @unchecked Sendable {
     ///   - onProgress: called on the calling thread after each batch of results and every ~0.25 s.
     ///   - shouldStop: polled; when it turns true no new file is started, in-flight files finish.
     public func run(
-        files: [String], onRecord: (FixRecord) -> Void, onProgress: (Progress) -> Void, shouldStop: @escaping @Sendable () -> Bool
+        files: [String], onRecord: (FixRecord) -> Void, onProgress: (Progress) -> Void,
+        shouldStop: @escaping @Sendable () -> Bool
     ) throws -> Progress {
         oneRunAtATime.lock()
         defer { oneRunAtATime.unlock() }
@@ -100,7 +98,8 @@ public final class BatchRunner: @unchecked Sendable {
         var relocated: [JournalEntry] = []
         if !known.isEmpty {
             let byRelative = Dictionary(
-                known.values.compactMap { e in e.relativePath.map { ($0, e) } }, uniquingKeysWith: { $0.updatedAt >= $1.updatedAt ? $0 : $1 })
+                known.values.compactMap { e in e.relativePath.map { ($0, e) } },
+                uniquingKeysWith: { $0.updatedAt >= $1.updatedAt ? $0 : $1 })
             for path in files {
                 if let done = doneEntry(for: path, known: known, byRelative: byRelative) {
                     progress.alreadyDone += 1
@@ -156,10 +155,7 @@ public final class BatchRunner: @unchecked Sendable {
             }
             for outcome in batch {
                 let r = outcome.record
-                progress.done += 1
-                if r.action == .tagRewritten || r.action == .baked { progress.fixed += 1 }
-                if r.verdict == .undecidable { progress.undecidable += 1 }
-                if r.verdict == .error { progress.failed += 1 }
+                progress.counts.count(r)
                 onRecord(r)
                 if !options.dryRun, let entry = journalEntry(outcome) { pending.append(entry) }
             }
@@ -193,7 +189,9 @@ public final class BatchRunner: @unchecked Sendable {
             condition.unlock()
             let outcome = fixer.fixFile(
                 path: todo[index], options: options, hashing: journal != nil && !options.dryRun,
-                keepOriginal: originals.map { store in { original, fixed in try store.keep(original: original, fixed: fixed) } })
+                keepOriginal: originals.map { store in
+                    { original, fixed in try store.keep(original: original, fixed: fixed) }
+                })
             condition.lock()
             results.append((index, outcome))
             condition.unlock()
@@ -236,30 +234,35 @@ public final class BatchRunner: @unchecked Sendable {
     /// `absolute` relative to the journal's folder; nil outside it or without a journal.
     private func relativeToJournal(_ absolute: String) -> String? {
         guard let journal else { return nil }
-        let root = FileIO.parentDirectory(of: Self.absolute(journal.path))
-        let prefix = root.hasSuffix("/") ? root : root + "/"
-        return absolute.hasPrefix(prefix) ? String(absolute.dropFirst(prefix.count)) : nil
+        var path = FilePath(absolute)
+        let root = FilePath(Self.absolute(journal.path)).removingLastComponent()
+        return path.removePrefix(root) && !path.isEmpty ? path.string : nil
     }
 
     /// Errors are journalled too: an unchanged file that failed is not retried by the next run
     /// (it would fail the same way); changing it (even a chmod) makes it new work.
     private func journalEntry(_ outcome: Fixer.FileOutcome) -> JournalEntry? {
-        guard let facts = outcome.after ?? outcome.before ?? FileFacts.stat(outcome.record.path ?? "") else { return nil }
+        guard let facts = outcome.after ?? outcome.before ?? FileFacts.stat(outcome.record.path ?? "") else {
+            return nil
+        }
         let r = outcome.record
         return JournalEntry(
-            path: Self.absolute(r.path ?? ""), mode: mode, size: facts.size, mtimeNs: facts.modified, ctimeNs: facts.changed,
+            path: Self.absolute(r.path ?? ""), mode: mode, size: facts.size, mtimeNs: facts.modified,
+            ctimeNs: facts.changed,
             inode: Int64(bitPattern: facts.inode), hashBefore: outcome.before?.hash ?? "", hashAfter: facts.hash,
             verdict: r.verdict, action: .fixed(r.action), exifOrientation: r.exifOrientation,
             detectedOrientation: r.detectedOrientation, confidence: r.confidence, reason: r.reason,
-            elapsedMs: r.elapsedMilliseconds, record: r.jsonLine, updatedAt: ISO8601DateFormatter().string(from: Date()),
+            elapsedMs: r.elapsedMilliseconds, record: r.jsonLine,
+            updatedAt: ISO8601DateFormatter().string(from: Date()),
             relativePath: relativeToJournal(Self.absolute(r.path ?? "")))
     }
 
     /// The journal's key for a file: its absolute path, so reports work from any directory.
     static func absolute(_ path: String) -> String {
-        if path.hasPrefix("/") { return path }
-        let cwd = FileManager.default.currentDirectoryPath
-        return (cwd.hasSuffix("/") ? cwd : cwd + "/") + (path.hasPrefix("./") ? String(path.dropFirst(2)) : path)
+        var relative = FilePath(path)
+        if relative.isAbsolute { return path }
+        if relative.components.first?.kind == .currentDirectory { relative.components.removeFirst() }
+        return FilePath(FileManager.default.currentDirectoryPath).pushing(relative).string
     }
 
     static func seconds(_ d: Duration) -> Double {

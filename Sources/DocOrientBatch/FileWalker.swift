@@ -1,10 +1,13 @@
 import DocOrient
+import SystemPackage
 
 /// Finds the image files under the paths a user gave: recursive, hidden entries skipped unless
 /// asked for, symlinks followed with loop detection, each file once however it is reached.
 public struct FileWalker: Sendable {
     /// Extensions taken as images when walking folders (files named explicitly are always tried).
-    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "tif", "tiff", "heic", "heif", "hif", "avif"]
+    public static let imageExtensions: Set<String> = [
+        "jpg", "jpeg", "jpe", "png", "tif", "tiff", "heic", "heif", "hif", "avif",
+    ]
 
     /// Glob patterns (fnmatch, matched against the path relative to its root and against the name).
     /// When any are given, a file in a folder is taken only if one matches, whatever its extension.
@@ -86,15 +89,16 @@ public struct FileWalker: Sendable {
     }
 
     private func walkDirectory(
-        _ directory: String, relative: String, into result: inout Result, directories: inout Set<FileID>, files: inout Set<FileID>
+        _ directory: String, relative: String, into result: inout Result, directories: inout Set<FileID>,
+        files: inout Set<FileID>
     ) {
         guard let names = Syscalls.directoryEntries(directory) else {
             result.problems.append("\(directory): cannot read the folder: \(Syscalls.lastError)")
             return
         }
         for name in names.sorted() {
-            let path = directory.hasSuffix("/") ? directory + name : directory + "/" + name
-            let rel = relative.isEmpty ? name : relative + "/" + name
+            let path = FilePath(directory).appending(name).string
+            let rel = FilePath(relative).appending(name).string
             if name.hasPrefix(".") {
                 if FileWalker.isOurTemporary(name) {
                     if removeIfStale(path) { result.staleTemporaries += 1 }

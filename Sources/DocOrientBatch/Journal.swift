@@ -1,6 +1,7 @@
 import DocOrient
 import Foundation
 internal import GRDB
+import SystemPackage
 
 /// One journalled file: its state after docorient handled it, and what was decided and done.
 public struct JournalEntry: Codable, Sendable, Equatable {
@@ -62,7 +63,8 @@ public struct JournalEntry: Codable, Sendable, Equatable {
     /// Whether docorient changed the file's bytes (a tag rewritten or added, pixels baked): what
     /// the report lists as changed and `undo` can take back.
     public var changedTheFile: Bool {
-        (action == .fixed(.tagRewritten) || action == .fixed(.baked)) && hashBefore != hashAfter
+        guard case .fixed(let fix) = action else { return false }
+        return fix.changesTheFile && hashBefore != hashAfter
     }
 
     /// What the journal records as done to a file: the fix's action, or that `undo` took it back.
@@ -122,6 +124,12 @@ struct JournalRow: Codable, FetchableRecord, PersistableRecord {
 public final class Journal: Sendable {
     /// The default file name, in the batch root.
     public static let defaultName = ".docorient.sqlite"
+
+    /// Where a command finds the journal it is given: `path` itself, or the default journal in
+    /// it when `path` is a folder.
+    public static func location(_ path: String) -> String {
+        Syscalls.status(path)?.kind == .directory ? FilePath(path).appending(defaultName).string : path
+    }
 
     /// The database file as given when opened; each entry's `relativePath` is relative to its folder.
     public let path: String

@@ -1,5 +1,6 @@
 import DocOrient
 import Foundation
+import SystemPackage
 
 /// The original bytes of files a batch changed, kept beside its journal so that `undo` can give
 /// them back byte for byte: one file per original, named by its content hash, in the
@@ -24,7 +25,7 @@ public struct OriginalsStore: Sendable {
         {
             return
         }
-        let path = directory + "/" + FileFacts.contentHash(original)
+        let path = FilePath(directory).appending(FileFacts.contentHash(original)).string
         if FileManager.default.fileExists(atPath: path) { return }
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -37,7 +38,7 @@ public struct OriginalsStore: Sendable {
     /// The kept original whose content hash is `hash`, nil when none was kept.
     /// - Throws: `.io` when the kept file no longer has that content.
     public func original(hash: String) throws -> [UInt8]? {
-        let path = directory + "/" + hash
+        let path = FilePath(directory).appending(hash).string
         guard !hash.isEmpty, FileManager.default.fileExists(atPath: path) else { return nil }
         let bytes = try FileIO.read(path, maxBytes: .max)
         guard FileFacts.contentHash(bytes) == hash else {
@@ -83,9 +84,13 @@ public enum Undo {
     /// when the file at `entry.path` is still the one docorient wrote; writes them unless
     /// `dryRun`, and returns the journal entry for the restored file (action "undone").
     public static func undo(_ entry: JournalEntry, store: OriginalsStore, dryRun: Bool) -> (Result, JournalEntry?) {
-        func result(_ outcome: Outcome, _ reason: String?) -> Result { Result(path: entry.path, outcome: outcome, reason: reason) }
+        func result(_ outcome: Outcome, _ reason: String?) -> Result {
+            Result(path: entry.path, outcome: outcome, reason: reason)
+        }
         guard entry.changedTheFile else {
-            return (result(.nothingToUndo, entry.action == .undone ? "already undone" : "docorient did not change it"), nil)
+            return (
+                result(.nothingToUndo, entry.action == .undone ? "already undone" : "docorient did not change it"), nil
+            )
         }
         let current: [UInt8]
         do {
@@ -102,11 +107,17 @@ public enum Undo {
             if let kept = try store.original(hash: entry.hashBefore) {
                 original = kept
                 how = "kept original"
-            } else if entry.action == .fixed(.tagRewritten), let tag = entry.exifOrientation.flatMap(Orientation.init(exifValue:)) {
+            } else if entry.action == .fixed(.tagRewritten),
+                let tag = entry.exifOrientation.flatMap(Orientation.init(exifValue:))
+            {
                 original = try TagRewrite.setting(tag, in: current)
                 how = "tag edited back"
             } else {
-                return (result(.refused, "no original was kept (fixed without keeping originals, or the kept one was deleted)"), nil)
+                return (
+                    result(
+                        .refused, "no original was kept (fixed without keeping originals, or the kept one was deleted)"),
+                    nil
+                )
             }
         } catch {
             return (result(.refused, "\(error)"), nil)

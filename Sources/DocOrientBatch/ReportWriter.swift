@@ -7,26 +7,8 @@ import Foundation
 ///
 /// Not thread-safe: one writer per run, fed from one task (the batch runner serialises into it).
 package final class ReportWriter {
-    /// Counts for the summary.
-    package struct Summary: Sendable, Equatable {
-        /// Records written.
-        package var files = 0
-        /// Files whose text confirmed the tag (verdict `.agrees`; a disagreeing XMP copy may still be rewritten).
-        package var agreed = 0
-        /// Files changed: tag rewritten or added, or pixels baked, whatever the verdict.
-        package var fixed = 0
-        /// Dry run: files that would have been changed.
-        package var wouldFix = 0
-        /// Files without a usable tag whose text decided (verdict `.noTag`).
-        package var noTag = 0
-        /// Files whose text did not decide; left unchanged.
-        package var undecidable = 0
-        /// Files that could not be read, decided or written.
-        package var failed = 0
-    }
-
     /// The counts of the records written so far; `summaryLine` prints them.
-    package private(set) var summary = Summary()
+    package private(set) var summary = FixCounts()
     private let json: Bool
     private let quiet: Bool
     private let report: FileHandle?
@@ -60,16 +42,7 @@ package final class ReportWriter {
     /// noteworthy or `quiet`, its human line; a noteworthy file's human line on stderr at once;
     /// and its JSON line appended to the report file, if any.
     package func record(_ r: FixRecord) {
-        summary.files += 1
-        switch r.verdict {
-        case .agrees: summary.agreed += 1
-        case .noTag: summary.noTag += 1
-        case .undecidable: summary.undecidable += 1
-        case .error: summary.failed += 1
-        case .disagrees: break
-        }
-        if r.action == .tagRewritten || r.action == .baked { summary.fixed += 1 }
-        if r.action == .wouldRewriteTag || r.action == .wouldBake { summary.wouldFix += 1 }
+        summary.count(r)
 
         let line = r.jsonLine
         if json { Self.write(line + "\n", to: .standardOutput) }

@@ -24,7 +24,8 @@ struct DocOrientCommand: AsyncParsableCommand {
             """,
         version: "0.1.0",
         subcommands: [
-            FixCommand.self, ReportCommand.self, UndoCommand.self, InspectCommand.self, TagCommand.self, BakeCommand.self,
+            FixCommand.self, ReportCommand.self, UndoCommand.self, InspectCommand.self, TagCommand.self,
+            BakeCommand.self,
             ServeCommand.self,
         ]
     )

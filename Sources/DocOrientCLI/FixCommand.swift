@@ -51,7 +51,10 @@ struct FixCommand: ParsableCommand {
     @Flag(help: "Decide and report, change nothing.")
     var dryRun = false
 
-    @Flag(help: "Keep no originals for undo (by default the original bytes of every file changed in a way a tag edit cannot take back, such as --bake or a tag added, are kept in .docorient-originals beside the journal).")
+    @Flag(
+        help:
+            "Keep no originals for undo (by default the original bytes of every file changed in a way a tag edit cannot take back, such as --bake or a tag added, are kept in .docorient-originals beside the journal)."
+    )
     var noKeep = false
 
     @Flag(help: "Print one JSON object per file per line on stdout.")
@@ -63,22 +66,33 @@ struct FixCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Tesseract languages joined by '+'.", valueName: "LANGS"))
     var lang = "eng"
 
-    @Option(help: ArgumentHelp("Directory with the <lang>.traineddata models (default: $TESSDATA_PREFIX, then Debian's).", valueName: "DIR"))
+    @Option(
+        help: ArgumentHelp(
+            "Directory with the <lang>.traineddata models (default: $TESSDATA_PREFIX, then Debian's).", valueName: "DIR"
+        ))
     var tessdata: String?
 
-    @Option(help: ArgumentHelp("Refuse images with more pixels than this, before decoding (decompression bombs).", valueName: "N"))
+    @Option(
+        help: ArgumentHelp(
+            "Refuse images with more pixels than this, before decoding (decompression bombs).", valueName: "N"))
     var maxPixels = Bake.defaultMaxPixels
 
     @Option(help: ArgumentHelp("Append a JSON Lines record per file to FILE.", valueName: "FILE"))
     var report: String?
 
-    @Flag(help: "No per-file lines for files that need no attention (errors, disagreements and the summary still print).")
+    @Flag(
+        help: "No per-file lines for files that need no attention (errors, disagreements and the summary still print).")
     var quiet = false
 
-    @Option(help: ArgumentHelp("Parallel workers, each with its own Tesseract engine (default: the number of cores).", valueName: "N"))
+    @Option(
+        help: ArgumentHelp(
+            "Parallel workers, each with its own Tesseract engine (default: the number of cores).", valueName: "N"))
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
-    @Option(help: ArgumentHelp("The journal database (default: .docorient.sqlite in the first folder given; none for single files).", valueName: "PATH"))
+    @Option(
+        help: ArgumentHelp(
+            "The journal database (default: .docorient.sqlite in the first folder given; none for single files).",
+            valueName: "PATH"))
     var journal: String?
 
     @Option(help: ArgumentHelp("Only files matching GLOB (relative path or name); repeatable.", valueName: "GLOB"))
@@ -90,7 +104,9 @@ struct FixCommand: ParsableCommand {
     @Flag(help: "Also walk hidden files and folders.")
     var hidden = false
 
-    @Option(help: ArgumentHelp("Take only part K of N of the files, 1 <= K <= N (deterministic by relative path).", valueName: "K/N"))
+    @Option(
+        help: ArgumentHelp(
+            "Take only part K of N of the files, 1 <= K <= N (deterministic by relative path).", valueName: "K/N"))
     var shard: Shard?
 
     @OptionGroup var write: WriteOptions
@@ -103,9 +119,10 @@ struct FixCommand: ParsableCommand {
     func validate() throws {
         if trim && !bake { throw ValidationError("--trim only applies with --bake") }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-        let codes = lang.split(separator: "+", omittingEmptySubsequences: false)
-        if codes.contains(where: { $0.isEmpty || !$0.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } }) {
-            throw ValidationError("--lang takes Tesseract language codes joined by '+', e.g. eng+deu; got '\(lang)'")
+        do {
+            _ = try ResolverConfiguration.languageCodes(lang)
+        } catch let error as DocOrientError {
+            throw ValidationError("--lang: \(error.message)")
         }
     }
 
@@ -115,7 +132,7 @@ struct FixCommand: ParsableCommand {
         let found = walker.walk(paths)
         for problem in found.problems { printError("docorient: \(problem)") }
         let folders = paths.filter { isDirectory($0) }
-        let journalPath = journal ?? folders.first.map { ($0.hasSuffix("/") ? $0 : $0 + "/") + Journal.defaultName }
+        let journalPath = journal ?? folders.first.map(Journal.location)
 
         let configuration = ResolverConfiguration(
             tessdata: tessdata, languages: lang, mirror: mirror ? .always : .auto, maxPixels: maxPixels,
@@ -134,10 +151,15 @@ struct FixCommand: ParsableCommand {
         let options = FixOptions(bake: bake, trim: trim, dryRun: dryRun, destination: write.destination)
         let originals = noKeep ? nil : openedJournal.map { OriginalsStore(besideJournal: $0.path) }
         let runner = BatchRunner(
-            fixer: Fixer(resolver: resolver), options: options, jobs: jobs, journal: openedJournal, originals: originals)
+            fixer: Fixer(resolver: resolver), options: options, jobs: jobs, journal: openedJournal, originals: originals
+        )
         var skipped: [String] = []
-        if found.skippedNonImages > 0 { skipped.append("\(found.skippedNonImages) non-image file\(found.skippedNonImages == 1 ? "" : "s")") }
-        if found.symlinkLoops > 0 { skipped.append("\(found.symlinkLoops) symlink loop\(found.symlinkLoops == 1 ? "" : "s")") }
+        if found.skippedNonImages > 0 {
+            skipped.append("\(found.skippedNonImages) non-image file\(found.skippedNonImages == 1 ? "" : "s")")
+        }
+        if found.symlinkLoops > 0 {
+            skipped.append("\(found.symlinkLoops) symlink loop\(found.symlinkLoops == 1 ? "" : "s")")
+        }
         if found.otherShards > 0 { skipped.append("\(found.otherShards) files of other shards") }
         if !skipped.isEmpty, !quiet { printError("docorient: skipped " + skipped.joined(separator: ", ")) }
 
@@ -148,10 +170,13 @@ struct FixCommand: ParsableCommand {
         progress.finish()
         writer.finish()
         if final.alreadyDone > 0 {
-            printError("docorient: \(final.alreadyDone) file\(final.alreadyDone == 1 ? " was" : "s were") already handled (journal \(journalPath ?? "")), skipped")
+            printError(
+                "docorient: \(final.alreadyDone) file\(final.alreadyDone == 1 ? " was" : "s were") already handled (journal \(journalPath ?? "")), skipped"
+            )
         }
         if final.stopped {
-            printError("docorient: interrupted; \(final.total - final.alreadyDone - final.done) files left for the next run")
+            printError(
+                "docorient: interrupted; \(final.total - final.alreadyDone - final.done) files left for the next run")
             throw ExitCode(130)
         }
         if writer.summary.failed > 0 { throw ExitCode(1) }

@@ -31,18 +31,22 @@ struct ReportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write a self-contained HTML contact sheet to FILE.", valueName: "FILE"))
     var html: String?
 
-    @Option(name: .long, help: ArgumentHelp("A journal to read (repeatable; the same as listing it as an argument).", valueName: "PATH"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("A journal to read (repeatable; the same as listing it as an argument).", valueName: "PATH"))
     var journal: [String] = []
 
     @Argument(help: "Journal files (.docorient.sqlite) or folders that hold one.")
     var journals: [String] = []
 
     func validate() throws {
-        if journal.isEmpty && journals.isEmpty { throw ValidationError("name at least one journal (or a folder that holds .docorient.sqlite)") }
+        if journal.isEmpty && journals.isEmpty {
+            throw ValidationError("name at least one journal (or a folder that holds .docorient.sqlite)")
+        }
     }
 
     func run() throws {
-        let paths = (journal + journals).map { isDirectory($0) ? ($0.hasSuffix("/") ? $0 : $0 + "/") + Journal.defaultName : $0 }
+        let paths = (journal + journals).map(Journal.location)
         let report: BatchReport
         do {
             report = try BatchReport(journals: paths)
@@ -58,7 +62,9 @@ struct ReportCommand: ParsableCommand {
                 let old = entry.exifOrientation.map(String.init) ?? "none"
                 let new = entry.detectedOrientation.map(String.init) ?? "-"
                 let undo = report.undoCommand(for: entry).map { "\tundo: \($0)" } ?? ""
-                print("\(group.title)\t\(entry.verdict.rawValue)\t\(entry.path)\ttag \(old) -> \(new)\t\(entry.action)\t\(entry.reason ?? "")\(undo)")
+                print(
+                    "\(group.title)\t\(entry.verdict.rawValue)\t\(entry.path)\ttag \(old) -> \(new)\t\(entry.action)\t\(entry.reason ?? "")\(undo)"
+                )
             }
         }
         if let html {

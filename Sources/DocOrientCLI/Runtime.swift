@@ -57,7 +57,7 @@ final class ProgressLine {
         if p.alreadyDone > 0 { line += " (+\(p.alreadyDone) already done)" }
         line += String(format: ", %.1f files/s", p.filesPerSecond)
         if let eta = p.etaSeconds, p.done > 0 { line += ", ETA \(Self.clock(eta))" }
-        line += ", fixed \(p.fixed), undecidable \(p.undecidable), failed \(p.failed)"
+        line += ", fixed \(p.counts.fixed), undecidable \(p.counts.undecidable), failed \(p.counts.failed)"
         if terminal {
             FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
             drawn = true

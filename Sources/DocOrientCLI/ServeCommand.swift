@@ -10,11 +10,12 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Serves POST /v1/orientation (image bytes in, the fix --json record out), POST \
             /v1/fix?mode=tag|bake (the fixed image out, the record in the X-DocOrient-Record \
-            header), GET /healthz and GET /openapi.json. Bodies over --max-body-mb get 413, bytes \
-            that are no JPEG, PNG or TIFF 415, broken images 422; past --max-in-flight image \
-            requests at once, 503 with Retry-After. SIGTERM or Ctrl-C stops accepting and lets the \
-            requests in flight finish. The service keeps no state: run identical replicas behind \
-            any HTTP load balancer.
+            header), GET /healthz, GET /openapi.json and GET /metrics (Prometheus). Bodies over \
+            --max-body-mb get 413, bytes that are no JPEG, PNG or TIFF 415, broken images 422; past \
+            --max-in-flight image requests at once, 503 with Retry-After. The work of a client that \
+            disconnects stops. SIGTERM or Ctrl-C stops accepting and lets the requests in flight \
+            finish, then exits 0. The service keeps no state: run identical replicas behind any \
+            HTTP load balancer.
 
             Examples:
               docorient serve
@@ -52,7 +53,8 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let resolver: Resolver
         do {
-            resolver = try Resolver(configuration: ResolverConfiguration(tessdata: tessdata, languages: lang, budget: budget.budget))
+            resolver = try Resolver(
+                configuration: ResolverConfiguration(tessdata: tessdata, languages: lang, budget: budget.budget))
         } catch let error as DocOrientError {
             printError("docorient: \(error)" + (error.code == .missingModel ? " (here: --tessdata DIR)" : ""))
             throw ExitCode(1)

@@ -5,7 +5,9 @@ import Foundation
 
 /// Options every file-changing command shares.
 struct WriteOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Write changed copies into DIR instead of replacing the originals.", valueName: "DIR"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Write changed copies into DIR instead of replacing the originals.", valueName: "DIR"))
     var output: String?
 
     func validate() throws {
@@ -60,13 +62,16 @@ struct BudgetOptions: ParsableArguments {
     }
 
     var budget: WorkBudget {
-        WorkBudget(reads: maxReads, words: maxWords, pixels: maxOcrMegapixels.multipliedReportingOverflow(by: 1_000_000).overflow ? .max : maxOcrMegapixels * 1_000_000)
+        WorkBudget(
+            reads: maxReads, words: maxWords,
+            pixels: maxOcrMegapixels.multipliedReportingOverflow(by: 1_000_000).overflow
+                ? .max : maxOcrMegapixels * 1_000_000)
     }
 }
 
 /// An orientation on the command line: its EXIF value, 1-8.
 extension Orientation: ExpressibleByArgument {
-    /// The orientation whose EXIF value is `argument` ("1" to "8"); nil for anything else.
+    /// The orientation whose EXIF value `argument` is ("6"); nil (a usage error) outside 1-8.
     public init?(argument: String) {
         guard let value = Int(argument), let orientation = Orientation(exifValue: value) else { return nil }
         self = orientation
@@ -75,6 +80,6 @@ extension Orientation: ExpressibleByArgument {
 
 /// `--shard K/N`, with 1 <= K <= N.
 extension Shard: ExpressibleByArgument {
-    /// The shard `argument` names as "K/N"; nil when it is not that form or K is outside 1...N.
+    /// The shard `argument` names ("2/8"); nil (a usage error) unless 1 <= K <= N.
     public init?(argument: String) { self.init(argument) }
 }

@@ -38,7 +38,7 @@ struct UndoCommand: ParsableCommand {
     var paths: [String] = []
 
     func run() throws {
-        let journalPath = isDirectory(journal) ? (journal.hasSuffix("/") ? journal : journal + "/") + Journal.defaultName : journal
+        let journalPath = Journal.location(journal)
         guard FileManager.default.fileExists(atPath: journalPath) else {
             printError("docorient: \(journalPath): no journal here (run docorient fix on a folder first)")
             throw ExitCode(1)

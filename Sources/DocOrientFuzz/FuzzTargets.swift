@@ -26,7 +26,8 @@ extension FuzzTarget {
 
     @_silgen_name("LLVMFuzzerRunDriver")
     func runDriver(
-        _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+        _ argc: UnsafeMutablePointer<CInt>,
+        _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
         _ callback: @convention(c) (UnsafePointer<UInt8>, Int) -> CInt
     ) -> CInt
 

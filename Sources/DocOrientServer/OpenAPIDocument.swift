@@ -2,7 +2,7 @@
 public enum OpenAPIDocument {
     /// Every route the service answers, as "METHOD path".
     public static let routes = [
-        "POST /v1/orientation", "POST /v1/fix", "GET /healthz", "GET /openapi.json",
+        "POST /v1/orientation", "POST /v1/fix", "GET /healthz", "GET /openapi.json", "GET /metrics",
     ]
 
     /// The document as JSON text, the body of `GET /openapi.json`: the endpoints, their
@@ -21,7 +21,10 @@ public enum OpenAPIDocument {
                   "200": {"description": "The record `docorient fix --json` prints", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Record"}}}},
                   "413": {"description": "Body too large", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
                   "415": {"description": "Not a supported image (JPEG, PNG, TIFF)", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
-                  "422": {"description": "A broken image or a limit exceeded", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+                  "422": {"description": "A broken image or a limit exceeded", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+                  "503": {"description": "Busy: more image requests in flight than the service admits; retry after the Retry-After seconds",
+                          "headers": {"Retry-After": {"schema": {"type": "integer"}}},
+                          "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
                 }
               }
             },
@@ -37,12 +40,18 @@ public enum OpenAPIDocument {
                   "400": {"description": "Unknown mode", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
                   "413": {"description": "Body too large", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
                   "415": {"description": "Not a supported image", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
-                  "422": {"description": "A broken image, a limit exceeded, or a bake that would lose edge pixels", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+                  "422": {"description": "A broken image, a limit exceeded, or a bake that would lose edge pixels", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+                  "503": {"description": "Busy: more image requests in flight than the service admits; retry after the Retry-After seconds",
+                          "headers": {"Retry-After": {"schema": {"type": "integer"}}},
+                          "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
                 }
               }
             },
             "/healthz": {"get": {"summary": "Liveness", "responses": {"200": {"description": "Serving"}}}},
-            "/openapi.json": {"get": {"summary": "This document", "responses": {"200": {"description": "OpenAPI 3 JSON"}}}}
+            "/openapi.json": {"get": {"summary": "This document", "responses": {"200": {"description": "OpenAPI 3 JSON"}}}},
+            "/metrics": {"get": {"summary": "Prometheus metrics: requests by endpoint and status, their duration, requests in flight and queued",
+                                 "responses": {"200": {"description": "Prometheus text exposition format 0.0.4",
+                                                       "content": {"text/plain": {"schema": {"type": "string"}}}}}}}
           },
           "components": {
             "schemas": {

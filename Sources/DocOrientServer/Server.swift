@@ -1,7 +1,9 @@
 import DocOrient
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
+import NIOHTTP1
+import Prometheus
 import Synchronization
 
 /// Settings of the HTTP service.
@@ -58,17 +60,27 @@ func errorResponse(_ error: DocOrientError) -> Response {
     return jsonResponse(status(for: error.code), text)
 }
 
-/// Builds the router of the service over `fixer`.
-public func makeRouter(fixer: Fixer, configuration: ServerConfiguration) -> Router<BasicRequestContext> {
-    let router = Router()
+/// Builds the router of the service over `fixer`. The work of an image request stops (and its
+/// engine is freed) when its client goes away; `makeApplication` installs what notices that.
+/// - Parameter registry: where the service's metrics live, served at `GET /metrics`; pass one
+///   to add them to an exposition of your own (their names start with `docorient_`).
+public func makeRouter(
+    fixer: Fixer, configuration: ServerConfiguration,
+    registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()
+) -> Router<ServiceRequestContext> {
+    let router = Router(context: ServiceRequestContext.self)
+    let metrics = ServiceMetrics(registry: registry)
+    router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
     let limit = configuration.maxBodyBytes
     let budget = configuration.budget
 
-    @Sendable func body(_ request: Request) async throws -> ByteBuffer? {
+    @Sendable func body(_ request: Request) async throws -> Upload {
         do {
-            return try await request.body.collect(upTo: limit)
+            return .complete(try await request.body.collect(upTo: limit))
         } catch let error as HTTPError where error.status == .contentTooLarge {
-            return nil
+            return .tooLarge
+        } catch HTTPParserError.invalidEOFState {
+            return .abandoned
         }
     }
     let admitted = Admission(limit: configuration.maxInFlight)
@@ -79,45 +91,83 @@ public func makeRouter(fixer: Fixer, configuration: ServerConfiguration) -> Rout
         return r
     }
     let tooLarge = DocOrientError(.limitExceeded, "the request body is larger than \(limit) bytes")
+    // Nobody reads it: the status is for the metrics and the log.
+    let clientGone = Response(status: ServiceMetrics.clientClosedRequest, headers: [.connection: "close"])
 
     router.get("/healthz") { _, _ in jsonResponse(.ok, #"{"status":"ok"}"#) }
     router.get("/openapi.json") { _, _ in jsonResponse(.ok, OpenAPIDocument.json) }
+    router.get("/metrics") { _, _ in
+        // Requests beyond the engines wait in the fixer's queue; the gate admits maxEngines at once.
+        let queued = max(0, admitted.deciding - fixer.resolver.configuration.maxEngines)
+        return Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition(inFlight: admitted.current, queued: queued))))
+    }
 
-    router.post("/v1/orientation") { request, _ -> Response in
+    router.post("/v1/orientation") { request, context -> Response in
         guard admitted.enter() else { return busy() }
         defer { admitted.leave() }
-        guard let buffer = try await body(request) else {
-            return withStatus(errorResponse(tooLarge), .contentTooLarge)
+        let buffer: ByteBuffer
+        switch try await body(request) {
+        case .complete(let bytes): buffer = bytes
+        case .tooLarge: return withStatus(errorResponse(tooLarge), .contentTooLarge)
+        case .abandoned: return clientGone
         }
         do {
-            let fixed = try await fixer.fix(Array(buffer.readableBytesView), options: FixOptions(dryRun: true), budget: budget)
+            let fixed = try await admitted.deciding {
+                try await cancellingWhenClientLeaves(context.channel) {
+                    try await fixer.fix(
+                        Array(buffer.readableBytesView), options: FixOptions(dryRun: true), budget: budget)
+                }
+            }
             return jsonResponse(.ok, fixed.record.jsonLine)
         } catch let error as DocOrientError {
             return errorResponse(error)
+        } catch is CancellationError {
+            return clientGone
         }
     }
 
-    router.post("/v1/fix") { request, _ -> Response in
+    router.post("/v1/fix") { request, context -> Response in
         guard admitted.enter() else { return busy() }
         defer { admitted.leave() }
         let mode = request.uri.queryParameters.get("mode") ?? "tag"
         guard mode == "tag" || mode == "bake" else {
             return errorResponse(DocOrientError(.invalidRequest, "mode must be tag or bake, not \(mode)"))
         }
-        guard let buffer = try await body(request) else {
-            return withStatus(errorResponse(tooLarge), .contentTooLarge)
+        let buffer: ByteBuffer
+        switch try await body(request) {
+        case .complete(let bytes): buffer = bytes
+        case .tooLarge: return withStatus(errorResponse(tooLarge), .contentTooLarge)
+        case .abandoned: return clientGone
         }
         do {
-            let fixed = try await fixer.fix(
-                Array(buffer.readableBytesView), options: FixOptions(bake: mode == "bake"), budget: budget)
+            let fixed = try await admitted.deciding {
+                try await cancellingWhenClientLeaves(context.channel) {
+                    try await fixer.fix(
+                        Array(buffer.readableBytesView), options: FixOptions(bake: mode == "bake"), budget: budget)
+                }
+            }
             var headers: HTTPFields = [.contentType: "application/octet-stream"]
             headers[HTTPField.Name("X-DocOrient-Record")!] = fixed.record.jsonLine
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: fixed.bytes)))
         } catch let error as DocOrientError {
             return errorResponse(error)
+        } catch is CancellationError {
+            return clientGone
         }
     }
     return router
+}
+
+/// A request body as it arrived.
+enum Upload {
+    /// All of it, within the limit.
+    case complete(ByteBuffer)
+    /// More than the limit.
+    case tooLarge
+    /// The connection ended before the body did: the client went away mid-upload.
+    case abandoned
 }
 
 func withStatus(_ response: Response, _ status: HTTPResponse.Status) -> Response {
@@ -128,20 +178,28 @@ func withStatus(_ response: Response, _ status: HTTPResponse.Status) -> Response
 
 /// The service as a Hummingbird application; `runService()` serves until SIGTERM or SIGINT,
 /// then stops accepting and lets requests in flight finish.
-/// - Parameter onRunning: called once the server listens, with the port it listens on (the one
-///   the system chose when `configuration.port` is 0).
+/// - Parameters:
+///   - registry: where the service's metrics live (`GET /metrics`); each application gets its
+///     own unless you pass one, so building several in one process is safe.
+///   - onRunning: called once the server listens, with the port it listens on (the one the
+///     system chose when `configuration.port` is 0).
 public func makeApplication(
-    fixer: Fixer, configuration: ServerConfiguration, onRunning: (@Sendable (_ port: Int) async -> Void)? = nil
+    fixer: Fixer, configuration: ServerConfiguration,
+    registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+    onRunning: (@Sendable (_ port: Int) async -> Void)? = nil
 ) -> some ApplicationProtocol {
     Application(
-        router: makeRouter(fixer: fixer, configuration: configuration),
+        router: makeRouter(fixer: fixer, configuration: configuration, registry: registry),
+        server: .http1(configuration: .init(additionalChannelHandlers: [ClientDisconnectWatch()])),
         configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "docorient"),
         onServerRunning: { channel in await onRunning?(channel.localAddress?.port ?? configuration.port) })
 }
 
-/// Counts the image requests in flight and refuses past a limit.
+/// Counts the image requests in flight (admitted: being read, queued for an engine, or being
+/// decided) and refuses past a limit; also counts those inside the fixer (queued or being decided).
 final class Admission: Sendable {
     private let count = Atomic<Int>(0)
+    private let inFixer = Atomic<Int>(0)
     private let limit: Int
     init(limit: Int) { self.limit = limit }
     func enter() -> Bool {
@@ -152,4 +210,15 @@ final class Admission: Sendable {
         return true
     }
     func leave() { count.subtract(1, ordering: .relaxed) }
+    /// Admitted requests now.
+    var current: Int { count.load(ordering: .relaxed) }
+
+    /// Runs `work` (a call into the fixer), counted in `deciding` meanwhile.
+    func deciding<R>(_ work: () async throws -> R) async throws -> R {
+        inFixer.add(1, ordering: .relaxed)
+        defer { inFixer.subtract(1, ordering: .relaxed) }
+        return try await work()
+    }
+    /// Requests inside the fixer now: waiting for an engine or being decided.
+    var deciding: Int { inFixer.load(ordering: .relaxed) }
 }

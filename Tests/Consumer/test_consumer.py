@@ -2,8 +2,8 @@
 
 It compiles README's library example (the ingest worker, copied from README.md as written) in a
 fresh package with a path dependency on this repository, then checks the build plan: only the
-core `DocOrient` module and the consumer are compiled (no GRDB, no DocOrientBatch, no Hummingbird
-or NIO), and the program's record for a sample equals `docorient fix --dry-run --json`'s.
+core `DocOrient` module, swift-system's `SystemPackage` (its one package dependency) and the
+consumer are compiled (no GRDB, no DocOrientBatch, no Hummingbird or NIO), and the program's record for a sample equals `docorient fix --dry-run --json`'s.
 
 Run: python3 -m pytest -q Tests/Consumer   (about a minute: a debug build of the core)
 """
@@ -64,7 +64,7 @@ def test_a_consumer_of_the_core_compiles_only_the_core(consumer):
         for f in os.listdir(consumer / ".build" / "debug" / "Modules")
         if f.endswith(".swiftmodule")
     )
-    assert modules == ["DocOrient", "Ingest"], modules
+    assert modules == ["DocOrient", "Ingest", "SystemPackage"], modules
     objects = [
         os.path.join(d, f)
         for d, _, fs in os.walk(consumer / ".build" / "debug")

@@ -22,7 +22,11 @@ struct BadInputTests {
         let slot = try #require(jpeg.exif?.orientation)
         let entry = slot.offset - 8
         Bytes.put16(&out, entry + 2, type, bigEndian: slot.bigEndian)
-        if type == 4 { Bytes.put32(&out, slot.offset, value, bigEndian: slot.bigEndian) } else { Bytes.put16(&out, slot.offset, value, bigEndian: slot.bigEndian) }
+        if type == 4 {
+            Bytes.put32(&out, slot.offset, value, bigEndian: slot.bigEndian)
+        } else {
+            Bytes.put16(&out, slot.offset, value, bigEndian: slot.bigEndian)
+        }
         return out
     }
 
@@ -54,7 +58,12 @@ struct BadInputTests {
             (Case(name: "overflow.jpg", bytes: overflow), "IFD0 offset"),
             (Case(name: "bomb.jpg", bytes: bomb), "over the limit"),
             (Case(name: "text.jpg", bytes: Array("hello, I am not an image".utf8)), "unsupported format"),
-            (Case(name: "movie.jpg", bytes: [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [UInt8](repeating: 0, count: 20)), "HEIF file (brand 'heic') without a still image"),
+            (
+                Case(
+                    name: "movie.jpg",
+                    bytes: [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [UInt8](repeating: 0, count: 20)),
+                "HEIF file (brand 'heic') without a still image"
+            ),
         ]
     }
 
@@ -82,7 +91,9 @@ struct BadInputTests {
         let bytes = try Self.patchingOrientationEntry(Self.sample(), type: 3, value: value)
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         let inspect = try CLITests.docorient("inspect", "--json", path)
-        #expect(inspect.out.contains("\"exif_orientation\":\(value)") && inspect.out.contains("\"effective_orientation\":null"))
+        #expect(
+            inspect.out.contains("\"exif_orientation\":\(value)")
+                && inspect.out.contains("\"effective_orientation\":null"))
         let (record, _) = try fixJSON(path)
         #expect(record["verdict"] as? String == "no_tag")
         #expect(record["detected_orientation"] as? Int == 8)
@@ -133,8 +144,10 @@ struct BadInputTests {
     @Test func oddButValidJPEGsAreHandled() throws {
         let dir = try CLITests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let cmyk = dir.appendingPathComponent("cmyk.jpg").path, progressive = dir.appendingPathComponent("progressive.jpg").path
-        let arithmetic = dir.appendingPathComponent("arithmetic.jpg").path, tiny = dir.appendingPathComponent("tiny.jpg").path
+        let cmyk = dir.appendingPathComponent("cmyk.jpg").path,
+            progressive = dir.appendingPathComponent("progressive.jpg").path
+        let arithmetic = dir.appendingPathComponent("arithmetic.jpg").path,
+            tiny = dir.appendingPathComponent("tiny.jpg").path
         try CLITests.run("convert", [Self.letter, "-colorspace", "CMYK", cmyk])
         try CLITests.run("convert", [Self.letter, "-interlace", "JPEG", progressive])
         try CLITests.run("jpegtran", ["-arithmetic", "-copy", "all", "-outfile", arithmetic, Self.letter])
@@ -164,7 +177,9 @@ struct BadInputTests {
         guard getuid() == 0 else { return }  // mounting a tiny file system needs root
         let mount = try CLITests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: mount) }
-        guard (try? CLITests.run("mount", ["-t", "tmpfs", "-o", "size=200k", "tmpfs", mount.path]))?.status == 0 else { return }
+        guard (try? CLITests.run("mount", ["-t", "tmpfs", "-o", "size=200k", "tmpfs", mount.path]))?.status == 0 else {
+            return
+        }
         defer { _ = try? CLITests.run("umount", [mount.path]) }
         let path = mount.appendingPathComponent("letter.jpg").path
         try FileManager.default.copyItem(atPath: Self.letter, toPath: path)
@@ -231,7 +246,8 @@ struct BadInputTests {
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "real.jpg")
         let (record, _) = try fixJSON(link)
         #expect(record["action"] as? String == "tag_rewritten")
-        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link) == "real.jpg", "the link is still a link")
+        #expect(
+            try FileManager.default.destinationOfSymbolicLink(atPath: link) == "real.jpg", "the link is still a link")
         #expect(try ImageMetadata.read(FileIO.read(real)).exifOrientation == 8)
     }
 }

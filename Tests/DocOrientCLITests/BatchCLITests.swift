@@ -34,7 +34,8 @@ struct BatchCLITests {
             let target = root.appendingPathComponent("2026-\(i % 6 + 1)/\(sample.file)")
             try fm.copyItem(atPath: CLITests.samples.appendingPathComponent(sample.file).path, toPath: target.path)
         }
-        try fm.createSymbolicLink(atPath: root.appendingPathComponent("2026-1/batch-0/loop").path, withDestinationPath: "../..")
+        try fm.createSymbolicLink(
+            atPath: root.appendingPathComponent("2026-1/batch-0/loop").path, withDestinationPath: "../..")
         try Data("hidden".utf8).write(to: root.appendingPathComponent(".hidden.jpg"))
         let readOnly = root.appendingPathComponent("2026-2/locked.jpg").path
         try fm.copyItem(atPath: CLITests.samples.appendingPathComponent(samples.last!.file).path, toPath: readOnly)
@@ -74,12 +75,16 @@ struct BatchCLITests {
         defer { try? FileManager.default.removeItem(at: tree.root.deletingLastPathComponent()) }
         let first = try fix(tree.root)
         #expect(first.status == 1, "the read-only, corrupt and FIFO files fail; the rest is handled")
-        let records = first.lines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let records = first.lines.compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
         #expect(records.count == 240 + 8 + 3, "\(records.count) records; stderr: \(first.err.suffix(400))")
         let failed = Set(records.filter { $0["verdict"] as? String == "error" }.compactMap { $0["path"] as? String })
         #expect(failed == [tree.readOnly, tree.corrupt, tree.fifo])
         #expect(first.err.contains("skipped 6 non-image files, 1 symlink loop"), "\(first.err.suffix(300))")
-        #expect(records.filter { $0["action"] as? String == "tag_rewritten" }.count >= 4, "the sample documents with wrong tags are fixed")
+        #expect(
+            records.filter { $0["action"] as? String == "tag_rewritten" }.count >= 4,
+            "the sample documents with wrong tags are fixed")
         #expect(FileManager.default.fileExists(atPath: tree.root.appendingPathComponent(Journal.defaultName).path))
         // The journal's content hashes: before and after for a rewritten file, the same for the rest.
         let entries = try Journal(path: tree.root.appendingPathComponent(Journal.defaultName).path).entries()
@@ -103,13 +108,18 @@ struct BatchCLITests {
         #expect(try Self.snapshot(tree.root) == before)
 
         let report = try CLITests.docorient("report", "--json", tree.root.path)
-        let listed = Set(report.lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["path"] as? String })
+        let listed = Set(
+            report.lines.compactMap {
+                (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["path"] as? String
+            })
         #expect(failed.isSubset(of: listed), "the report lists every error")
         // Every disagreement, undecidable and error, and every file whose tag was added.
-        #expect(listed.count == records.filter {
-            ["disagrees", "undecidable", "error"].contains($0["verdict"] as? String ?? "")
-                || ["tag_rewritten", "baked"].contains($0["action"] as? String ?? "")
-        }.count)
+        #expect(
+            listed.count
+                == records.filter {
+                    ["disagrees", "undecidable", "error"].contains($0["verdict"] as? String ?? "")
+                        || ["tag_rewritten", "baked"].contains($0["action"] as? String ?? "")
+                }.count)
     }
 
     @Test func aRunKilledAtRandomPointsThenResumedEndsLikeAnUninterruptedRun() throws {
@@ -153,14 +163,22 @@ struct BatchCLITests {
             let journal = dir.appendingPathComponent("shard\(k).sqlite").path
             let out = try fix(tree.root, ["--shard", "\(k)/3", "--journal", journal, "--dry-run"])
             #expect(!FileManager.default.fileExists(atPath: journal), "a dry run writes nothing, not even a journal")
-            handled.append(Set(out.lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["path"] as? String }))
+            handled.append(
+                Set(
+                    out.lines.compactMap {
+                        (try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])?["path"] as? String
+                    }))
         }
-        #expect(handled[0].isDisjoint(with: handled[1]) && handled[1].isDisjoint(with: handled[2]) && handled[0].isDisjoint(with: handled[2]))
+        #expect(
+            handled[0].isDisjoint(with: handled[1]) && handled[1].isDisjoint(with: handled[2])
+                && handled[0].isDisjoint(with: handled[2]))
         #expect(handled.map(\.count).reduce(0, +) == 251, "together the shards cover every file exactly once")
         for k in 1...3 {
-            _ = try fix(tree.root, ["--shard", "\(k)/3", "--journal", dir.appendingPathComponent("shard\(k).sqlite").path])
+            _ = try fix(
+                tree.root, ["--shard", "\(k)/3", "--journal", dir.appendingPathComponent("shard\(k).sqlite").path])
         }
-        let merged = try CLITests.docorient("report", dir.appendingPathComponent("shard1.sqlite").path,
+        let merged = try CLITests.docorient(
+            "report", dir.appendingPathComponent("shard1.sqlite").path,
             dir.appendingPathComponent("shard2.sqlite").path, dir.appendingPathComponent("shard3.sqlite").path)
         #expect(merged.out.hasPrefix("251 files:"), "\(merged.out.prefix(200))")
     }
@@ -176,7 +194,8 @@ struct BatchCLITests {
         let listed = try CLITests.docorient("report", "--json", tree.root.path).lines
         #expect(listed.count > 200, "the noise photos are undecidable")
         for line in listed {
-            let path = try #require((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["path"] as? String)
+            let path = try #require(
+                (try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["path"] as? String)
             #expect(html.contains(BatchReport.escape(path)), "\(path) missing from the page")
         }
         #expect(html.contains("data:image/jpeg;base64,"), "thumbnails are embedded")

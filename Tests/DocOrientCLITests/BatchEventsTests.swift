@@ -59,7 +59,7 @@ struct BatchEventsTests {
         }
         let done = try #require(final)
         #expect(done.done == files.count && !done.stopped && done.total == files.count)
-        #expect(done.fixed == records.filter { $0.action == .tagRewritten }.count && done.fixed >= 1)
+        #expect(done.counts.fixed == records.filter { $0.action == .tagRewritten }.count && done.counts.fixed >= 1)
         #expect(zip(progress, progress.dropFirst()).allSatisfy { $0.done <= $1.done }, "counts only grow")
     }
 

@@ -3,12 +3,15 @@ import Testing
 
 /// End-to-end: the built `docorient` binary on real files, asserting output and exit codes.
 struct CLITests {
-    static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     static let samples = repoRoot.appendingPathComponent("Corpus/samples")
 
     static var binary: String {
         let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("docorient").path,
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+                "docorient"
+            ).path,
             Bundle.main.bundleURL.appendingPathComponent("docorient").path,
             Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("docorient").path,
             repoRoot.appendingPathComponent(".build/debug/docorient").path,
@@ -40,14 +43,18 @@ struct CLITests {
         let o = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let e = errData.wait()
-        return Output(out: String(decoding: o, as: UTF8.self), err: String(decoding: e, as: UTF8.self), status: process.terminationStatus)
+        return Output(
+            out: String(decoding: o, as: UTF8.self), err: String(decoding: e, as: UTF8.self),
+            status: process.terminationStatus)
     }
 
     static func docorient(_ arguments: String...) throws -> Output { try run(binary, arguments) }
 
     static func sampleFiles() throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: samples.path)
-            .filter { $0.hasSuffix(".jpg") || $0.hasSuffix(".png") }.sorted().map { samples.appendingPathComponent($0).path }
+            .filter { $0.hasSuffix(".jpg") || $0.hasSuffix(".png") }.sorted().map {
+                samples.appendingPathComponent($0).path
+            }
     }
 
     static func temporaryDirectory() throws -> URL {
@@ -70,7 +77,10 @@ struct CLITests {
         #expect(result.lines.count == files.count)
         for (line, truth) in zip(result.lines, expected) {
             let record = try json(line)
-            for key in ["path", "format", "width", "height", "exif_orientation", "xmp_orientation", "thumbnail_orientation", "error"] {
+            for key in [
+                "path", "format", "width", "height", "exif_orientation", "xmp_orientation", "thumbnail_orientation",
+                "error",
+            ] {
                 #expect(record.keys.contains(key), "key \(key) missing")
             }
             #expect(record["error"] is NSNull)
@@ -89,7 +99,9 @@ struct CLITests {
         let result = try Self.docorient("inspect", "--json", gif, dir.appendingPathComponent("gone.jpg").path, good)
         #expect(result.status == 1)
         #expect(result.lines.count == 3)
-        #expect(try json(result.lines[0])["error"] as? String == "unsupported format: GIF image; docorient handles JPEG, PNG, TIFF and HEIF (HEIC, AVIF)")
+        #expect(
+            try json(result.lines[0])["error"] as? String
+                == "unsupported format: GIF image; docorient handles JPEG, PNG, TIFF and HEIF (HEIC, AVIF)")
         #expect((try json(result.lines[1])["error"] as? String)?.contains("No such file") == true)
         #expect(try json(result.lines[2])["error"] is NSNull)
     }
@@ -102,7 +114,9 @@ struct CLITests {
         #expect(try Self.docorient("fix", "--trim", "x.jpg").status == 64, "--trim needs --bake")
         #expect(try Self.docorient("fix", "--shard", "4/3", "x.jpg").status == 64)
         let missing = try Self.docorient("fix", "--tessdata", "/nonexistent", "x.jpg")
-        #expect(missing.status == 1 && missing.err.contains("install tesseract-ocr-eng, or set") && missing.err.contains("(here: --tessdata DIR)"))
+        #expect(
+            missing.status == 1 && missing.err.contains("install tesseract-ocr-eng, or set")
+                && missing.err.contains("(here: --tessdata DIR)"))
         for command in ["fix", "report", "inspect", "tag", "bake"] {
             let help = try Self.docorient(command, "--help")
             #expect(help.status == 0)
@@ -118,7 +132,9 @@ struct CLITests {
         try FileManager.default.copyItem(atPath: source, toPath: path)
         try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: path)
         #expect(try Self.docorient("tag", "8", path).status == 0)
-        #expect(try Self.run("exiftool", ["-n", "-s3", "-Orientation", path]).out.trimmingCharacters(in: .whitespacesAndNewlines) == "8")
+        #expect(
+            try Self.run("exiftool", ["-n", "-s3", "-Orientation", path]).out.trimmingCharacters(
+                in: .whitespacesAndNewlines) == "8")
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
         #expect(mode == 0o640, "the file mode is kept")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0 != "a.jpg" }
@@ -129,7 +145,9 @@ struct CLITests {
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(try Self.docorient("tag", "3", "--output", out.path, path).status == 0)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "the original is untouched")
-        #expect(try Self.run("exiftool", ["-n", "-s3", "-Orientation", out.appendingPathComponent("a.jpg").path]).out.hasPrefix("3"))
+        #expect(
+            try Self.run("exiftool", ["-n", "-s3", "-Orientation", out.appendingPathComponent("a.jpg").path]).out
+                .hasPrefix("3"))
     }
 
     @Test func aReadOnlyFileIsAnErrorForThatFileAndStaysUntouched() throws {
@@ -145,7 +163,9 @@ struct CLITests {
         #expect(result.status == 1)
         #expect(result.err.contains("locked.jpg") && result.err.contains("read-only"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: locked)) == before)
-        #expect(try Self.run("exiftool", ["-n", "-s3", "-Orientation", open]).out.hasPrefix("5"), "the other file is still done")
+        #expect(
+            try Self.run("exiftool", ["-n", "-s3", "-Orientation", open]).out.hasPrefix("5"),
+            "the other file is still done")
     }
 
     @Test func bakeLeavesOrientationOneAndSaysWhenItCannotBePerfect() throws {
@@ -157,11 +177,19 @@ struct CLITests {
         try Self.run("exiftool", ["-q", "-overwrite_original", "-n", "-Orientation=6", aligned, odd])
         let result = try Self.docorient("bake", aligned, odd)
         #expect(result.status == 0, "\(result.err)")
-        #expect(try Self.run("exiftool", ["-n", "-s3", "-Orientation", "-ImageWidth", aligned]).out.split(separator: "\n") == ["1", "240"])
-        #expect(try Self.run("exiftool", ["-n", "-s3", "-Orientation", "-ImageWidth", odd]).out.split(separator: "\n") == ["6", "330"])
+        #expect(
+            try Self.run("exiftool", ["-n", "-s3", "-Orientation", "-ImageWidth", aligned]).out.split(separator: "\n")
+                == ["1", "240"])
+        #expect(
+            try Self.run("exiftool", ["-n", "-s3", "-Orientation", "-ImageWidth", odd]).out.split(separator: "\n") == [
+                "6", "330",
+            ])
         #expect(result.err.contains("odd.jpg") && result.err.contains("--trim"))
         #expect(try Self.docorient("bake", "--trim", odd).status == 0)
-        #expect(try Self.run("exiftool", ["-n", "-s3", "-Orientation", "-ImageWidth", odd]).out.split(separator: "\n") == ["1", "240"])
+        #expect(
+            try Self.run("exiftool", ["-n", "-s3", "-Orientation", "-ImageWidth", odd]).out.split(separator: "\n") == [
+                "1", "240",
+            ])
     }
 }
 

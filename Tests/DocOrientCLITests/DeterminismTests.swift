@@ -12,7 +12,11 @@ struct DeterminismTests {
             var record = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             record["elapsed_ms"] = nil
             let path = try #require(record["path"] as? String)
-            return (path, String(decoding: try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]), as: UTF8.self))
+            return (
+                path,
+                String(
+                    decoding: try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]), as: UTF8.self)
+            )
         }
     }
 
@@ -40,14 +44,19 @@ struct DeterminismTests {
                 b.waitUntilExit()
             }
         }
-        let loaded = try CLITests.run(CLITests.binary, ["fix", "--dry-run", "--json", "--jobs", "2", CLITests.samples.path])
+        let loaded = try CLITests.run(
+            CLITests.binary, ["fix", "--dry-run", "--json", "--jobs", "2", CLITests.samples.path])
         #expect(loaded.status == 0, "\(loaded.err)")
 
         let (a, b) = (try Self.records(quiet), try Self.records(loaded))
         #expect(a.map(\.path) == files)
         // The folder's walk names the same files, in the same order.
-        #expect(b.map { URL(fileURLWithPath: $0.path).standardizedFileURL.path } == files.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
-        for (x, y) in zip(a, b) where x.record.replacingOccurrences(of: x.path, with: "") != y.record.replacingOccurrences(of: y.path, with: "") {
+        #expect(
+            b.map { URL(fileURLWithPath: $0.path).standardizedFileURL.path }
+                == files.map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+        for (x, y) in zip(a, b)
+        where x.record.replacingOccurrences(of: x.path, with: "") != y.record.replacingOccurrences(of: y.path, with: "")
+        {
             Issue.record("\(x.path): idle \(x.record)\nloaded \(y.record)")
         }
     }

@@ -12,11 +12,15 @@ struct FixCLITests {
 
     static func manifest() throws -> [Sample] {
         let text = try String(contentsOf: CLITests.samples.appendingPathComponent("manifest.csv"), encoding: .utf8)
-        var rows = text.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        var rows = text.split(separator: "\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
         let header = rows.removeFirst()
         func column(_ name: String) -> Int { header.firstIndex(of: name)! }
         return rows.map {
-            Sample(file: $0[column("file")], upright: Int($0[column("upright_orientation")])!, decidable: $0[column("decidable")] == "1", tag: Int($0[column("exif_orientation")]))
+            Sample(
+                file: $0[column("file")], upright: Int($0[column("upright_orientation")])!,
+                decidable: $0[column("decidable")] == "1", tag: Int($0[column("exif_orientation")]))
         }
     }
 
@@ -25,7 +29,8 @@ struct FixCLITests {
         let dir = try CLITests.temporaryDirectory()
         let paths = try samples.map { sample -> String in
             let target = dir.appendingPathComponent(sample.file).path
-            try FileManager.default.copyItem(atPath: CLITests.samples.appendingPathComponent(sample.file).path, toPath: target)
+            try FileManager.default.copyItem(
+                atPath: CLITests.samples.appendingPathComponent(sample.file).path, toPath: target)
             return target
         }
         return (dir, paths)
@@ -36,7 +41,8 @@ struct FixCLITests {
     }
 
     @Test func aTagRightFileAgreesAndStaysByteIdentical() throws {
-        let sample = try #require(try Self.manifest().first { $0.decidable && $0.tag == $0.upright && $0.file.hasSuffix(".jpg") })
+        let sample = try #require(
+            try Self.manifest().first { $0.decidable && $0.tag == $0.upright && $0.file.hasSuffix(".jpg") })
         let (dir, paths) = try Self.copies([sample])
         defer { try? FileManager.default.removeItem(at: dir) }
         let before = try Data(contentsOf: URL(fileURLWithPath: paths[0]))
@@ -49,7 +55,10 @@ struct FixCLITests {
     }
 
     @Test func aTagWrongFileIsFixedByRewritingTheTag() throws {
-        let sample = try #require(try Self.manifest().first { $0.decidable && $0.tag != nil && $0.tag != $0.upright && $0.file.hasSuffix(".jpg") })
+        let sample = try #require(
+            try Self.manifest().first {
+                $0.decidable && $0.tag != nil && $0.tag != $0.upright && $0.file.hasSuffix(".jpg")
+            })
         let (dir, paths) = try Self.copies([sample])
         defer { try? FileManager.default.removeItem(at: dir) }
         let result = try CLITests.docorient("fix", "--json", paths[0])
@@ -67,7 +76,10 @@ struct FixCLITests {
     }
 
     @Test func bakeFixesTheTagWrongFileInThePixels() throws {
-        let sample = try #require(try Self.manifest().first { $0.decidable && $0.tag != nil && $0.tag != $0.upright && $0.upright != 1 && $0.file.hasSuffix(".jpg") })
+        let sample = try #require(
+            try Self.manifest().first {
+                $0.decidable && $0.tag != nil && $0.tag != $0.upright && $0.upright != 1 && $0.file.hasSuffix(".jpg")
+            })
         let (dir, paths) = try Self.copies([sample])
         defer { try? FileManager.default.removeItem(at: dir) }
         let out = dir.appendingPathComponent("out")
@@ -79,7 +91,8 @@ struct FixCLITests {
         #expect(record["action"] as? String == "baked")
         #expect(try Data(contentsOf: URL(fileURLWithPath: paths[0])) == before, "--output leaves the original alone")
         let baked = out.appendingPathComponent(sample.file).path
-        let tag = try CLITests.run("exiftool", ["-n", "-s3", "-Orientation", baked]).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        let tag = try CLITests.run("exiftool", ["-n", "-s3", "-Orientation", baked]).out.trimmingCharacters(
+            in: .whitespacesAndNewlines)
         #expect(tag == "1")
         // The baked copy reads as upright with its tag 1.
         let check = try records(try CLITests.docorient("fix", "--dry-run", "--json", baked)).first
@@ -110,7 +123,8 @@ struct FixCLITests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let missing = dir.appendingPathComponent("missing.jpg").path
         let report = dir.appendingPathComponent("report.jsonl").path
-        let result = try CLITests.run(CLITests.binary, ["fix", "--dry-run", "--json", "--report", report] + paths + [missing])
+        let result = try CLITests.run(
+            CLITests.binary, ["fix", "--dry-run", "--json", "--report", report] + paths + [missing])
         #expect(result.status == 1, "a missing file is a failure")
         let all = try records(result)
         #expect(all.count == 3)
@@ -120,7 +134,9 @@ struct FixCLITests {
             #expect(r["detected_orientation"] is NSNull || r["detected_orientation"] is Int)
             #expect(r["confidence"] is Double || r["confidence"] is Int)
             #expect(["agrees", "disagrees", "no_tag", "undecidable", "error"].contains(r["verdict"] as? String ?? ""))
-            #expect(["none", "tag_rewritten", "baked", "would_rewrite_tag", "would_bake"].contains(r["action"] as? String ?? ""))
+            #expect(
+                ["none", "tag_rewritten", "baked", "would_rewrite_tag", "would_bake"].contains(
+                    r["action"] as? String ?? ""))
             #expect(r["reason"] is NSNull || r["reason"] is String)
             #expect(r["candidates"] is [Any])
             #expect(r["elapsed_ms"] is Double || r["elapsed_ms"] is Int)
@@ -132,7 +148,9 @@ struct FixCLITests {
         #expect(read.first?["orientation"] as? Int == decided?["detected_orientation"] as? Int, "best first")
         for c in (decided?["candidates"] as? [[String: Any]]) ?? [] {
             #expect(c["orientation"] is Int && c["characters"] is Int)
-            #expect((c["score"] is Double || c["score"] is Int) && (c["mean_confidence"] is Double || c["mean_confidence"] is Int))
+            #expect(
+                (c["score"] is Double || c["score"] is Int)
+                    && (c["mean_confidence"] is Double || c["mean_confidence"] is Int))
         }
         let failed = all.first { $0["path"] as? String == missing }
         #expect(failed?["verdict"] as? String == "error")

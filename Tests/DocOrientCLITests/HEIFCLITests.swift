@@ -8,7 +8,8 @@ struct HEIFCLITests {
     static func letterHEIC() throws -> (dir: URL, path: String) {
         let dir = try CLITests.temporaryDirectory()
         let path = dir.appendingPathComponent("letter.heic").path
-        let made = try CLITests.run("heif-enc", ["-q", "80", "-o", path, CLITests.samples.appendingPathComponent("0003_letter.jpg").path])
+        let made = try CLITests.run(
+            "heif-enc", ["-q", "80", "-o", path, CLITests.samples.appendingPathComponent("0003_letter.jpg").path])
         #expect(made.status == 0, "\(made.err)")
         return (dir, path)
     }
@@ -18,12 +19,18 @@ struct HEIFCLITests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let inspect = try CLITests.docorient("inspect", path)
         #expect(inspect.status == 0)
-        #expect(inspect.out.contains("HEIF 1600x1200 (brand heic), irot none, imir none, EXIF 6 (rotate 90 cw) (informational), displays as 1 (upright)"), "\(inspect.out)")
+        #expect(
+            inspect.out.contains(
+                "HEIF 1600x1200 (brand heic), irot none, imir none, EXIF 6 (rotate 90 cw) (informational), displays as 1 (upright)"
+            ), "\(inspect.out)")
 
         let tag = try CLITests.docorient("tag", "7", path)
         #expect(tag.status == 0, "\(tag.err)")
         let after = try CLITests.docorient("inspect", path)
-        #expect(after.out.contains("irot 1 (90 ccw), imir 1 (left-right), EXIF 1 (upright) (informational), displays as 7 (transverse)"), "\(after.out)")
+        #expect(
+            after.out.contains(
+                "irot 1 (90 ccw), imir 1 (left-right), EXIF 1 (upright) (informational), displays as 7 (transverse)"),
+            "\(after.out)")
         let info = try CLITests.run("heif-info", [path])
         #expect(info.status == 0 && info.out.contains("1200x1600"), "heif-info shows the turned size: \(info.out)")
         let exif = try CLITests.run("exiftool", ["-n", "-s3", "-Orientation", path])
@@ -49,7 +56,9 @@ struct HEIFCLITests {
         let inspect = try CLITests.docorient("inspect", "--json", path)
         let inspectLine = try #require(inspect.lines.first)
         let m = try #require(JSONSerialization.jsonObject(with: Data(inspectLine.utf8)) as? [String: Any])
-        #expect(m["effective_orientation"] as? Int == 8 && m["heif_rotation"] as? Int == 1 && m["exif_orientation"] as? Int == 1)
+        #expect(
+            m["effective_orientation"] as? Int == 8 && m["heif_rotation"] as? Int == 1
+                && m["exif_orientation"] as? Int == 1)
         let again = try CLITests.docorient("fix", "--json", path)
         #expect(again.out.contains("\"action\":\"none\""), "a fixed file is left alone: \(again.out)")
     }
@@ -62,11 +71,15 @@ struct HEIFCLITests {
         let original = try Data(contentsOf: URL(fileURLWithPath: path))
         let fix = try CLITests.docorient("fix", "--json", "--jobs", "1", dir.path)
         #expect(fix.status == 0, "\(fix.err)")
-        #expect(fix.lines.count == 1 && fix.out.contains("letter.heic") && fix.out.contains("\"action\":\"tag_rewritten\""), "\(fix.out)")
+        #expect(
+            fix.lines.count == 1 && fix.out.contains("letter.heic") && fix.out.contains("\"action\":\"tag_rewritten\""),
+            "\(fix.out)")
         let page = dir.appendingPathComponent("review.html").path
         #expect(try CLITests.docorient("report", "--html", page, dir.path).status == 0)
         let html = try String(contentsOfFile: page, encoding: .utf8)
-        #expect(html.components(separatedBy: "src=\"data:image/jpeg;base64,").count - 1 == 2, "before and after previews of the HEIC")
+        #expect(
+            html.components(separatedBy: "src=\"data:image/jpeg;base64,").count - 1 == 2,
+            "before and after previews of the HEIC")
         let journal = dir.appendingPathComponent(".docorient.sqlite").path
         let undo = try CLITests.docorient("undo", journal)
         #expect(undo.status == 0, "\(undo.err)")

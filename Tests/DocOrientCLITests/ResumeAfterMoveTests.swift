@@ -5,10 +5,11 @@ import Testing
 /// files by their path relative to it, and by their content.
 struct ResumeAfterMoveTests {
     static func names(_ output: CLITests.Output) throws -> Set<String> {
-        Set(try output.lines.map { line in
-            let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            return URL(fileURLWithPath: try #require(object["path"] as? String)).lastPathComponent
-        })
+        Set(
+            try output.lines.map { line in
+                let object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                return URL(fileURLWithPath: try #require(object["path"] as? String)).lastPathComponent
+            })
     }
 
     @Test func aFolderMovedAfterAHalfDoneBatchResumesReadingOnlyTheFilesNotYetDone() throws {
@@ -27,13 +28,18 @@ struct ResumeAfterMoveTests {
         let moved = dir.appendingPathComponent("archive-2024")
         try FileManager.default.moveItem(at: first, to: moved)
         let trace = dir.appendingPathComponent("opens.txt").path
-        let resume = try CLITests.run("strace", ["-f", "-e", "trace=openat", "-o", trace, CLITests.binary, "fix", "--json", moved.path])
+        let resume = try CLITests.run(
+            "strace", ["-f", "-e", "trace=openat", "-o", trace, CLITests.binary, "fix", "--json", moved.path])
         #expect(resume.status == 0, "\(resume.err)")
         #expect(try Self.names(resume) == all.subtracting(done), "only the files not yet done are handled")
-        let opened = Set(try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").compactMap { line -> String? in
-            guard let start = line.range(of: "\"\(moved.path)/"), let end = line[start.upperBound...].firstIndex(of: "\"") else { return nil }
-            return String(line[start.upperBound..<end])
-        }).intersection(all)
+        let opened = Set(
+            try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").compactMap { line -> String? in
+                guard let start = line.range(of: "\"\(moved.path)/"),
+                    let end = line[start.upperBound...].firstIndex(of: "\"")
+                else { return nil }
+                return String(line[start.upperBound..<end])
+            }
+        ).intersection(all)
         #expect(opened == all.subtracting(done), "done files are recognised without being read")
 
         // A copy (new inodes and times) is recognised by content: nothing is resolved again.

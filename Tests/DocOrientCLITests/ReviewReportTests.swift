@@ -21,7 +21,9 @@ struct ReviewReportTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let root = dir.appendingPathComponent("receipts")
         try FileManager.default.copyItem(at: CLITests.samples, to: root)
-        let images = try CLITests.sampleFiles().map { root.appendingPathComponent(URL(fileURLWithPath: $0).lastPathComponent).path }
+        let images = try CLITests.sampleFiles().map {
+            root.appendingPathComponent(URL(fileURLWithPath: $0).lastPathComponent).path
+        }
         let before = try Self.displays(images)
 
         let fix = try CLITests.run(CLITests.binary, ["fix", "--json", "--jobs", "2", root.path])
@@ -56,14 +58,17 @@ struct ReviewReportTests {
         let html = try String(contentsOfFile: page, encoding: .utf8)
         #expect(html.components(separatedBy: "<tr class=\"row ").count - 1 == groups.count)
         for group in ["changed", "needs_a_look"] {
-            #expect(html.components(separatedBy: "data-group=\"\(group)\"").count - 1 == groups.values.filter { $0 == group }.count)
+            #expect(
+                html.components(separatedBy: "data-group=\"\(group)\"").count - 1
+                    == groups.values.filter { $0 == group }.count)
         }
 
         // A real browser opens the page with filters in its address; the page's script hides
         // every row outside them. Chromium is installed by Scripts/bootstrap.sh.
-        let chromium = try #require(["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
-            FileManager.default.isExecutableFile(atPath: $0)
-        }, "chromium is not installed: run Scripts/bootstrap.sh")
+        let chromium = try #require(
+            ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first {
+                FileManager.default.isExecutableFile(atPath: $0)
+            }, "chromium is not installed: run Scripts/bootstrap.sh")
         let headless = ["--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(dir.path)/chromium"]
         let dom = try CLITests.run(chromium, headless + ["--dump-dom", "file://\(page)#groups=changed&below=0.999"])
         #expect(dom.status == 0, "\(dom.err.suffix(500))")
@@ -72,14 +77,17 @@ struct ReviewReportTests {
         let visible = rows.filter { !$0.prefix(while: { $0 != ">" }).contains("display: none") }
         let expected = rows.filter {
             let head = $0.prefix(while: { $0 != ">" })
-            guard head.contains("data-group=\"changed\""), let c = head.range(of: "data-confidence=\"") else { return false }
+            guard head.contains("data-group=\"changed\""), let c = head.range(of: "data-confidence=\"") else {
+                return false
+            }
             return Double(head[c.upperBound...].prefix(while: { $0 != "\"" }))! < 0.999
         }
         #expect(visible.count == expected.count, "the filters show the changed files below 0.999")
         #expect(visible.count < rows.count, "and hide the rest")
         #expect(dom.out.contains("id=\"shown\">\(expected.count)<"), "the page counts what it shows")
         let shot = dir.appendingPathComponent("review.png").path
-        let screenshot = try CLITests.run(chromium, headless + ["--window-size=1200,900", "--screenshot=\(shot)", "file://\(page)"])
+        let screenshot = try CLITests.run(
+            chromium, headless + ["--window-size=1200,900", "--screenshot=\(shot)", "file://\(page)"])
         #expect(screenshot.status == 0, "\(screenshot.err.suffix(500))")
         let png = try Data(contentsOf: URL(fileURLWithPath: shot))
         #expect(png.count > 10_000 && png.starts(with: [0x89, 0x50, 0x4E, 0x47]), "a screenshot of the page")

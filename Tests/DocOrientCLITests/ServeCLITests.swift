@@ -30,18 +30,25 @@ struct ServeCLITests {
         #expect(health.out.contains(#""status":"ok""#))
 
         let sample = CLITests.samples.appendingPathComponent("0003_letter.jpg").path
-        let answer = try CLITests.run("curl", ["-s", "--data-binary", "@\(sample)", "http://127.0.0.1:\(listening)/v1/orientation"])
+        let answer = try CLITests.run(
+            "curl", ["-s", "--data-binary", "@\(sample)", "http://127.0.0.1:\(listening)/v1/orientation"])
         let fix = try CLITests.run(CLITests.binary, ["fix", "--dry-run", "--json", sample])
         func comparable(_ line: String) throws -> String {
             var object = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             object["elapsed_ms"] = nil
             object["path"] = nil  // an upload has no file name
-            return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+            return String(
+                decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
         }
-        #expect(try comparable(answer.out) == comparable(try #require(fix.lines.first)), "the service's record is fix's")
+        #expect(
+            try comparable(answer.out) == comparable(try #require(fix.lines.first)), "the service's record is fix's")
 
         let notAnImage = try CLITests.run(
-            "curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--data-binary", "%PDF-1.4", "http://127.0.0.1:\(listening)/v1/orientation"])
+            "curl",
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "--data-binary", "%PDF-1.4",
+                "http://127.0.0.1:\(listening)/v1/orientation",
+            ])
         #expect(notAnImage.out == "415")
 
         kill(server.processIdentifier, SIGTERM)

@@ -25,7 +25,9 @@ struct StartupTests {
         for command in commands {
             let libraries = try Self.librariesLoaded(command)
             #expect(libraries.contains { $0.hasPrefix("libturbojpeg") }, "the loader's output is read: \(libraries)")
-            #expect(!libraries.contains { $0.hasPrefix("libtesseract") || $0.hasPrefix("libcurl") }, "\(command[0]): \(libraries)")
+            #expect(
+                !libraries.contains { $0.hasPrefix("libtesseract") || $0.hasPrefix("libcurl") },
+                "\(command[0]): \(libraries)")
         }
         let fix = try Self.librariesLoaded(["fix", "--dry-run", sample])
         #expect(fix.contains { $0.hasPrefix("libtesseract") }, "fix reads text: \(fix)")

@@ -8,7 +8,9 @@ struct UndoCLITests {
         let dir = try CLITests.temporaryDirectory()
         let root = dir.appendingPathComponent("receipts")
         try FileManager.default.copyItem(at: CLITests.samples, to: root)
-        let images = try CLITests.sampleFiles().map { root.appendingPathComponent(URL(fileURLWithPath: $0).lastPathComponent).path }
+        let images = try CLITests.sampleFiles().map {
+            root.appendingPathComponent(URL(fileURLWithPath: $0).lastPathComponent).path
+        }
         let fix = try CLITests.run(CLITests.binary, ["fix", "--jobs", "2"] + options + [root.path])
         #expect(fix.status == 0, "\(fix.err)")
         return (dir, root, images)
@@ -38,7 +40,9 @@ struct UndoCLITests {
         let dry = try CLITests.run(CLITests.binary, ["undo", "--dry-run", "--json", root.path])
         #expect(dry.status == 0, "\(dry.err)")
         #expect(try Self.results(dry).values.allSatisfy { $0.outcome == "would_restore" })
-        #expect(try images.filter { try Data(contentsOf: URL(fileURLWithPath: $0)) != Self.original($0) }.count == changed.count,
+        #expect(
+            try images.filter { try Data(contentsOf: URL(fileURLWithPath: $0)) != Self.original($0) }.count
+                == changed.count,
             "a dry run changes nothing")
 
         let undo = try CLITests.run(CLITests.binary, ["undo", "--json", root.path])
@@ -49,7 +53,9 @@ struct UndoCLITests {
         #expect(results.values.contains { $0.reason == "tag edited back" })
         #expect(results.values.contains { $0.reason == "kept original" })
         for image in images {
-            #expect(try Data(contentsOf: URL(fileURLWithPath: image)) == Self.original(image), "\(image) is not its original")
+            #expect(
+                try Data(contentsOf: URL(fileURLWithPath: image)) == Self.original(image),
+                "\(image) is not its original")
         }
         // Undone files stay undone: a second run in the same mode leaves them alone.
         let again = try CLITests.run(CLITests.binary, ["fix", "--jobs", "2"] + options + [root.path])
@@ -60,7 +66,8 @@ struct UndoCLITests {
     @Test func undoRefusesAFileEditedAfterTheFixAndLeavesItAlone() throws {
         let (dir, root, images) = try Self.fixedCopy([])
         defer { try? FileManager.default.removeItem(at: dir) }
-        let edited = try #require(try images.first { try Data(contentsOf: URL(fileURLWithPath: $0)) != Self.original($0) })
+        let edited = try #require(
+            try images.first { try Data(contentsOf: URL(fileURLWithPath: $0)) != Self.original($0) })
         #expect(try CLITests.run(CLITests.binary, ["tag", "3", edited]).status == 0)
         let afterEdit = try Data(contentsOf: URL(fileURLWithPath: edited))
 
@@ -71,7 +78,8 @@ struct UndoCLITests {
         #expect(result.reason.contains("changed after docorient fixed it"), "\(result.reason)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: edited)) == afterEdit, "left alone")
 
-        let stranger = try CLITests.run(CLITests.binary, ["undo", root.path, dir.appendingPathComponent("elsewhere.jpg").path])
+        let stranger = try CLITests.run(
+            CLITests.binary, ["undo", root.path, dir.appendingPathComponent("elsewhere.jpg").path])
         #expect(stranger.status == 1)
         #expect(stranger.out.contains("not in the journal"))
     }

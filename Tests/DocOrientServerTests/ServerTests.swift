@@ -1,8 +1,8 @@
 import DocOrient
 import DocOrientServer
 import Foundation
-import Hummingbird
 import HTTPTypes
+import Hummingbird
 import HummingbirdTesting
 import Testing
 
@@ -24,9 +24,11 @@ struct ServerTests {
         let bytes = try Data(contentsOf: url)
         let expected = try await ServerFixtures.fixer.get().fix(bytes, options: FixOptions(dryRun: true)).record
         try await ServerFixtures.app().test(.live) { client in
-            try await client.execute(uri: "/v1/orientation", method: .post, body: ByteBuffer(bytes: bytes)) { response in
+            try await client.execute(uri: "/v1/orientation", method: .post, body: ByteBuffer(bytes: bytes)) {
+                response in
                 #expect(response.status == .ok)
-                let json = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any]
+                let json =
+                    try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any]
                 #expect(json?["verdict"] as? String == expected.verdict.rawValue)
                 #expect(json?["detected_orientation"] as? Int == expected.detectedOrientation)
                 #expect(json?["exif_orientation"] as? Int == expected.exifOrientation)
@@ -38,7 +40,8 @@ struct ServerTests {
         let bytes = try Data(contentsOf: ServerFixtures.samples.appendingPathComponent("0003_letter.jpg"))
         let expected = try await ServerFixtures.fixer.get().fix(bytes, options: FixOptions(bake: true))
         try await ServerFixtures.app().test(.live) { client in
-            try await client.execute(uri: "/v1/fix?mode=bake", method: .post, body: ByteBuffer(bytes: bytes)) { response in
+            try await client.execute(uri: "/v1/fix?mode=bake", method: .post, body: ByteBuffer(bytes: bytes)) {
+                response in
                 #expect(response.status == .ok)
                 #expect(Array(response.body.readableBytesView) == expected.bytes)
                 let header = response.headers[HTTPField.Name("X-DocOrient-Record")!]
@@ -54,15 +57,20 @@ struct ServerTests {
                 uri: "/v1/orientation", method: .post, body: ByteBuffer(string: "%PDF-1.4 not an image")
             ) { response in
                 #expect(response.status == .unsupportedMediaType)
-                #expect(String(decoding: response.body.readableBytesView, as: UTF8.self).contains("\"error\":\"unsupported_format\""))
+                #expect(
+                    String(decoding: response.body.readableBytesView, as: UTF8.self).contains(
+                        "\"error\":\"unsupported_format\""))
             }
             try await client.execute(
                 uri: "/v1/orientation", method: .post, body: ByteBuffer(bytes: jpeg.prefix(600))
             ) { response in
                 #expect(response.status == .unprocessableContent)
-                #expect(String(decoding: response.body.readableBytesView, as: UTF8.self).contains("\"error\":\"malformed\""))
+                #expect(
+                    String(decoding: response.body.readableBytesView, as: UTF8.self).contains("\"error\":\"malformed\"")
+                )
             }
-            try await client.execute(uri: "/v1/fix?mode=rotate", method: .post, body: ByteBuffer(bytes: jpeg)) { response in
+            try await client.execute(uri: "/v1/fix?mode=rotate", method: .post, body: ByteBuffer(bytes: jpeg)) {
+                response in
                 #expect(response.status == .badRequest)
             }
         }
@@ -84,7 +92,8 @@ struct ServerTests {
         // No room at all: deterministic, and the same path a saturated service takes.
         let jpeg = try Data(contentsOf: ServerFixtures.samples.appendingPathComponent("0003_letter.jpg"))
         try await ServerFixtures.app(maxInFlight: 0).test(.live) { client in
-            try await client.execute(uri: "/v1/fix?mode=tag", method: .post, body: ByteBuffer(bytes: jpeg)) { response in
+            try await client.execute(uri: "/v1/fix?mode=tag", method: .post, body: ByteBuffer(bytes: jpeg)) {
+                response in
                 #expect(response.status == .serviceUnavailable)
                 #expect(response.headers[.retryAfter] == "1")
             }
@@ -94,11 +103,55 @@ struct ServerTests {
         }
     }
 
+    @Test func metricsCountEachRequestByEndpointAndStatus() async throws {
+        let jpeg = try Data(contentsOf: ServerFixtures.samples.appendingPathComponent("0003_letter.jpg"))
+        try await ServerFixtures.app().test(.live) { client in
+            try await client.execute(uri: "/v1/orientation", method: .post, body: ByteBuffer(bytes: jpeg)) { response in
+                #expect(response.status == .ok)
+            }
+            try await client.execute(uri: "/v1/orientation", method: .post, body: ByteBuffer(string: "not an image")) {
+                response in
+                #expect(response.status == .unsupportedMediaType)
+            }
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType]?.hasPrefix("text/plain; version=0.0.4") == true)
+                let text = String(decoding: response.body.readableBytesView, as: UTF8.self)
+                #expect(text.contains(#"docorient_http_requests_total{endpoint="/v1/orientation",status="200"} 1"#))
+                #expect(text.contains(#"docorient_http_requests_total{endpoint="/v1/orientation",status="415"} 1"#))
+                #expect(
+                    text.contains(
+                        #"docorient_http_request_duration_seconds_count{endpoint="/v1/orientation",status="200"} 1"#))
+                // Refusals are there from the start, at zero.
+                #expect(text.contains(#"docorient_http_requests_total{endpoint="/v1/fix",status="503"} 0"#))
+                #expect(text.contains("docorient_http_requests_in_flight 0"))
+                #expect(text.contains("docorient_http_requests_queued 0"))
+            }
+        }
+    }
+
+    @Test func eachApplicationCountsOnlyItsOwnRequests() async throws {
+        // The other tests run at the same time in this process; a shared (global) registry would
+        // show their requests too.
+        let jpeg = try Data(contentsOf: ServerFixtures.samples.appendingPathComponent("0003_letter.jpg"))
+        try await ServerFixtures.app(maxInFlight: 0).test(.live) { client in
+            try await client.execute(uri: "/v1/fix", method: .post, body: ByteBuffer(bytes: jpeg)) { response in
+                #expect(response.status == .serviceUnavailable)
+            }
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                let text = String(decoding: response.body.readableBytesView, as: UTF8.self)
+                #expect(text.contains(#"docorient_http_requests_total{endpoint="/v1/fix",status="503"} 1"#))
+                #expect(!text.contains(#"status="200""#), "this application answered no request with 200")
+            }
+        }
+    }
+
     @Test func theOpenAPIDocumentIsValidJSONNamingEveryRoute() async throws {
         try await ServerFixtures.app().test(.live) { client in
             try await client.execute(uri: "/openapi.json", method: .get) { response in
                 #expect(response.status == .ok)
-                let json = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any]
+                let json =
+                    try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any]
                 let paths = json?["paths"] as? [String: [String: Any]] ?? [:]
                 for route in OpenAPIDocument.routes {
                     let parts = route.split(separator: " ")

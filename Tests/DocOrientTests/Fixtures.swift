@@ -15,7 +15,9 @@ enum Fixtures {
         for y in 0..<height {
             for x in 0..<width {
                 for c in 0..<channels {
-                    let v = (x * 7 + y * 3 + c * 50 + (x * y) % 31 + (x < width / 3 ? 60 : 0) + (y < height / 4 ? 90 : 0)) % 256
+                    let v =
+                        (x * 7 + y * 3 + c * 50 + (x * y) % 31 + (x < width / 3 ? 60 : 0) + (y < height / 4 ? 90 : 0))
+                        % 256
                     p[(y * width + x) * channels + c] = UInt8(v)
                 }
             }
@@ -25,7 +27,9 @@ enum Fixtures {
 
     static func plainJPEG(width: Int, height: Int, subsampling: TurboJPEG.Subsampling = .s420) throws -> [UInt8] {
         let channels = subsampling == .gray ? 1 : 3
-        return try TurboJPEG.encode(pixels(width: width, height: height, channels: channels), width: width, height: height, subsampling: subsampling)
+        return try TurboJPEG.encode(
+            pixels(width: width, height: height, channels: channels), width: width, height: height,
+            subsampling: subsampling)
     }
 
     /// A camera-like JPEG: APP1 EXIF (IFD0 Make + Orientation, Exif IFD with PixelX/YDimension and
@@ -37,7 +41,8 @@ enum Fixtures {
     ) throws -> [UInt8] {
         let plain = try plainJPEG(width: width, height: height, subsampling: subsampling)
         let thumb = thumbnail ? try plainJPEG(width: 160, height: 120) : []
-        let tiff = exifTIFF(width: width, height: height, orientation: orientation, thumbnail: thumb, bigEndian: bigEndian)
+        let tiff = exifTIFF(
+            width: width, height: height, orientation: orientation, thumbnail: thumb, bigEndian: bigEndian)
         var segments: [UInt8] = try JPEGEditor.app1(JPEGStructure.exifHeader + tiff)
         if xmp {
             let packet = """
@@ -78,7 +83,11 @@ enum Fixtures {
                 Bytes.put16(&d, at, e.tag, bigEndian: bigEndian)
                 Bytes.put16(&d, at + 2, e.type, bigEndian: bigEndian)
                 Bytes.put32(&d, at + 4, e.count, bigEndian: bigEndian)
-                if e.type == 3, e.count == 1 { Bytes.put16(&d, at + 8, e.value, bigEndian: bigEndian) } else { Bytes.put32(&d, at + 8, e.value, bigEndian: bigEndian) }
+                if e.type == 3, e.count == 1 {
+                    Bytes.put16(&d, at + 8, e.value, bigEndian: bigEndian)
+                } else {
+                    Bytes.put32(&d, at + 8, e.value, bigEndian: bigEndian)
+                }
             }
             Bytes.put32(&d, d.count - 4, next, bigEndian: bigEndian)
             return d
@@ -87,7 +96,10 @@ enum Fixtures {
         b += ifd([(0x927C, 7, makerLength, makerAt), (0xA002, 3, 1, width), (0xA003, 3, 1, height)], next: 0)
         var ifd1: [Entry] = [(0x0112, 3, 1, orientation)]
         if !thumbnail.isEmpty {
-            ifd1 = [(0x0103, 3, 1, 6), (0x0112, 3, 1, orientation), (0x0201, 4, 1, thumbAt), (0x0202, 4, 1, thumbnail.count)]
+            ifd1 = [
+                (0x0103, 3, 1, 6), (0x0112, 3, 1, orientation), (0x0201, 4, 1, thumbAt),
+                (0x0202, 4, 1, thumbnail.count),
+            ]
         }
         b += ifd(ifd1, next: 0)
         b += Array("Canon\0".utf8)
@@ -103,7 +115,9 @@ enum Fixtures {
 
     /// Runs a command and returns its standard output; throws when it exits non-zero.
     @discardableResult
-    static func run(_ arguments: [String], allowFailure: Bool = false) throws -> (out: String, err: String, status: Int32) {
+    static func run(
+        _ arguments: [String], allowFailure: Bool = false
+    ) throws -> (out: String, err: String, status: Int32) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
@@ -142,7 +156,8 @@ enum Fixtures {
 
     /// What exiftool reads for a tag (`-n`, numeric), or nil when absent.
     static func exiftool(_ tag: String, _ path: String) throws -> Int? {
-        let out = try run(["exiftool", "-n", "-s3", "-\(tag)", path]).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        let out = try run(["exiftool", "-n", "-s3", "-\(tag)", path]).out.trimmingCharacters(
+            in: .whitespacesAndNewlines)
         return Int(out)
     }
 }

@@ -63,7 +63,7 @@ enum HEIFFixtures {
     }
 
     /// What libheif displays for the file: `heif-convert` to PNG, read back grey.
-    static func displayed(_ bytes: [UInt8], name: String) throws -> GrayImage {
+    static func displayed(_ bytes: [UInt8], name: String) throws -> Raster {
         let path = try Fixtures.write(bytes, name, in: directory)
         let png = path + ".png"
         try Fixtures.run(["heif-convert", path, png])
@@ -71,16 +71,16 @@ enum HEIFFixtures {
         return try grayImage(Pix.decode(FileIO.read(png)).gray8())
     }
 
-    static func grayImage(_ pix: borrowing Pix) -> GrayImage {
+    static func grayImage(_ pix: borrowing Pix) -> Raster {
         var pixels = [UInt8](repeating: 0, count: pix.width * pix.height)
         for y in 0..<pix.height {
             for x in 0..<pix.width { pixels[y * pix.width + x] = UInt8(pix.value(x: x, y: y) & 0xFF) }
         }
-        return GrayImage(width: pix.width, height: pix.height, pixels: pixels)
+        return Raster(width: pix.width, height: pix.height, pixels: pixels)
     }
 
     /// Mean absolute grey difference; infinity when the sizes differ.
-    static func difference(_ a: GrayImage, _ b: GrayImage) -> Double {
+    static func difference(_ a: Raster, _ b: Raster) -> Double {
         guard a.width == b.width, a.height == b.height else { return .infinity }
         var sum = 0
         for i in a.pixels.indices { sum += abs(Int(a.pixels[i]) - Int(b.pixels[i])) }
@@ -147,7 +147,9 @@ struct HEIFTests {
         // Y is not Leptonica's grey of the RGB picture (other weights, limited range): close, not equal.
         let difference = HEIFFixtures.difference(stored, shown)
         let mirrored = HEIFFixtures.difference(stored, shown.transformed(by: .flipHorizontal))
-        #expect(difference < 10 && mirrored > 2 * difference, "\(kind): \(difference) from heif-convert's picture, \(mirrored) from its mirror")
+        #expect(
+            difference < 10 && mirrored > 2 * difference,
+            "\(kind): \(difference) from heif-convert's picture, \(mirrored) from its mirror")
         #expect(throws: DocOrientError.self) { _ = try Heif.decodeGrayPix(bytes, maxPixels: 1_000) }
     }
 
@@ -163,16 +165,22 @@ struct HEIFTests {
             let tagged = try TagRewrite.setting(target, in: original)
             let m = try ImageMetadata.read(tagged)
             #expect(m.effectiveOrientation == target, "\(kind) \(target)")
-            #expect(try HEIFFixtures.codedData(tagged) == HEIFFixtures.codedData(original), "\(kind) \(target): mdat changed")
+            #expect(
+                try HEIFFixtures.codedData(tagged) == HEIFFixtures.codedData(original),
+                "\(kind) \(target): mdat changed")
             let before = try HEIFFixtures.itemData(original), after = try HEIFFixtures.itemData(tagged)
             for (item, data) in before {
                 if kind == .exif, try HEIFStructure.parse(original).items[item]?.type == "Exif" { continue }
                 #expect(after[item] == data, "\(kind) \(target): item \(item)'s data moved or changed")
             }
-            #expect(try HEIFFixtures.otherItemsProperties(tagged) == otherItems, "\(kind) \(target): another item's properties changed")
+            #expect(
+                try HEIFFixtures.otherItemsProperties(tagged) == otherItems,
+                "\(kind) \(target): another item's properties changed")
             let t = try HEIFStructure.parse(tagged)
             for thumbnail in t.thumbnails {
-                #expect(t.displayedOrientation(of: thumbnail, tagged) == target, "\(kind) \(target): the thumbnail turns with the image")
+                #expect(
+                    t.displayedOrientation(of: thumbnail, tagged) == target,
+                    "\(kind) \(target): the thumbnail turns with the image")
             }
             let shown = try HEIFFixtures.displayed(tagged, name: "\(kind)-\(target.exifValue).heic")
             let expected = upright.transformed(by: target)
@@ -182,7 +190,8 @@ struct HEIFTests {
             let wrong = HEIFFixtures.difference(shown, upright.transformed(by: target.followed(by: .flipHorizontal)))
             #expect(wrong > 10, "\(kind) \(target): the test picture does not tell mirrored from not (\(wrong))")
             // The resolver reads the stored pixels whatever the file says to display.
-            #expect(try HEIFFixtures.grayImage(Heif.decodeGrayPix(tagged, maxPixels: 1_000_000)).pixels == stored.pixels)
+            #expect(
+                try HEIFFixtures.grayImage(Heif.decodeGrayPix(tagged, maxPixels: 1_000_000)).pixels == stored.pixels)
         }
     }
 
@@ -228,7 +237,8 @@ struct HEIFTests {
         let tagged = try TagRewrite.setting(.rotate270, in: shared)
         #expect(tagged.count == shared.count, "one shared box edited in place")
         let t = try HEIFStructure.parse(tagged)
-        #expect(t.displayedOrientation(tagged) == .rotate270 && t.displayedOrientation(of: thumbnail, tagged) == .rotate270)
+        #expect(
+            t.displayedOrientation(tagged) == .rotate270 && t.displayedOrientation(of: thumbnail, tagged) == .rotate270)
         let path = try Fixtures.write(tagged, "shared-irot.heic", in: HEIFFixtures.directory)
         let info = try Fixtures.run(["heif-info", path]).out
         #expect(info.contains("96x160") && info.contains("thumbnail: 28x48"), "\(info)")
@@ -245,14 +255,20 @@ struct HEIFTests {
         #expect(version == 0 && flags == 0, "the test edits 16-bit item IDs and 8-bit indexes")
         for _ in 0..<(try r.u32()) {
             let item = try r.u16(), n = try r.u8()
-            for i in 0..<n where item == thumbnail && Int(apart[r.at + i] & 0x7F) == own { apart[r.at + i] = UInt8(0x80 | imir) }
+            for i in 0..<n where item == thumbnail && Int(apart[r.at + i] & 0x7F) == own {
+                apart[r.at + i] = UInt8(0x80 | imir)
+            }
             try r.skip(n)
         }
         let before = try HEIFStructure.parse(apart)
-        #expect(before.displayedOrientation(apart) == .rotate90 && before.displayedOrientation(of: thumbnail, apart) == .flipHorizontal)
+        #expect(
+            before.displayedOrientation(apart) == .rotate90
+                && before.displayedOrientation(of: thumbnail, apart) == .flipHorizontal)
         let apartTagged = try TagRewrite.setting(.rotate180, in: apart)
         let p = try HEIFStructure.parse(apartTagged)
-        #expect(p.displayedOrientation(apartTagged) == .rotate180 && p.displayedOrientation(of: thumbnail, apartTagged) == .flipHorizontal)
+        #expect(
+            p.displayedOrientation(apartTagged) == .rotate180
+                && p.displayedOrientation(of: thumbnail, apartTagged) == .flipHorizontal)
     }
 
     /// An alpha image is an auxiliary item with properties of its own, and libheif applies its
@@ -262,15 +278,19 @@ struct HEIFTests {
         let dir = try Fixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let png = dir.appendingPathComponent("alpha.png").path, heic = dir.appendingPathComponent("alpha.heic").path
-        try Fixtures.run(["convert", "-size", "160x96", "gradient:white-black", "-alpha", "set", "-channel", "A", "-fx", "i/w*0.8+0.1", "+channel", "PNG32:" + png])
+        try Fixtures.run([
+            "convert", "-size", "160x96", "gradient:white-black", "-alpha", "set", "-channel", "A", "-fx",
+            "i/w*0.8+0.1", "+channel", "PNG32:" + png,
+        ])
         try Fixtures.run(["heif-enc", "-q", "90", "-o", heic, png])
         let original = try FileIO.read(heic)
-        func alpha(_ bytes: [UInt8], _ name: String) throws -> GrayImage {
+        func alpha(_ bytes: [UInt8], _ name: String) throws -> Raster {
             let path = try Fixtures.write(bytes, name + ".heic", in: dir)
             try Fixtures.run(["heif-convert", path, path + ".png"])
             try Fixtures.run(["convert", path + ".png", "-alpha", "extract", "-depth", "8", "gray:" + path + ".raw"])
-            let size = try Fixtures.run(["identify", "-format", "%w %h", path + ".png"]).out.split(separator: " ").compactMap { Int($0) }
-            return GrayImage(width: size[0], height: size[1], pixels: try FileIO.read(path + ".raw"))
+            let size = try Fixtures.run(["identify", "-format", "%w %h", path + ".png"]).out.split(separator: " ")
+                .compactMap { Int($0) }
+            return Raster(width: size[0], height: size[1], pixels: try FileIO.read(path + ".raw"))
         }
         let upright = try alpha(original, "original")
         for target in [Orientation.rotate90, .transverse, .rotate180] {
@@ -423,28 +443,53 @@ struct HEIFTests {
 
     @Test func brokenBoxesAndIndexesGiveClearErrorsAndNoOutput() throws {
         let cases: [(String, [UInt8], String)] = [
-            ("size 0 inside meta", try Self.broken { b, s in Bytes.put32(&b, Self.box(s, "iinf")!.start, 0, bigEndian: true) }, "size 0"),
-            ("size 1 without room", try Self.broken { b, s in
-                Bytes.put32(&b, s.ipma.start, 1, bigEndian: true)
-                Bytes.put32(&b, s.ipma.start + 8, 0x7FFF_FFFF, bigEndian: true)
-            }, "4 GiB"),
-            ("size below the header", try Self.broken { b, s in Bytes.put32(&b, Self.box(s, "pitm")!.start, 5, bigEndian: true) }, "smaller than its 8-byte header"),
-            ("huge size", try Self.broken { b, s in Bytes.put32(&b, s.meta.start, 0xFFFF_FFF0, bigEndian: true) }, "claims"),
-            ("ipma index out of range", try Self.broken { b, s in
-                // The first association of the first entry: version 0 ipma, 16-bit item IDs, 8-bit indexes.
-                let at = s.ipma.payload.lowerBound + 4 + 4 + 2 + 1
-                b[at] = 0x7F
-            }, "property 127, but 'ipco' holds"),
-            ("iloc with 65535 extents", try Self.broken { b, s in
-                let iloc = Self.box(s, "iloc")!
-                let first = s.locations[0]
-                Bytes.put16(&b, first.baseOffsetField.at + first.baseOffsetField.size, 0xFFFF, bigEndian: true)
-                _ = iloc
-            }, "extents"),
-            ("iloc field size 3", try Self.broken { b, s in b[Self.box(s, "iloc")!.payload.lowerBound + 4] = 0x34 }, "3-byte field"),
-            ("primary not an item", try Self.broken { b, s in
-                Bytes.put16(&b, Self.box(s, "pitm")!.payload.lowerBound + 4, 999, bigEndian: true)
-            }, "primary item 999"),
+            (
+                "size 0 inside meta",
+                try Self.broken { b, s in Bytes.put32(&b, Self.box(s, "iinf")!.start, 0, bigEndian: true) }, "size 0"
+            ),
+            (
+                "size 1 without room",
+                try Self.broken { b, s in
+                    Bytes.put32(&b, s.ipma.start, 1, bigEndian: true)
+                    Bytes.put32(&b, s.ipma.start + 8, 0x7FFF_FFFF, bigEndian: true)
+                }, "4 GiB"
+            ),
+            (
+                "size below the header",
+                try Self.broken { b, s in Bytes.put32(&b, Self.box(s, "pitm")!.start, 5, bigEndian: true) },
+                "smaller than its 8-byte header"
+            ),
+            (
+                "huge size", try Self.broken { b, s in Bytes.put32(&b, s.meta.start, 0xFFFF_FFF0, bigEndian: true) },
+                "claims"
+            ),
+            (
+                "ipma index out of range",
+                try Self.broken { b, s in
+                    // The first association of the first entry: version 0 ipma, 16-bit item IDs, 8-bit indexes.
+                    let at = s.ipma.payload.lowerBound + 4 + 4 + 2 + 1
+                    b[at] = 0x7F
+                }, "property 127, but 'ipco' holds"
+            ),
+            (
+                "iloc with 65535 extents",
+                try Self.broken { b, s in
+                    let iloc = Self.box(s, "iloc")!
+                    let first = s.locations[0]
+                    Bytes.put16(&b, first.baseOffsetField.at + first.baseOffsetField.size, 0xFFFF, bigEndian: true)
+                    _ = iloc
+                }, "extents"
+            ),
+            (
+                "iloc field size 3", try Self.broken { b, s in b[Self.box(s, "iloc")!.payload.lowerBound + 4] = 0x34 },
+                "3-byte field"
+            ),
+            (
+                "primary not an item",
+                try Self.broken { b, s in
+                    Bytes.put16(&b, Self.box(s, "pitm")!.payload.lowerBound + 4, 999, bigEndian: true)
+                }, "primary item 999"
+            ),
             ("ftyp only", Array(try HEIFFixtures.file(.plain).prefix(28)), "without a still image"),
         ]
         for (name, bytes, expected) in cases {
@@ -462,7 +507,8 @@ struct HEIFTests {
     /// extents, times 65536 items, would be a hang rather than an error if only the box size bounded it.
     @Test func extentsOfZeroBytesCannotMultiply() throws {
         for sizes: UInt8 in [0x00, 0x44] {
-            let body: [UInt8] = [0, 0, 0, 0, sizes, 0x00] + Bytes.be16(1) + Bytes.be16(1) + Bytes.be16(0) + Bytes.be16(0xFFFF)
+            let body: [UInt8] =
+                [0, 0, 0, 0, sizes, 0x00] + Bytes.be16(1) + Bytes.be16(1) + Bytes.be16(0) + Bytes.be16(0xFFFF)
             let iloc = ISOBox.header(type: "iloc", size: 8 + body.count, large: false) + body
             let box = try #require(try ISOBox.children(iloc, in: 0..<iloc.count, parent: "test").first)
             #expect {
@@ -476,7 +522,10 @@ struct HEIFTests {
     @Test func aGridThatDerivesFromItselfIsRefusedBeforeDecoding() throws {
         let bytes = try Self.broken(.grid) { b, s in
             let iref = try #require(Self.box(s, "iref"))
-            let dimg = try #require(try ISOBox.children(b, in: (iref.payload.lowerBound + 4)..<iref.end, parent: "iref").first { $0.type == "dimg" })
+            let dimg = try #require(
+                try ISOBox.children(b, in: (iref.payload.lowerBound + 4)..<iref.end, parent: "iref").first {
+                    $0.type == "dimg"
+                })
             // version 0: from (16 bits), count (16 bits), the first source (16 bits) := from.
             b[dimg.payload.lowerBound + 4] = b[dimg.payload.lowerBound]
             b[dimg.payload.lowerBound + 5] = b[dimg.payload.lowerBound + 1]
@@ -484,7 +533,9 @@ struct HEIFTests {
         for read in [{ _ = try ImageMetadata.read(bytes) }, { _ = try TagRewrite.setting(.rotate90, in: bytes) }] {
             #expect {
                 try read()
-            } throws: { ($0 as? DocOrientError)?.message.contains("derives from itself through 'dimg' references") == true }
+            } throws: {
+                ($0 as? DocOrientError)?.message.contains("derives from itself through 'dimg' references") == true
+            }
         }
         #expect(throws: DocOrientError.self) { _ = try Fixer(resolver: SharedResolver.get()).resolve(bytes) }
     }
@@ -494,13 +545,16 @@ struct HEIFTests {
             (1...n).map { HEIFStructure.Reference(type: "dimg", from: $0, to: [$0 + 1]) }
         }
         try HEIFStructure.checkDerivationsEnd(chain(HEIFStructure.maxDerivationDepth))
-        #expect(throws: DocOrientError.self) { try HEIFStructure.checkDerivationsEnd(chain(HEIFStructure.maxDerivationDepth + 1)) }
+        #expect(throws: DocOrientError.self) {
+            try HEIFStructure.checkDerivationsEnd(chain(HEIFStructure.maxDerivationDepth + 1))
+        }
         // A longer loop, and a diamond (two paths to one tile), which is no loop.
         #expect(throws: DocOrientError.self) {
             try HEIFStructure.checkDerivationsEnd(chain(3) + [HEIFStructure.Reference(type: "dimg", from: 4, to: [2])])
         }
         try HEIFStructure.checkDerivationsEnd([
-            .init(type: "dimg", from: 1, to: [2, 3]), .init(type: "dimg", from: 2, to: [4]), .init(type: "dimg", from: 3, to: [4]),
+            .init(type: "dimg", from: 1, to: [2, 3]), .init(type: "dimg", from: 2, to: [4]),
+            .init(type: "dimg", from: 3, to: [4]),
         ])
     }
 

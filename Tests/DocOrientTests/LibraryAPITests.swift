@@ -48,8 +48,10 @@ struct LibraryAPITests {
         var configuration = ResolverConfiguration()
         configuration.maxEngines = 2
         let fixer = Fixer(resolver: try Resolver(configuration: configuration))
-        let names = ["0000_receipt.jpg", "0003_letter.jpg", "0007_invoice.jpg", "0011_pdfpage.jpg", "0014_letter.jpg",
-            "0017_blank.jpg"]
+        let names = [
+            "0000_receipt.jpg", "0003_letter.jpg", "0007_invoice.jpg", "0011_pdfpage.jpg", "0014_letter.jpg",
+            "0017_blank.jpg",
+        ]
         let uploads = try names.map { try Self.sample($0) }
         let serial = try uploads.map { try fixer.resolve($0).decision }
         let concurrent = try await withThrowingTaskGroup(of: (Int, Decision).self) { group in

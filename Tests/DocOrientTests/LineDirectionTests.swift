@@ -41,7 +41,8 @@ struct LineDirectionTests {
         let gray = try Self.storedGray("0012_pdfpage.jpg")
         let turned = try gray.rotated(counterclockwiseBy: 12 * .pi / 180)
         let skew = try Self.lines(of: turned).angle.skew
-        let box = PixelBox(x: turned.width / 4, y: turned.height / 4, width: turned.width / 2, height: turned.height / 2)
+        let box = PixelBox(
+            x: turned.width / 4, y: turned.height / 4, width: turned.width / 2, height: turned.height / 2)
         let levelled = try turned.levelledCrop(box, skew: skew)
         #expect(levelled.width == box.width && levelled.height == box.height)
         let left = try Self.lines(of: levelled).angle.skew

@@ -15,7 +15,8 @@ struct OrientationTests {
             for b in Orientation.allCases {
                 let ab = a.followed(by: b)
                 for p in probes {
-                    let twoSteps = displayed(displayed(p, by: a, size: size), by: b, size: a.displaySize(forStored: size))
+                    let twoSteps = displayed(
+                        displayed(p, by: a, size: size), by: b, size: a.displaySize(forStored: size))
                     #expect(twoSteps == displayed(p, by: ab, size: size), "\(a) then \(b) should be \(ab)")
                 }
             }
@@ -53,23 +54,34 @@ struct OrientationTests {
         var rng = SystemRandomNumberGenerator()
         for o in Orientation.allCases {
             for _ in 0..<200 {
-                let raw = Size(width: Double(Int.random(in: 1...4000, using: &rng)), height: Double(Int.random(in: 1...4000, using: &rng)))
+                let raw = Size(
+                    width: Double(Int.random(in: 1...4000, using: &rng)),
+                    height: Double(Int.random(in: 1...4000, using: &rng)))
                 let shown = o.displaySize(forStored: raw)
-                let w = Double.random(in: 0...shown.width, using: &rng), h = Double.random(in: 0...shown.height, using: &rng)
-                let display = Rect(x: Double.random(in: 0...(shown.width - w), using: &rng), y: Double.random(in: 0...(shown.height - h), using: &rng), width: w, height: h)
+                let w = Double.random(in: 0...shown.width, using: &rng),
+                    h = Double.random(in: 0...shown.height, using: &rng)
+                let display = Rect(
+                    x: Double.random(in: 0...(shown.width - w), using: &rng),
+                    y: Double.random(in: 0...(shown.height - h), using: &rng), width: w, height: h)
                 let stored = o.storedRect(fromDisplay: display, storedSize: raw)
                 let expected = table(o, display, raw.width, raw.height)
                 #expect(abs(stored.x - expected.x) < 1e-6 && abs(stored.y - expected.y) < 1e-6, "\(o)")
-                #expect(abs(stored.width - expected.width) < 1e-6 && abs(stored.height - expected.height) < 1e-6, "\(o)")
+                #expect(
+                    abs(stored.width - expected.width) < 1e-6 && abs(stored.height - expected.height) < 1e-6, "\(o)")
                 let back = o.displayRect(fromStored: stored, storedSize: raw)
-                #expect(abs(back.x - display.x) < 1e-6 && abs(back.y - display.y) < 1e-6 && abs(back.width - display.width) < 1e-6, "\(o)")
+                #expect(
+                    abs(back.x - display.x) < 1e-6 && abs(back.y - display.y) < 1e-6
+                        && abs(back.width - display.width) < 1e-6, "\(o)")
             }
         }
     }
 
     @Test func conversionsMatchTheDomainTable() {
         let ui = [1: 0, 2: 4, 3: 1, 4: 5, 5: 6, 6: 3, 7: 7, 8: 2]
-        let ops = [1: "TJXOP_NONE", 2: "TJXOP_HFLIP", 3: "TJXOP_ROT180", 4: "TJXOP_VFLIP", 5: "TJXOP_TRANSPOSE", 6: "TJXOP_ROT90", 7: "TJXOP_TRANSVERSE", 8: "TJXOP_ROT270"]
+        let ops = [
+            1: "TJXOP_NONE", 2: "TJXOP_HFLIP", 3: "TJXOP_ROT180", 4: "TJXOP_VFLIP", 5: "TJXOP_TRANSPOSE",
+            6: "TJXOP_ROT90", 7: "TJXOP_TRANSVERSE", 8: "TJXOP_ROT270",
+        ]
         for o in Orientation.allCases {
             #expect(o.uiImageOrientationRawValue == ui[o.exifValue])
             #expect(Orientation(uiImageOrientationRawValue: o.uiImageOrientationRawValue) == o)

@@ -1,7 +1,6 @@
+import DocOrient
 import Foundation
 import Testing
-
-import DocOrient
 
 // README's library example, compiled and run as written (public API only: no @testable). The
 // text between the markers must appear in README.md as it is here (checked below).

@@ -26,9 +26,12 @@ struct ResolverDebug {
             let engine = try TesseractEngine(datapath: "/usr/share/tesseract-ocr/5/tessdata", languages: "eng")
             func report(_ name: String, _ pix: borrowing Pix) throws {
                 pix.writeDebugPNG("/tmp/resolver-debug-\(name).png")
-                let words = try engine.recognize(pix, mode: .singleBlock, meter: WorkMeter(budget: .unlimited), maxWords: .max)
+                let words = try engine.recognize(
+                    pix, mode: .singleBlock, meter: WorkMeter(budget: .unlimited), maxWords: .max)
                 let e = Evidence(words: words, weights: calibration.scoring)
-                print(name, "score", e.score(calibration.scoring), "dict", e.dictionaryWords, words.prefix(12).map { "\($0.text)/\(Int($0.confidence))" }.joined(separator: " "))
+                print(
+                    name, "score", e.score(calibration.scoring), "dict", e.dictionaryWords,
+                    words.prefix(12).map { "\($0.text)/\(Int($0.confidence))" }.joined(separator: " "))
             }
             try report("gray", big)
             let tile = Int(v[5])
@@ -36,7 +39,9 @@ struct ResolverDebug {
             try report("norm", norm)
             for t in [140, 160, 180] { try report("thr\(t)", try norm.thresholded(t)) }
             for w in [tile / 4, tile / 2] {
-                for k in [0.2, 0.34] { try report("sauvola-\(w)-\(k)", try norm.sauvolaBinarized(halfWindow: w, factor: k)) }
+                for k in [0.2, 0.34] {
+                    try report("sauvola-\(w)-\(k)", try norm.sauvolaBinarized(halfWindow: w, factor: k))
+                }
             }
             try report("otsu", try big.otsuOnNormalizedBackground(tile: tile))
         }
@@ -48,7 +53,9 @@ struct ResolverDebug {
             source: source, parameters: calibration.analysis,
             windows: WindowRequest(
                 count: c.maxWindows, sideInTextHeights: c.windowSideInTextHeights, minGlyphs: c.windowMinGlyphs))
-        print("analysis \(clock.now - start): \(analysis.windows.count) windows, text \(analysis.textHeight) glyphs \(analysis.glyphs) pairs \(analysis.horizontalPairs)/\(analysis.verticalPairs)")
+        print(
+            "analysis \(clock.now - start): \(analysis.windows.count) windows, text \(analysis.textHeight) glyphs \(analysis.glyphs) pairs \(analysis.horizontalPairs)/\(analysis.verticalPairs)"
+        )
         let page = try calibration.page.pageImage(source: source, paper: analysis.paper)
         page.writeDebugPNG("/tmp/resolver-debug-page.png")
         analysis.strip.writeDebugPNG("/tmp/resolver-debug-binary.png")
@@ -62,8 +69,11 @@ struct ResolverDebug {
                 var view = try crop.rotated(quarterTurns: o.quarterTurns)
                 view.setResolution(300)
                 let t0 = clock.now
-                let words = try engine.recognize(view, mode: .singleBlock, meter: WorkMeter(budget: .unlimited), maxWords: .max)
-                print("window \(i) \(w) as \(o.exifValue): \(clock.now - t0) \(words.map { "\($0.text)/\(Int($0.confidence))\($0.isFromDictionary ? "d" : "")" }.joined(separator: " "))")
+                let words = try engine.recognize(
+                    view, mode: .singleBlock, meter: WorkMeter(budget: .unlimited), maxWords: .max)
+                print(
+                    "window \(i) \(w) as \(o.exifValue): \(clock.now - t0) \(words.map { "\($0.text)/\(Int($0.confidence))\($0.isFromDictionary ? "d" : "")" }.joined(separator: " "))"
+                )
                 _ = view
             }
         }
@@ -93,9 +103,13 @@ struct ProbeDebug {
         for t in [otsu, 160, 185] {
             let binary = try normalized.thresholded(t)
             binary.writeDebugPNG("/tmp/probe-thr\(t).png")
-            let m = AnalysisImage.measureGlyphs(try binary.componentBoxes().filter {
-                $0.x >= box.x && $0.y >= box.y && $0.maxX <= box.maxX && $0.maxY <= box.maxY })
-            print("threshold \(t): glyphs \(m.glyphs.count) height \(String(describing: m.textHeight)) pairs \(m.horizontalPairs)/\(m.verticalPairs)")
+            let m = AnalysisImage.measureGlyphs(
+                try binary.componentBoxes().filter {
+                    $0.x >= box.x && $0.y >= box.y && $0.maxX <= box.maxX && $0.maxY <= box.maxY
+                })
+            print(
+                "threshold \(t): glyphs \(m.glyphs.count) height \(String(describing: m.textHeight)) pairs \(m.horizontalPairs)/\(m.verticalPairs)"
+            )
         }
     }
 }

@@ -107,10 +107,12 @@ struct ResolverEvaluation {
                         file: fields[cFile], kind: fields[cKind], truth: Int(fields[cTruth]) ?? 0,
                         decidable: fields[cDecidable] == "1", prior: prior?.exifValue,
                         answer: trace.decision.orientation?.exifValue, confidence: trace.decision.confidence,
-                        margin: trace.decision.margin, reason: trace.decision.reason, seconds: seconds, analysisSeconds: trace.analysisSeconds,
+                        margin: trace.decision.margin, reason: trace.decision.reason, seconds: seconds,
+                        analysisSeconds: trace.analysisSeconds,
                         glyphs: trace.glyphs, textHeight: trace.textHeight, windows: trace.windows,
                         depth: trace.depth, horizontalPairs: trace.horizontalPairs,
-                        verticalPairs: trace.verticalPairs, evidence: evidence, words: words, pageEvidence: pageEvidence,
+                        verticalPairs: trace.verticalPairs, evidence: evidence, words: words,
+                        pageEvidence: pageEvidence,
                         uprightness: uprightness,
                         candidates: trace.decision.candidates)
                 }
@@ -146,6 +148,8 @@ struct ResolverEvaluation {
               hard negatives undecidable \(abstained)/\(negatives.count)
               time median \(times[times.count / 2]) s, p90 \(times[times.count * 9 / 10]) s, max \(times.last ?? 0) s
             """)
-        for row in wrong { print("  wrong: \(row.file) truth \(row.truth) answer \(row.answer ?? 0) conf \(row.confidence)") }
+        for row in wrong {
+            print("  wrong: \(row.file) truth \(row.truth) answer \(row.answer ?? 0) conf \(row.confidence)")
+        }
     }
 }

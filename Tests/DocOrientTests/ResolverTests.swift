@@ -25,13 +25,16 @@ struct ResolverSample: CustomTestStringConvertible, Sendable {
         let directory = corpus.appendingPathComponent(folder)
         guard let text = try? String(contentsOf: directory.appendingPathComponent("manifest.csv"), encoding: .utf8)
         else { return [] }
-        let lines = text.split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let lines = text.split(separator: "\n").map {
+            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        }
         guard let header = lines.first, let f = header.firstIndex(of: "file"),
             let u = header.firstIndex(of: "upright_orientation"), let d = header.firstIndex(of: "decidable"),
             let k = header.firstIndex(of: "kind")
         else { return [] }
         return lines.dropFirst().filter { $0.count == header.count }.map {
-            ResolverSample(file: $0[f], upright: Int($0[u]) ?? 0, decidable: $0[d] == "1", kind: $0[k], directory: directory)
+            ResolverSample(
+                file: $0[f], upright: Int($0[u]) ?? 0, decidable: $0[d] == "1", kind: $0[k], directory: directory)
         }
     }
 
@@ -125,7 +128,9 @@ struct ResolverTests {
         } catch let error as DocOrientError {
             #expect(error.code == .missingModel)
             #expect(error.message.contains("eng.traineddata not found in \(empty.path)"))
-            #expect(error.message.contains("install tesseract-ocr-eng, or set the configuration's tessdata") && !error.message.contains("--"))
+            #expect(
+                error.message.contains("install tesseract-ocr-eng, or set the configuration's tessdata")
+                    && !error.message.contains("--"))
         }
     }
 
@@ -164,9 +169,11 @@ struct ResolverTests {
         } throws: { ($0 as? DocOrientError)?.code == .limitExceeded }
     }
 
-    @Test(arguments: [("12.34", true), ("$1,234.56", true), ("1.234,56", true), ("0,99", true),
+    @Test(arguments: [
+        ("12.34", true), ("$1,234.56", true), ("1.234,56", true), ("0,99", true),
         ("1234", false), ("12.3", false), ("2024", false), ("10:59", false), ("12.345", false), ("1234.56", false),
-        ("ab.cd", false), ("S6'0I", false)])
+        ("ab.cd", false), ("S6'0I", false),
+    ])
     func amountsAreRecognisedByTheirShape(_ text: String, _ isAmount: Bool) {
         #expect(Evidence.isAmount(text) == isAmount)
     }
@@ -180,16 +187,20 @@ struct ResolverTests {
             RecognizedWord(text: $0, confidence: 92, isFromDictionary: false, isNumeric: $0.first!.isNumber)
         }
         func decide(_ words: [RecognizedWord]) -> Decision {
-            let read: [Orientation: Evidence] = [.rotate270: Evidence(words: words, weights: weights), .rotate90: Evidence()]
+            let read: [Orientation: Evidence] = [
+                .rotate270: Evidence(words: words, weights: weights), .rotate90: Evidence(),
+            ]
             return resolver.conclude(
-                evidence: { read[$0] ?? Evidence() }, [.rotate270, .rotate90], minScore: resolver.calibration.page.minScore,
+                evidence: { read[$0] ?? Evidence() }, [.rotate270, .rotate90],
+                minScore: resolver.calibration.page.minScore,
                 minPlainWords: resolver.calibration.page.minPlainWords, prior: .rotate270, note: "read the whole page")
         }
         let undecided = decide(garbage)
         #expect(undecided.orientation == nil)
         #expect(undecided.reason?.contains("dictionary word") == true, "\(undecided.reason ?? "")")
         // One real word among them and the same evidence decides.
-        let decided = decide(garbage + [RecognizedWord(text: "Function", confidence: 92, isFromDictionary: true, isNumeric: false)])
+        let decided = decide(
+            garbage + [RecognizedWord(text: "Function", confidence: 92, isFromDictionary: true, isNumeric: false)])
         #expect(decided.orientation == .rotate270)
     }
 
@@ -199,14 +210,14 @@ struct ResolverTests {
         for (box, level) in rects {
             for y in box.y..<box.maxY { for x in box.x..<box.maxX { pixels[y * width + x] = level } }
         }
-        return try Pix.gray(GrayImage(width: width, height: height, pixels: pixels))
+        return try Pix.gray(Raster(width: width, height: height, pixels: pixels))
     }
 
     @Test func greyPixelsKeepTheirPlacesInLeptonica() throws {
         // An odd width, so rows end inside a 32-bit word.
         let (w, h) = (13, 5)
         let pixels = (0..<(w * h)).map { UInt8(($0 % w) * 17 + ($0 / w) * 3) }
-        let pix = try Pix.gray(GrayImage(width: w, height: h, pixels: pixels))
+        let pix = try Pix.gray(Raster(width: w, height: h, pixels: pixels))
         for y in 0..<h {
             for x in 0..<w { #expect(pix.value(x: x, y: y) == UInt32(pixels[y * w + x]), "pixel \(x),\(y)") }
         }
@@ -215,23 +226,29 @@ struct ResolverTests {
     @Test func thePaperIsTheBrightestRegionNotALargerLightStreakOfTheTable() throws {
         // Dark wood with a broad light streak across the top; a small white receipt below it.
         let receipt = PixelBox(x: 150, y: 230, width: 80, height: 150)
-        let scene = try Self.scene(400, 400, background: 60, [
-            (PixelBox(x: 0, y: 20, width: 400, height: 160), 130), (receipt, 215),
-        ])
+        let scene = try Self.scene(
+            400, 400, background: 60,
+            [
+                (PixelBox(x: 0, y: 20, width: 400, height: 160), 130), (receipt, 215),
+            ])
         let paper = try #require(try AnalysisImage.paper(in: scene))
-        #expect(paper.x <= receipt.x && paper.maxX >= receipt.maxX && paper.y <= receipt.y && paper.maxY >= receipt.maxY)
+        #expect(
+            paper.x <= receipt.x && paper.maxX >= receipt.maxX && paper.y <= receipt.y && paper.maxY >= receipt.maxY)
         #expect(paper.area < 2 * receipt.area, "\(paper) should be the receipt, not the streak")
     }
 
     @Test func aFramedBoxOnThePageIsPartOfThePaper() throws {
         // A white page on a dark table, with a dark frame line around a white box near its top.
         let page = PixelBox(x: 60, y: 40, width: 280, height: 330)
-        let scene = try Self.scene(400, 400, background: 50, [
-            (page, 210), (PixelBox(x: 80, y: 60, width: 240, height: 120), 40),
-            (PixelBox(x: 83, y: 63, width: 234, height: 114), 230),
-        ])
+        let scene = try Self.scene(
+            400, 400, background: 50,
+            [
+                (page, 210), (PixelBox(x: 80, y: 60, width: 240, height: 120), 40),
+                (PixelBox(x: 83, y: 63, width: 234, height: 114), 230),
+            ])
         let paper = try #require(try AnalysisImage.paper(in: scene))
-        #expect(paper.x <= page.x && paper.maxX >= page.maxX && paper.y <= page.y && paper.maxY >= page.maxY,
+        #expect(
+            paper.x <= page.x && paper.maxX >= page.maxX && paper.y <= page.y && paper.maxY >= page.maxY,
             "\(paper) should hold the whole page")
     }
 

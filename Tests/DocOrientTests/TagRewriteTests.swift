@@ -15,14 +15,19 @@ struct TagRewriteTests {
         let original = try Fixtures.cameraJPEG(width: 320, height: 240, orientation: 6, bigEndian: bigEndian)
         let jpeg = try JPEGStructure.parse(original)
         let exif = try #require(jpeg.exif)
-        let allowed = Set([exif.orientation!.offset, exif.orientation!.offset + 1, exif.ifd1Orientation!.offset, exif.ifd1Orientation!.offset + 1, jpeg.xmpOrientation!.digits.lowerBound])
+        let allowed = Set([
+            exif.orientation!.offset, exif.orientation!.offset + 1, exif.ifd1Orientation!.offset,
+            exif.ifd1Orientation!.offset + 1, jpeg.xmpOrientation!.digits.lowerBound,
+        ])
         for target in Orientation.allCases {
             let rewritten = try TagRewrite.setting(target, in: original)
             #expect(rewritten.count == original.count)
             let changed = Set(differingOffsets(original, rewritten))
             #expect(changed.isSubset(of: allowed), "only orientation bytes may change, changed \(changed.sorted())")
             let m = try ImageMetadata.read(rewritten)
-            #expect(m.exifOrientation == target.exifValue && m.thumbnailOrientation == target.exifValue && m.xmpOrientation == target.exifValue)
+            #expect(
+                m.exifOrientation == target.exifValue && m.thumbnailOrientation == target.exifValue
+                    && m.xmpOrientation == target.exifValue)
         }
     }
 

@@ -37,12 +37,17 @@ public enum Bake {
     /// - Throws: `DocOrientError` for unsupported, malformed or corrupt input.
     /// - Parameter maxPixels: frames larger than this are refused before any pixel memory is
     ///   allocated (a 65500x65500 header in a small file is a decompression bomb).
-    public static func apply(_ orientation: Orientation? = nil, to bytes: [UInt8], trim: Bool = false, maxPixels: Int = defaultMaxPixels) throws -> Result {
+    public static func apply(
+        _ orientation: Orientation? = nil, to bytes: [UInt8], trim: Bool = false, maxPixels: Int = defaultMaxPixels
+    ) throws -> Result {
         let parsed = try ParsedImage.parse(bytes)
         let metadata = try parsed.metadata(bytes)
         let pixels = metadata.width.multipliedReportingOverflow(by: metadata.height)
         guard !pixels.overflow, pixels.partialValue <= maxPixels else {
-            throw DocOrientError(.limitExceeded, "the image is \(metadata.width)x\(metadata.height), over the limit of \(maxPixels) pixels; raise the pixel limit to read it")
+            throw DocOrientError(
+                .limitExceeded,
+                "the image is \(metadata.width)x\(metadata.height), over the limit of \(maxPixels) pixels; raise the pixel limit to read it"
+            )
         }
         let target = orientation ?? metadata.effectiveOrientation ?? .identity
         let jpeg: JPEGStructure
@@ -53,7 +58,8 @@ public enum Bake {
         case .heif:
             throw DocOrientError(
                 .invalidRequest,
-                "a HEIF image cannot be baked without re-encoding it (lossy); rewrite its orientation (irot/imir) instead, which every HEIF viewer applies")
+                "a HEIF image cannot be baked without re-encoding it (lossy); rewrite its orientation (irot/imir) instead, which every HEIF viewer applies"
+            )
         }
         if target == .identity {
             let allUpright = [metadata.exifOrientation, metadata.xmpOrientation, metadata.thumbnailOrientation]
@@ -68,7 +74,8 @@ public enum Bake {
             let header = try TurboJPEG.header(bytes)
             let reason =
                 "\(metadata.width)x\(metadata.height) is not a multiple of the \(header.mcuWidth)x\(header.mcuHeight) MCU on an edge the transform moves; trimming drops the partial blocks (a few edge pixels)"
-            return Result(bytes: try TagRewrite.setting(target, in: bytes), outcome: .tagRewrittenInstead(target, reason: reason))
+            return Result(
+                bytes: try TagRewrite.setting(target, in: bytes), outcome: .tagRewrittenInstead(target, reason: reason))
         }
         let out = try JPEGStructure.parse(transformed)
         let hasPixelDimensions = metadata.pixelXDimension != nil || metadata.pixelYDimension != nil
@@ -90,17 +97,21 @@ public enum Bake {
             return try TurboJPEG.transform(thumbnail, orientation: orientation, edges: .perfect)
         } catch let error as DocOrientError where error.code == .imperfectTransform {
             let decoded = try TurboJPEG.decodeFull(thumbnail, rgb: true)
-            let turned = decoded.transformed(by: orientation, channels: 3)
-            return try TurboJPEG.encode(turned.pixels, width: turned.width / 3, height: turned.height, subsampling: .s420, quality: 90)
+            let turned = decoded.transformed(by: orientation)
+            return try TurboJPEG.encode(
+                turned.pixels, width: turned.width, height: turned.height, subsampling: .s420, quality: 90)
         }
     }
 
-    static func bakePNG(_ bytes: [UInt8], png: PNGStructure, metadata: ImageMetadata, target: Orientation) throws -> Result {
+    static func bakePNG(
+        _ bytes: [UInt8], png: PNGStructure, metadata: ImageMetadata, target: Orientation
+    ) throws -> Result {
         guard target != .identity || metadata.exifOrientation.map({ $0 != 1 }) == true else {
             return Result(bytes: bytes, outcome: .unchanged)
         }
         guard png.bitDepth <= 8 else {
-            throw DocOrientError(.invalidRequest, "baking a \(png.bitDepth)-bit PNG would reduce it to 8 bits; rewrite its tag instead")
+            throw DocOrientError(
+                .invalidRequest, "baking a \(png.bitDepth)-bit PNG would reduce it to 8 bits; rewrite its tag instead")
         }
         let encoded = try Pix.decode(bytes).oriented(target).encodedPNG()
         let fresh = try PNGStructure.parse(encoded)
@@ -121,17 +132,22 @@ public enum Bake {
             }
         }
         var out = PNGStructure.signature + chunk(fresh.chunks[0], in: encoded) + colour + physical + exif
-        for c in fresh.chunks.dropFirst() where ["PLTE", "tRNS", "IDAT"].contains(c.type) { out += chunk(c, in: encoded) }
+        for c in fresh.chunks.dropFirst() where ["PLTE", "tRNS", "IDAT"].contains(c.type) {
+            out += chunk(c, in: encoded)
+        }
         out += text + PNGStructure.chunk(type: "IEND", data: [])
         return Result(bytes: out, outcome: .baked(target))
     }
 
-    static func bakeTIFF(_ bytes: [UInt8], tiff: TIFFStructure, metadata: ImageMetadata, target: Orientation) throws -> Result {
+    static func bakeTIFF(
+        _ bytes: [UInt8], tiff: TIFFStructure, metadata: ImageMetadata, target: Orientation
+    ) throws -> Result {
         guard target != .identity || metadata.exifOrientation.map({ $0 != 1 }) == true else {
             return Result(bytes: bytes, outcome: .unchanged)
         }
         if let bits = tiff.bitsPerSample, bits > 8, (tiff.samplesPerPixel?.read(bytes) ?? 1) > 1 || bits > 16 {
-            throw DocOrientError(.invalidRequest, "baking a \(bits)-bit-per-sample TIFF would lose precision; use the tag rewrite")
+            throw DocOrientError(
+                .invalidRequest, "baking a \(bits)-bit-per-sample TIFF would lose precision; use the tag rewrite")
         }
         // Leptonica applies a TIFF's orientation tag while reading: read it as stored (tag 1), so
         // that `target`, which is relative to the stored pixels, is applied exactly once.

@@ -1,3 +1,5 @@
+import SystemPackage
+
 /// Where a changed file goes.
 public enum Destination: Sendable, Equatable {
     /// Replace the original atomically.
@@ -20,7 +22,9 @@ public enum FileActions {
     }
 
     /// Sets every orientation tag of the file at `path` to `orientation`.
-    public static func tag(_ path: String, to orientation: Orientation, destination: Destination = .inPlace) throws -> Outcome {
+    public static func tag(
+        _ path: String, to orientation: Orientation, destination: Destination = .inPlace
+    ) throws -> Outcome {
         do {
             let bytes = try FileIO.read(path)
             let changed = try TagRewrite.setting(orientation, in: bytes)
@@ -48,18 +52,25 @@ public enum FileActions {
 
     /// Writes `bytes` for the file that held `original`: nothing when in place and unchanged (the
     /// file stays byte-identical, mtime included), a copy when a directory is given.
-    public static func commit(_ bytes: [UInt8], original: [UInt8], path: String, destination: Destination) throws -> Outcome {
+    public static func commit(
+        _ bytes: [UInt8], original: [UInt8], path: String, destination: Destination
+    ) throws -> Outcome {
         switch destination {
         case .inPlace:
             guard bytes != original else { return Outcome(wrote: false, resultPath: path) }
             guard !FileIO.isReadOnly(path) else {
-                throw DocOrientError(.io, "the file is read-only; docorient does not replace read-only files (write a copy to another folder instead)", path: path)
+                throw DocOrientError(
+                    .io,
+                    "the file is read-only; docorient does not replace read-only files (write a copy to another folder instead)",
+                    path: path)
             }
             try FileIO.writeAtomically(bytes, to: path)
             return Outcome(wrote: true, resultPath: path)
         case .directory(let directory):
-            let name = path.split(separator: "/").last.map(String.init) ?? path
-            let target = directory.hasSuffix("/") ? directory + name : directory + "/" + name
+            guard let name = FilePath(path).lastComponent else {
+                throw DocOrientError(.invalidRequest, "the path names no file", path: path)
+            }
+            let target = FilePath(directory).appending(name).string
             try FileIO.writeAtomically(bytes, to: target, replacing: false, modeFrom: path)
             return Outcome(wrote: true, resultPath: target)
         }

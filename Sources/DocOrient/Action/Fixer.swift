@@ -79,7 +79,9 @@ public final class Fixer: Sendable {
     /// - Parameter options: `bake`, `trim` and `dryRun` apply; `destination` must be `.inPlace`
     ///   (the bytes come back to the caller, who writes them where it likes).
     /// - Throws: `DocOrientError` when the image cannot be read, decided or changed.
-    public func fix(_ image: some DataProtocol, options: FixOptions = FixOptions(), budget: WorkBudget? = nil) throws
+    public func fix(
+        _ image: some DataProtocol, options: FixOptions = FixOptions(), budget: WorkBudget? = nil
+    ) throws
         -> FixedImage
     {
         try fix(bytes: [UInt8](image), options: options, budget: budget, signal: nil)
@@ -91,7 +93,9 @@ public final class Fixer: Sendable {
     /// - Returns: what was decided and done.
     /// - Throws: `DocOrientError`, naming the file, when it cannot be read, decided or written;
     ///   the file is then unchanged.
-    public func fix(contentsOf url: URL, options: FixOptions = FixOptions(), budget: WorkBudget? = nil) throws
+    public func fix(
+        contentsOf url: URL, options: FixOptions = FixOptions(), budget: WorkBudget? = nil
+    ) throws
         -> FixRecord
     {
         try Self.succeeded(fixFile(path: url.path, options: options, hashing: false, budget: budget, signal: nil))
@@ -116,7 +120,9 @@ public final class Fixer: Sendable {
 
     /// Decides and fixes in memory; stops with `CancellationError` when the calling task is
     /// cancelled. See the synchronous form for the parameters.
-    public func fix(_ image: some DataProtocol, options: FixOptions = FixOptions(), budget: WorkBudget? = nil)
+    public func fix(
+        _ image: some DataProtocol, options: FixOptions = FixOptions(), budget: WorkBudget? = nil
+    )
         async throws -> FixedImage
     {
         let bytes = [UInt8](image)
@@ -125,7 +131,9 @@ public final class Fixer: Sendable {
 
     /// Decides and fixes the file at `url`; stops with `CancellationError`, the file unchanged,
     /// when the calling task is cancelled before the write.
-    public func fix(contentsOf url: URL, options: FixOptions = FixOptions(), budget: WorkBudget? = nil) async throws
+    public func fix(
+        contentsOf url: URL, options: FixOptions = FixOptions(), budget: WorkBudget? = nil
+    ) async throws
         -> FixRecord
     {
         try await run { signal in
@@ -167,13 +175,16 @@ public final class Fixer: Sendable {
         return Resolution(metadata: metadata, decision: decision)
     }
 
-    private func fix(bytes: [UInt8], options: FixOptions, budget: WorkBudget?, signal: CancellationSignal?) throws
+    private func fix(
+        bytes: [UInt8], options: FixOptions, budget: WorkBudget?, signal: CancellationSignal?
+    ) throws
         -> FixedImage
     {
         guard options.destination == .inPlace else {
             throw DocOrientError(
                 .invalidRequest,
-                "an image fixed in memory comes back as bytes: write them where they belong (destination must be .inPlace)")
+                "an image fixed in memory comes back as bytes: write them where they belong (destination must be .inPlace)"
+            )
         }
         let clock = ContinuousClock.now
         var record = FixRecord(path: nil)
@@ -218,10 +229,12 @@ public final class Fixer: Sendable {
     /// - Parameter keepOriginal: called with the original and the fixed bytes before a file is
     ///   replaced in place; when it throws, the file is left alone and the record says why.
     package func fixFile(
-        path: String, options: FixOptions, hashing: Bool, keepOriginal: ((_ original: [UInt8], _ fixed: [UInt8]) throws -> Void)? = nil
+        path: String, options: FixOptions, hashing: Bool,
+        keepOriginal: ((_ original: [UInt8], _ fixed: [UInt8]) throws -> Void)? = nil
     ) -> FileOutcome {
         // Nothing cancels a fix without a signal.
-        (try? fixFile(path: path, options: options, hashing: hashing, budget: nil, signal: nil, keepOriginal: keepOriginal))
+        (try? fixFile(
+            path: path, options: options, hashing: hashing, budget: nil, signal: nil, keepOriginal: keepOriginal))
             ?? FileOutcome(record: FixRecord(path: path))
     }
 
@@ -250,12 +263,13 @@ public final class Fixer: Sendable {
             outcome.record = result.record
             var written: [UInt8]? = nil
             if outcome.record.verdict != .error, !options.dryRun,
-                outcome.record.action == .tagRewritten || outcome.record.action == .baked || options.destination != .inPlace
+                outcome.record.changedTheFile || options.destination != .inPlace
             {
                 if signal?.isCancelled == true { throw CancellationError() }
                 do {
                     if options.destination == .inPlace, result.bytes != bytes { try keepOriginal?(bytes, result.bytes) }
-                    _ = try FileActions.commit(result.bytes, original: bytes, path: path, destination: options.destination)
+                    _ = try FileActions.commit(
+                        result.bytes, original: bytes, path: path, destination: options.destination)
                     if options.destination == .inPlace { written = result.bytes }
                 } catch {
                     outcome.record.fail(error)
@@ -274,7 +288,9 @@ public final class Fixer: Sendable {
     }
 
     /// The change that puts `bytes` upright given the decided `target`, or nil when it already is.
-    private func change(for target: Orientation, metadata: ImageMetadata, bytes: [UInt8], options: FixOptions) throws
+    private func change(
+        for target: Orientation, metadata: ImageMetadata, bytes: [UInt8], options: FixOptions
+    ) throws
         -> (bytes: [UInt8], action: FixAction, note: String?)?
     {
         let current = metadata.effectiveOrientation ?? .identity
@@ -288,7 +304,8 @@ public final class Fixer: Sendable {
             return (bytes, wantsBake ? .wouldBake : .wouldRewriteTag, nil)
         }
         if wantsBake {
-            let result = try Bake.apply(target, to: bytes, trim: options.trim, maxPixels: resolver.configuration.maxPixels)
+            let result = try Bake.apply(
+                target, to: bytes, trim: options.trim, maxPixels: resolver.configuration.maxPixels)
             switch result.outcome {
             case .baked: return (result.bytes, .baked, nil)
             case .unchanged: return nil

@@ -25,11 +25,13 @@ public enum TagRewrite {
                     out.replaceSubrange(chunk.data, with: edited)
                     png.updateCRC(&out, chunk: index)
                 } else {
-                    out.replaceSubrange(chunk.start..<(chunk.data.upperBound + 4), with: PNGStructure.chunk(type: "eXIf", data: edited))
+                    out.replaceSubrange(
+                        chunk.start..<(chunk.data.upperBound + 4), with: PNGStructure.chunk(type: "eXIf", data: edited))
                 }
             } else {
                 let tiff = try ExifBlock.minimalTIFF(orientation: orientation)
-                out.insert(contentsOf: PNGStructure.chunk(type: "eXIf", data: tiff), at: png.chunks[png.firstIDAT].start)
+                out.insert(
+                    contentsOf: PNGStructure.chunk(type: "eXIf", data: tiff), at: png.chunks[png.firstIDAT].start)
             }
             return out
         case .tiff:
@@ -100,7 +102,10 @@ enum JPEGEditor {
         guard extra > 0, xmp.digits.upperBound < bytes.count else { return (xmp.digits, digits) }
         let closing = bytes[xmp.digits.upperBound]
         if closing == UInt8(ascii: "\"") || closing == UInt8(ascii: "'") {
-            return (xmp.digits.lowerBound..<(xmp.digits.upperBound + 1), digits + [closing] + Array(repeating: 0x20, count: extra))
+            return (
+                xmp.digits.lowerBound..<(xmp.digits.upperBound + 1),
+                digits + [closing] + Array(repeating: 0x20, count: extra)
+            )
         }
         return (xmp.digits, digits + Array(repeating: 0x20, count: extra))
     }

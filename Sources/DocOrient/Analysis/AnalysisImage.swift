@@ -92,7 +92,10 @@ extension [Glyph] {
         guard let first else { return nil }
         var e = (x0: first.box.x, y0: first.box.y, x1: first.box.maxX, y1: first.box.maxY)
         for g in self {
-            e = (Swift.min(e.x0, g.box.x), Swift.min(e.y0, g.box.y), Swift.max(e.x1, g.box.maxX), Swift.max(e.y1, g.box.maxY))
+            e = (
+                Swift.min(e.x0, g.box.x), Swift.min(e.y0, g.box.y), Swift.max(e.x1, g.box.maxX),
+                Swift.max(e.y1, g.box.maxY)
+            )
         }
         return e
     }
@@ -166,7 +169,8 @@ extension AnalysisImage {
             return AnalysisImage(
                 readable: try Pix.blank(width: 1, height: 1, depth: 8),
                 strip: try Pix.blank(width: 1, height: 1, depth: 1), windows: [], textHeight: 0, glyphs: 0,
-                paper: probe.storedPaper, horizontalPairs: measure.horizontalPairs, verticalPairs: measure.verticalPairs)
+                paper: probe.storedPaper, horizontalPairs: measure.horizontalPairs, verticalPairs: measure.verticalPairs
+            )
         }
         // Twice as many candidates as wanted: a window whose marks do not survive binarisation
         // at reading size as glyphs (texture, a photo, a barcode) gives way to the next.
@@ -177,7 +181,9 @@ extension AnalysisImage {
         // measured something else (a heading, where blur ran the body's letters together). Marks
         // under `minProbeTextHeight`, the least the probe measures, do not count.
         var probeHeight = glyphHeight
-        if let line = measure.lineHeight(atLeast: p.minProbeTextHeight), line > 2 * glyphHeight || glyphHeight > 2 * line {
+        if let line = measure.lineHeight(atLeast: p.minProbeTextHeight),
+            line > 2 * glyphHeight || glyphHeight > 2 * line
+        {
             probeHeight = line
         }
         // Windows over the text of the page's majority direction: a minority at a quarter turn
@@ -241,7 +247,9 @@ extension AnalysisImage {
                 let window = try clean(
                     try binarize(normalized, probeThreshold: probe.threshold, parameters: p), textHeight: height,
                     alongX: alongX)
-                if checkingGlyphs, measureGlyphs(try window.componentBoxes()).glyphs.count < request.minGlyphs { continue }
+                if checkingGlyphs, measureGlyphs(try window.componentBoxes()).glyphs.count < request.minGlyphs {
+                    continue
+                }
                 strip.paste(window, x: 0, y: y)
                 readable.paste(normalized, x: 0, y: y)
                 placed.append(PixelBox(x: 0, y: y, width: window.width, height: window.height))
@@ -262,12 +270,17 @@ extension AnalysisImage {
             let n = max(1, request.parts)
             return (0..<n).map { i in
                 alongX
-                    ? PixelBox(x: w.x, y: w.y + w.height * i / n, width: w.width, height: w.height * (i + 1) / n - w.height * i / n)
-                    : PixelBox(x: w.x + w.width * i / n, y: w.y, width: w.width * (i + 1) / n - w.width * i / n, height: w.height)
+                    ? PixelBox(
+                        x: w.x, y: w.y + w.height * i / n, width: w.width,
+                        height: w.height * (i + 1) / n - w.height * i / n)
+                    : PixelBox(
+                        x: w.x + w.width * i / n, y: w.y, width: w.width * (i + 1) / n - w.width * i / n,
+                        height: w.height)
             }
         }
         return AnalysisImage(
-            readable: try readable.cropped(to: used), strip: try strip.cropped(to: used), windows: parts, textHeight: height,
+            readable: try readable.cropped(to: used), strip: try strip.cropped(to: used), windows: parts,
+            textHeight: height,
             glyphs: measure.glyphs.count, paper: probe.storedPaper, skew: pageSkew ?? 0,
             horizontalPairs: measure.horizontalPairs, verticalPairs: measure.verticalPairs)
     }
@@ -297,7 +310,9 @@ extension AnalysisImage {
 
         /// - Parameter previous: a smaller probe of the same image, whose paper is taken (scaled)
         ///   rather than found again: it is judged on a thumbnail of the same size either way.
-        init(source: borrowing GraySource, longSide: Int, parameters p: AnalysisParameters, paperOf previous: Probe?) throws {
+        init(
+            source: borrowing GraySource, longSide: Int, parameters p: AnalysisParameters, paperOf previous: Probe?
+        ) throws {
             let gray = try source.gray(longSide: longSide)
             let normalized = try gray.backgroundNormalized(tile: max(16, gray.width / 30))
             width = gray.width
@@ -309,8 +324,11 @@ extension AnalysisImage {
             if let previous {
                 let k = Double(width) / Double(previous.width)
                 let (x0, y0) = (Int(Double(previous.paper.x) * k), Int(Double(previous.paper.y) * k))
-                let (x1, y1) = (min(width, Int(Double(previous.paper.maxX) * k)), min(height, Int(Double(previous.paper.maxY) * k)))
-                paper = previous.paper == PixelBox(x: 0, y: 0, width: previous.width, height: previous.height)
+                let (x1, y1) = (
+                    min(width, Int(Double(previous.paper.maxX) * k)), min(height, Int(Double(previous.paper.maxY) * k))
+                )
+                paper =
+                    previous.paper == PixelBox(x: 0, y: 0, width: previous.width, height: previous.height)
                     ? frame : PixelBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
             } else {
                 paper = try AnalysisImage.paper(in: gray) ?? frame
@@ -418,14 +436,20 @@ extension AnalysisImage {
         /// along either axis, but its letters still neighbour along the lines.
         func lineAngle(in box: PixelBox? = nil) -> LineAngle? {
             let inside = links.filter { link in
-                box.map { Double($0.x) <= link.x && link.x < Double($0.maxX) && Double($0.y) <= link.y && link.y < Double($0.maxY) } ?? true
+                box.map {
+                    Double($0.x) <= link.x && link.x < Double($0.maxX) && Double($0.y) <= link.y
+                        && link.y < Double($0.maxY)
+                } ?? true
             }
             guard inside.count >= Self.minLinksForAngle else { return nil }
             var histogram = [Int](repeating: 0, count: 180)
             for link in inside { histogram[min(179, Int(link.angle * 180 / .pi))] += 1 }
             // Smoothed over five degrees, around the circle of directions.
             let smoothed = (0..<180).map { i in (-2...2).reduce(0) { $0 + histogram[(i + $1 + 180) % 180] } }
-            let peak = Double(smoothed.indices.max { smoothed[$0] < smoothed[$1] || (smoothed[$0] == smoothed[$1] && $0 > $1) }!) + 0.5
+            let peak =
+                Double(
+                    smoothed.indices.max { smoothed[$0] < smoothed[$1] || (smoothed[$0] == smoothed[$1] && $0 > $1) }!)
+                + 0.5
             // Circular mean (over doubled angles) of the links near the peak, each weighted by its
             // length: centres lie on a pixel grid, so a short link's angle is coarse (two letters
             // 10 pixels apart can only slant by 0 or 5.7 degrees).
@@ -465,7 +489,8 @@ extension AnalysisImage {
         func bounds(margin: Double) -> PixelBox? {
             guard let (x0, y0, x1, y1) = glyphs.extent else { return nil }
             let m = Int(margin)
-            return PixelBox(x: max(0, x0 - m), y: max(0, y0 - m), width: x1 - max(0, x0 - m) + m, height: y1 - max(0, y0 - m) + m)
+            return PixelBox(
+                x: max(0, x0 - m), y: max(0, y0 - m), width: x1 - max(0, x0 - m) + m, height: y1 - max(0, y0 - m) + m)
         }
     }
 
@@ -474,8 +499,12 @@ extension AnalysisImage {
     /// - Parameter lines: also link the marks to their neighbours and measure the page's line
     ///   direction and line height (the probe; a window's glyph count does not need them).
     static func measureGlyphs(_ boxes: [PixelBox], lines: Bool = false) -> GlyphMeasure {
-        let marks = boxes.filter { $0.height >= 3 && $0.width >= 1 && $0.width <= 3 * $0.height + 4 && $0.height <= 400 }
-        guard marks.count >= 2 else { return GlyphMeasure(glyphs: [], textHeight: nil, horizontalPairs: 0, verticalPairs: 0) }
+        let marks = boxes.filter {
+            $0.height >= 3 && $0.width >= 1 && $0.width <= 3 * $0.height + 4 && $0.height <= 400
+        }
+        guard marks.count >= 2 else {
+            return GlyphMeasure(glyphs: [], textHeight: nil, horizontalPairs: 0, verticalPairs: 0)
+        }
         // A coarse grid over the box centres keeps the neighbour search linear.
         let cell = 64
         var grid: [Int: [Int]] = [:]
@@ -512,7 +541,8 @@ extension AnalysisImage {
         var direction = [Double?](repeating: nil, count: marks.count)
         // Links come nearest first for each mark.
         for link in links where direction[link.mark] == nil { direction[link.mark] = link.angle }
-        var measure = GlyphMeasure(glyphs: [], textHeight: nil, horizontalPairs: horizontal, verticalPairs: vertical, links: links)
+        var measure = GlyphMeasure(
+            glyphs: [], textHeight: nil, horizontalPairs: horizontal, verticalPairs: vertical, links: links)
         measure.pageLines = measure.lineAngle()
         if let lines = measure.pageLines {
             // The height of the lines' marks across the lines: letters, or whole words where blur
@@ -521,8 +551,10 @@ extension AnalysisImage {
             let (c, s) = (cos(lines.skew), sin(abs(lines.skew)))
             let across = marks.indices.compactMap { i -> Double? in
                 guard let d = direction[i], NeighbourLink.difference(d, lines.radians) <= .pi / 8 else { return nil }
-                let (along, other) = lines.alongX
-                    ? (Double(marks[i].width), Double(marks[i].height)) : (Double(marks[i].height), Double(marks[i].width))
+                let (along, other) =
+                    lines.alongX
+                    ? (Double(marks[i].width), Double(marks[i].height))
+                    : (Double(marks[i].height), Double(marks[i].width))
                 return (other * c - along * s) / (c * c - s * s)
             }.filter { $0 > 0 }.sorted()
             measure.lineMarkHeights = across
@@ -621,7 +653,9 @@ extension Pix {
         // The box's centre, relative to the margin's centre, turned with it (y runs down, so a
         // counterclockwise turn on screen is (x, y) -> (x cos + y sin, -x sin + y cos)).
         let (cx, cy) = (Double(around.width) / 2, Double(around.height) / 2)
-        let (bx, by) = (Double(box.x - x0) + Double(box.width) / 2 - cx, Double(box.y - y0) + Double(box.height) / 2 - cy)
+        let (bx, by) = (
+            Double(box.x - x0) + Double(box.width) / 2 - cx, Double(box.y - y0) + Double(box.height) / 2 - cy
+        )
         let (tx, ty) = (bx * cos(skew) + by * sin(skew), -bx * sin(skew) + by * cos(skew))
         return try turned.cropped(
             to: PixelBox(

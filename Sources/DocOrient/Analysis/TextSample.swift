@@ -31,7 +31,8 @@ extension AnalysisImage {
             }
         }
         func sum(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int) -> Int {
-            sat[y1 * (cols + 1) + x1] - sat[y0 * (cols + 1) + x1] - sat[y1 * (cols + 1) + x0] + sat[y0 * (cols + 1) + x0]
+            sat[y1 * (cols + 1) + x1] - sat[y0 * (cols + 1) + x1] - sat[y1 * (cols + 1) + x0]
+                + sat[y0 * (cols + 1) + x0]
         }
         let span = max(1, min(side / cell, max(cols, rows)))
         let spanX = min(span, cols)

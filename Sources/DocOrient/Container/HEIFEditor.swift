@@ -30,7 +30,9 @@ enum HEIFEditor {
     static func setting(_ target: Orientation, in bytes: [UInt8]) throws -> [UInt8] {
         let s = try HEIFStructure.parse(bytes)
         let items = s.coOrientedItems(bytes)
-        var out = try inPlace(target, in: bytes, structure: s, items: items) ?? rebuilt(target, in: bytes, structure: s, items: items)
+        var out =
+            try inPlace(target, in: bytes, structure: s, items: items)
+            ?? rebuilt(target, in: bytes, structure: s, items: items)
         let edited = try HEIFStructure.parse(out)
         if let exif = edited.exif(out) {
             exif.orientation?.write(&out, 1)
@@ -38,9 +40,12 @@ enum HEIFEditor {
         }
         // One digit becomes "1" in place, so nothing moves; longer values (none of them a
         // usable orientation) are left as they are.
-        if let xmp = edited.xmpOrientation(out), xmp.digits.count == 1 { out[xmp.digits.lowerBound] = UInt8(ascii: "1") }
+        if let xmp = edited.xmpOrientation(out), xmp.digits.count == 1 {
+            out[xmp.digits.lowerBound] = UInt8(ascii: "1")
+        }
         for item in items where edited.displayedOrientation(of: item, out) != target {
-            throw DocOrientError(.library, "item \(item) of the rewritten HEIF file does not display as \(target); nothing was written")
+            throw DocOrientError(
+                .library, "item \(item) of the rewritten HEIF file does not display as \(target); nothing was written")
         }
         return out
     }
@@ -48,13 +53,21 @@ enum HEIFEditor {
     /// The primary's transformative properties edited in place, when their kinds and order can
     /// express `target`, every co-oriented item uses exactly those boxes and no other item uses
     /// them; nil when a rebuild is needed.
-    private static func inPlace(_ target: Orientation, in b: [UInt8], structure s: HEIFStructure, items: [Int]) -> [UInt8]? {
-        let isTransform = { (p: (association: HEIFStructure.Association, box: ISOBox)) in ["irot", "imir"].contains(p.box.type) }
+    private static func inPlace(
+        _ target: Orientation, in b: [UInt8], structure s: HEIFStructure, items: [Int]
+    ) -> [UInt8]? {
+        let isTransform = { (p: (association: HEIFStructure.Association, box: ISOBox)) in
+            ["irot", "imir"].contains(p.box.type)
+        }
         let transforms = s.primaryProperties.filter(isTransform)
         let indices = transforms.map(\.association.index)
         // An empty box has no byte to edit (readers ignore it): the rebuild replaces it.
-        guard Set(indices).count == indices.count, transforms.allSatisfy({ $0.box.payload.count >= 1 }) else { return nil }
-        for item in items where s.properties(of: item).filter(isTransform).map(\.association.index) != indices { return nil }
+        guard Set(indices).count == indices.count, transforms.allSatisfy({ $0.box.payload.count >= 1 }) else {
+            return nil
+        }
+        for item in items where s.properties(of: item).filter(isTransform).map(\.association.index) != indices {
+            return nil
+        }
         for e in s.associations.entries where !items.contains(e.item) {
             if e.associations.contains(where: { indices.contains($0.index) }) { return nil }
         }
@@ -99,7 +112,9 @@ enum HEIFEditor {
     static let movableTopLevel: Set<String> = ["ftyp", "meta", "mdat", "free", "skip", "uuid", "wide", "pdin"]
 
     /// New `ipco` and `ipma`, hence new `iprp` and `meta` sizes, and every moved offset updated.
-    private static func rebuilt(_ target: Orientation, in b: [UInt8], structure s: HEIFStructure, items: [Int]) throws -> [UInt8] {
+    private static func rebuilt(
+        _ target: Orientation, in b: [UInt8], structure s: HEIFStructure, items: [Int]
+    ) throws -> [UInt8] {
         guard s.associations.entries.contains(where: { $0.item == s.primaryItem }) else {
             throw DocOrientError(.malformed, "the primary item \(s.primaryItem) has no properties ('ipma' entry)")
         }
@@ -141,7 +156,8 @@ enum HEIFEditor {
         if let turns = wanted.rotation { place("irot", UInt8(turns), mask: 0x03) }
         if let axis = wanted.mirrorAxis { place("imir", UInt8(axis), mask: 0x01) }
         guard nextIndex - 1 <= 0x7FFF else {
-            throw DocOrientError(.invalidRequest, "'ipco' would hold \(nextIndex - 1) properties, more than 'ipma' can index")
+            throw DocOrientError(
+                .invalidRequest, "'ipco' would hold \(nextIndex - 1) properties, more than 'ipma' can index")
         }
         for entryIndex in entryIndices {
             let old = associations.entries[entryIndex].associations
@@ -150,7 +166,9 @@ enum HEIFEditor {
             list.insert(contentsOf: newAssociations, at: min(position, list.count))
             guard list.count <= 255 else {
                 throw DocOrientError(
-                    .invalidRequest, "item \(associations.entries[entryIndex].item) would have \(list.count) properties, more than 'ipma' can list")
+                    .invalidRequest,
+                    "item \(associations.entries[entryIndex].item) would have \(list.count) properties, more than 'ipma' can list"
+                )
             }
             associations.entries[entryIndex].associations = list
         }
@@ -158,7 +176,9 @@ enum HEIFEditor {
         if wide { associations.flags |= 1 }
 
         // New ipco, ipma and iprp.
-        let ipco = ISOBox.header(type: "ipco", size: s.ipco.headerSize + ipcoBody.count, large: s.ipco.usesLargeSize) + ipcoBody
+        let ipco =
+            ISOBox.header(type: "ipco", size: s.ipco.headerSize + ipcoBody.count, large: s.ipco.usesLargeSize)
+            + ipcoBody
         let ipma = serialize(associations, header: s.ipma, in: b)
         var iprpBody: [UInt8] = []
         for child in iprpChildren {
@@ -168,7 +188,9 @@ enum HEIFEditor {
             default: iprpBody += b[child.start..<child.end]
             }
         }
-        let iprp = ISOBox.header(type: "iprp", size: s.iprp.headerSize + iprpBody.count, large: s.iprp.usesLargeSize) + iprpBody
+        let iprp =
+            ISOBox.header(type: "iprp", size: s.iprp.headerSize + iprpBody.count, large: s.iprp.usesLargeSize)
+            + iprpBody
         let delta = iprp.count - s.iprp.size
         guard s.meta.start < s.iprp.start, !s.meta.headerIsUUID else {
             throw DocOrientError(.malformed, "the 'iprp' box is not inside 'meta'")
@@ -177,7 +199,8 @@ enum HEIFEditor {
             if let other = s.topLevel.first(where: { !movableTopLevel.contains($0.type) }) {
                 throw DocOrientError(
                     .invalidRequest,
-                    "the file holds a top-level '\(other.type)' box whose offsets docorient does not update; adding the orientation would move them")
+                    "the file holds a top-level '\(other.type)' box whose offsets docorient does not update; adding the orientation would move them"
+                )
             }
         }
         let newMetaSize = s.meta.size + delta
@@ -195,19 +218,27 @@ enum HEIFEditor {
                 continue
             }
             if insideChange(l.baseOffset) && l.baseOffsetField.size > 0 {
-                throw DocOrientError(.invalidRequest, "item \(l.item)'s data is said to lie inside the 'iprp' box; docorient does not rewrite such a file")
+                throw DocOrientError(
+                    .invalidRequest,
+                    "item \(l.item)'s data is said to lie inside the 'iprp' box; docorient does not rewrite such a file"
+                )
             }
             for e in l.extents {
                 let at = l.baseOffset + e.offset
                 if insideChange(at) {
-                    throw DocOrientError(.invalidRequest, "item \(l.item)'s data is said to lie inside the 'iprp' box; docorient does not rewrite such a file")
+                    throw DocOrientError(
+                        .invalidRequest,
+                        "item \(l.item)'s data is said to lie inside the 'iprp' box; docorient does not rewrite such a file"
+                    )
                 }
                 if at >= changeEnd { patches.append((e.offsetField, e.offset + delta)) }
             }
         }
         for p in patches {
             guard p.field.size > 0, p.value >= 0, p.field.size == 8 || p.value <= 0xFFFF_FFFF else {
-                throw DocOrientError(.invalidRequest, "an 'iloc' offset field is too small for the moved value \(p.value); nothing was changed")
+                throw DocOrientError(
+                    .invalidRequest,
+                    "an 'iloc' offset field is too small for the moved value \(p.value); nothing was changed")
             }
         }
 
@@ -233,7 +264,9 @@ enum HEIFEditor {
 
     /// The `ipma` box for `a`, with the original's header form (32- or 64-bit size).
     private static func serialize(_ a: HEIFStructure.Associations, header old: ISOBox, in b: [UInt8]) -> [UInt8] {
-        var body: [UInt8] = [UInt8(a.version), UInt8((a.flags >> 16) & 0xFF), UInt8((a.flags >> 8) & 0xFF), UInt8(a.flags & 0xFF)]
+        var body: [UInt8] = [
+            UInt8(a.version), UInt8((a.flags >> 16) & 0xFF), UInt8((a.flags >> 8) & 0xFF), UInt8(a.flags & 0xFF),
+        ]
         body += Bytes.be32(a.entries.count)
         for e in a.entries {
             body += a.version < 1 ? Bytes.be16(e.item) : Bytes.be32(e.item)

@@ -6,7 +6,9 @@
 /// informational, and viewers that honour both would turn the image twice.
 struct HEIFStructure: Sendable {
     /// The brands that say a file holds HEIF images (the major brand or any compatible one).
-    static let imageBrands: Set<String> = ["mif1", "mif2", "heic", "heix", "heim", "heis", "hevc", "hevx", "avif", "miaf"]
+    static let imageBrands: Set<String> = [
+        "mif1", "mif2", "heic", "heix", "heim", "heis", "hevc", "hevx", "avif", "miaf",
+    ]
 
     struct Item: Sendable {
         var type: String
@@ -103,7 +105,10 @@ struct HEIFStructure: Sendable {
             let found = boxes.filter { $0.type == type }
             guard found.count == 1, let box = found.first else {
                 throw DocOrientError(
-                    .malformed, found.isEmpty ? "the '\(parent)' box has no '\(type)' box" : "the '\(parent)' box has \(found.count) '\(type)' boxes")
+                    .malformed,
+                    found.isEmpty
+                        ? "the '\(parent)' box has no '\(type)' box"
+                        : "the '\(parent)' box has \(found.count) '\(type)' boxes")
             }
             return box
         }
@@ -113,7 +118,9 @@ struct HEIFStructure: Sendable {
         try reader.skip(4)
         let handler = ISOBox.fourCC(b, reader.at)
         guard handler == "pict" else {
-            throw DocOrientError(.unsupportedFormat, "unsupported format: ISO media file whose 'meta' handler is '\(handler)', not an image ('pict')")
+            throw DocOrientError(
+                .unsupportedFormat,
+                "unsupported format: ISO media file whose 'meta' handler is '\(handler)', not an image ('pict')")
         }
         let primary = try parsePrimary(b, try only("pitm", in: children, of: "meta"))
         let items = try parseItems(b, try only("iinf", in: children, of: "meta"))
@@ -126,9 +133,13 @@ struct HEIFStructure: Sendable {
         let properties = try ISOBox.children(b, in: ipco.payload, parent: "ipco")
         let associations = try parseAssociations(b, ipma, propertyCount: properties.count)
         let idats = children.filter { $0.type == "idat" }
-        guard idats.count <= 1 else { throw DocOrientError(.malformed, "the 'meta' box has \(idats.count) 'idat' boxes") }
+        guard idats.count <= 1 else {
+            throw DocOrientError(.malformed, "the 'meta' box has \(idats.count) 'idat' boxes")
+        }
         let irefs = children.filter { $0.type == "iref" }
-        guard irefs.count <= 1 else { throw DocOrientError(.malformed, "the 'meta' box has \(irefs.count) 'iref' boxes") }
+        guard irefs.count <= 1 else {
+            throw DocOrientError(.malformed, "the 'meta' box has \(irefs.count) 'iref' boxes")
+        }
         let references = try irefs.first.map { try parseReferences(b, $0) } ?? []
         try checkDerivationsEnd(references)
         let thumbnails = references.filter { $0.type == "thmb" && $0.to.contains(primary) }.map(\.from)
@@ -138,7 +149,8 @@ struct HEIFStructure: Sendable {
         var s = HEIFStructure(
             topLevel: top, majorBrand: major, meta: meta, metaChildren: children, primaryItem: primary, items: items,
             locations: locations, ilocVersion: ilocVersion, iprp: iprp, ipco: ipco, properties: properties, ipma: ipma,
-            associations: associations, idat: idats.first, thumbnails: thumbnails, references: references, width: 0, height: 0)
+            associations: associations, idat: idats.first, thumbnails: thumbnails, references: references, width: 0,
+            height: 0)
         guard let ispe = s.primaryProperties.first(where: { $0.box.type == "ispe" })?.box, ispe.payload.count >= 12,
             let w = Bytes.u32(b, ispe.payload.lowerBound + 4, bigEndian: true),
             let h = Bytes.u32(b, ispe.payload.lowerBound + 8, bigEndian: true), w > 0, h > 0
@@ -160,7 +172,9 @@ struct HEIFStructure: Sendable {
         var r = BoxReader(b, iinf.payload, box: "iinf")
         let (version, _) = try r.fullBoxHeader()
         let count = try r.uint(version == 0 ? 2 : 4)
-        guard count <= maxItems else { throw DocOrientError(.limitExceeded, "the file declares \(count) items, over \(maxItems)") }
+        guard count <= maxItems else {
+            throw DocOrientError(.limitExceeded, "the file declares \(count) items, over \(maxItems)")
+        }
         var items: [Int: Item] = [:]
         for infe in try ISOBox.children(b, in: r.at..<iinf.end, parent: "iinf") where infe.type == "infe" {
             var e = BoxReader(b, infe.payload, box: "infe")
@@ -194,7 +208,9 @@ struct HEIFStructure: Sendable {
             throw DocOrientError(.malformed, "the 'iloc' box uses a \(size)-byte field (only 0, 4 and 8 exist)")
         }
         let count = try r.uint(version < 2 ? 2 : 4)
-        guard count <= maxItems else { throw DocOrientError(.limitExceeded, "the 'iloc' box lists \(count) items, over \(maxItems)") }
+        guard count <= maxItems else {
+            throw DocOrientError(.limitExceeded, "the 'iloc' box lists \(count) items, over \(maxItems)")
+        }
         var locations: [Location] = []
         for _ in 0..<count {
             let item = try r.uint(version < 2 ? 2 : 4)
@@ -228,12 +244,16 @@ struct HEIFStructure: Sendable {
         var r = BoxReader(b, ipma.payload, box: "ipma")
         let (version, flags) = try r.fullBoxHeader()
         let count = try r.u32()
-        guard count <= maxItems else { throw DocOrientError(.limitExceeded, "the 'ipma' box lists \(count) items, over \(maxItems)") }
+        guard count <= maxItems else {
+            throw DocOrientError(.limitExceeded, "the 'ipma' box lists \(count) items, over \(maxItems)")
+        }
         var entries: [(item: Int, associations: [Association])] = []
         var seen: Set<Int> = []
         for _ in 0..<count {
             let item = try r.uint(version < 1 ? 2 : 4)
-            guard seen.insert(item).inserted else { throw DocOrientError(.malformed, "the 'ipma' box lists item \(item) twice") }
+            guard seen.insert(item).inserted else {
+                throw DocOrientError(.malformed, "the 'ipma' box lists item \(item) twice")
+            }
             let n = try r.u8()
             var list: [Association] = []
             for _ in 0..<n {
@@ -243,7 +263,8 @@ struct HEIFStructure: Sendable {
                 let index = raw & (wide ? 0x7FFF : 0x7F)
                 guard index <= propertyCount else {
                     throw DocOrientError(
-                        .malformed, "the 'ipma' box gives item \(item) property \(index), but 'ipco' holds \(propertyCount)")
+                        .malformed,
+                        "the 'ipma' box gives item \(item) property \(index), but 'ipco' holds \(propertyCount)")
                 }
                 // Index 0 means "no property": readers skip it, a rewrite keeps it where it was.
                 list.append(Association(essential: essential, index: index))
@@ -271,9 +292,11 @@ struct HEIFStructure: Sendable {
             let from = try e.uint(idSize)
             let count = try e.u16()
             guard count * idSize <= e.remaining else {
-                throw DocOrientError(.malformed, "the '\(box.type)' reference of item \(from) claims \(count) items in a cut-off box")
+                throw DocOrientError(
+                    .malformed, "the '\(box.type)' reference of item \(from) claims \(count) items in a cut-off box")
             }
-            references.append(Reference(type: box.type, from: from, to: try (0..<count).map { _ in try e.uint(idSize) }))
+            references.append(
+                Reference(type: box.type, from: from, to: try (0..<count).map { _ in try e.uint(idSize) }))
         }
         return references
     }
@@ -304,13 +327,15 @@ struct HEIFStructure: Sendable {
                     if onPath.contains(source) {
                         throw DocOrientError(
                             .malformed,
-                            "item \(source) derives from itself through 'dimg' references (\((path + [source]).map(String.init).joined(separator: " -> "))): a loop no decoder ends")
+                            "item \(source) derives from itself through 'dimg' references (\((path + [source]).map(String.init).joined(separator: " -> "))): a loop no decoder ends"
+                        )
                     }
                     if !done.contains(source) {
                         guard path.count <= maxDerivationDepth else {
                             throw DocOrientError(
                                 .malformed,
-                                "item \(start) derives from images nested more than \(maxDerivationDepth) deep through 'dimg' references")
+                                "item \(start) derives from images nested more than \(maxDerivationDepth) deep through 'dimg' references"
+                            )
                         }
                         stack.append((source, 0))
                         onPath.insert(source)
@@ -361,13 +386,17 @@ struct HEIFStructure: Sendable {
 
     /// The `irot` angle: anticlockwise quarter turns (0-3), read from the byte after the header.
     static func rotation(_ b: [UInt8], _ box: ISOBox) -> Int? {
-        guard box.type == "irot", let v = Bytes.u8(b, box.payload.lowerBound), box.payload.count >= 1 else { return nil }
+        guard box.type == "irot", let v = Bytes.u8(b, box.payload.lowerBound), box.payload.count >= 1 else {
+            return nil
+        }
         return v & 3
     }
 
     /// The `imir` mode: 0 mirrors top-bottom (about a horizontal axis), 1 left-right.
     static func mirrorAxis(_ b: [UInt8], _ box: ISOBox) -> Int? {
-        guard box.type == "imir", let v = Bytes.u8(b, box.payload.lowerBound), box.payload.count >= 1 else { return nil }
+        guard box.type == "imir", let v = Bytes.u8(b, box.payload.lowerBound), box.payload.count >= 1 else {
+            return nil
+        }
         return v & 1
     }
 
@@ -385,7 +414,9 @@ struct HEIFStructure: Sendable {
     func primaryRotation(_ b: [UInt8]) -> Int? { primaryProperties.lazy.compactMap { Self.rotation(b, $0.box) }.first }
 
     /// The primary's first `imir` mode, nil without one.
-    func primaryMirrorAxis(_ b: [UInt8]) -> Int? { primaryProperties.lazy.compactMap { Self.mirrorAxis(b, $0.box) }.first }
+    func primaryMirrorAxis(_ b: [UInt8]) -> Int? {
+        primaryProperties.lazy.compactMap { Self.mirrorAxis(b, $0.box) }.first
+    }
 
     // MARK: Item data
 

@@ -27,7 +27,8 @@ struct ISOBox: Sendable, Equatable {
     /// - Parameter topLevel: a size of 0 ("to the end of the file") is allowed only at the file's top level.
     /// - Throws: `.malformed` naming the box and offset when a size is below its header, runs past
     ///   the enclosing bytes, or a header is cut off.
-    static func children(_ b: [UInt8], in range: Range<Int>, topLevel: Bool = false, parent: String) throws -> [ISOBox] {
+    static func children(_ b: [UInt8], in range: Range<Int>, topLevel: Bool = false, parent: String) throws -> [ISOBox]
+    {
         guard range.lowerBound >= 0, range.upperBound <= b.count else {
             throw DocOrientError(.malformed, "the \(parent) box lies outside the file")
         }
@@ -39,35 +40,44 @@ struct ISOBox: Sendable, Equatable {
             }
             let left = range.upperBound - at
             guard left >= 8, let size32 = Bytes.u32(b, at, bigEndian: true) else {
-                throw DocOrientError(.malformed, "a box header at byte \(at) inside \(parent) is cut off (\(left) bytes left)")
+                throw DocOrientError(
+                    .malformed, "a box header at byte \(at) inside \(parent) is cut off (\(left) bytes left)")
             }
             let type = fourCC(b, at + 4)
             var headerSize = 8
             var size = size32
             var large = false
             if size32 == 1 {
-                guard left >= 16, let high = Bytes.u32(b, at + 8, bigEndian: true), let low = Bytes.u32(b, at + 12, bigEndian: true)
+                guard left >= 16, let high = Bytes.u32(b, at + 8, bigEndian: true),
+                    let low = Bytes.u32(b, at + 12, bigEndian: true)
                 else {
                     throw DocOrientError(.malformed, "the '\(type)' box at byte \(at) has a cut-off 64-bit size")
                 }
                 guard high < 0x8000 else {
-                    throw DocOrientError(.malformed, "the '\(type)' box at byte \(at) claims \(high) x 4 GiB, past the end of the file")
+                    throw DocOrientError(
+                        .malformed, "the '\(type)' box at byte \(at) claims \(high) x 4 GiB, past the end of the file")
                 }
                 size = high << 32 | low
                 headerSize = 16
                 large = true
             } else if size32 == 0 {
                 guard topLevel else {
-                    throw DocOrientError(.malformed, "the '\(type)' box at byte \(at) inside \(parent) has size 0 (allowed only for the file's last box)")
+                    throw DocOrientError(
+                        .malformed,
+                        "the '\(type)' box at byte \(at) inside \(parent) has size 0 (allowed only for the file's last box)"
+                    )
                 }
                 size = left
             }
             if type == "uuid" { headerSize += 16 }
             guard size >= headerSize else {
-                throw DocOrientError(.malformed, "the '\(type)' box at byte \(at) has size \(size32), smaller than its \(headerSize)-byte header")
+                throw DocOrientError(
+                    .malformed,
+                    "the '\(type)' box at byte \(at) has size \(size32), smaller than its \(headerSize)-byte header")
             }
             guard size <= left else {
-                throw DocOrientError(.malformed, "the '\(type)' box at byte \(at) claims \(size) bytes, but \(parent) has \(left) left")
+                throw DocOrientError(
+                    .malformed, "the '\(type)' box at byte \(at) claims \(size) bytes, but \(parent) has \(left) left")
             }
             boxes.append(ISOBox(type: type, start: at, headerSize: headerSize, end: at + size, usesLargeSize: large))
             at += size
@@ -117,7 +127,9 @@ struct BoxReader {
         }
         var v = 0
         for i in 0..<size {
-            guard v >> 55 == 0 else { throw DocOrientError(.malformed, "the '\(box)' box holds a value over 2^63 at byte \(at)") }
+            guard v >> 55 == 0 else {
+                throw DocOrientError(.malformed, "the '\(box)' box holds a value over 2^63 at byte \(at)")
+            }
             v = v << 8 | Int(bytes[at + i])
         }
         at += size
@@ -129,7 +141,9 @@ struct BoxReader {
     mutating func u32() throws -> Int { try uint(4) }
 
     mutating func skip(_ n: Int) throws {
-        guard n >= 0, at + n <= end else { throw DocOrientError(.malformed, "the '\(box)' box is cut off at byte \(at)") }
+        guard n >= 0, at + n <= end else {
+            throw DocOrientError(.malformed, "the '\(box)' box is cut off at byte \(at)")
+        }
         at += n
     }
 

@@ -16,9 +16,13 @@ public enum ImageFormat: String, Sendable, Codable {
         if b.isEmpty { throw DocOrientError(.unsupportedFormat, "unsupported format: the file is empty") }
         if Bytes.hasPrefix(b, [0xFF, 0xD8, 0xFF]) { return .jpeg }
         if Bytes.hasPrefix(b, PNGStructure.signature) { return .png }
-        if Bytes.hasPrefix(b, [0x49, 0x49, 0x2A, 0x00]) || Bytes.hasPrefix(b, [0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
+        if Bytes.hasPrefix(b, [0x49, 0x49, 0x2A, 0x00]) || Bytes.hasPrefix(b, [0x4D, 0x4D, 0x00, 0x2A]) {
+            return .tiff
+        }
         if isHEIF(b) { return .heif }
-        throw DocOrientError(.unsupportedFormat, "unsupported format: \(describeUnsupported(b)); docorient handles JPEG, PNG, TIFF and HEIF (HEIC, AVIF)")
+        throw DocOrientError(
+            .unsupportedFormat,
+            "unsupported format: \(describeUnsupported(b)); docorient handles JPEG, PNG, TIFF and HEIF (HEIC, AVIF)")
     }
 
     /// Whether the file starts with an `ftyp` box whose major or compatible brands name HEIF images.

@@ -43,7 +43,8 @@ struct JPEGStructure: Sendable {
         var sawScan = false
         while at < b.count {
             guard b[at] == 0xFF else {
-                throw DocOrientError(.malformed, "JPEG marker expected at byte \(at), found 0x\(String(b[at], radix: 16))")
+                throw DocOrientError(
+                    .malformed, "JPEG marker expected at byte \(at), found 0x\(String(b[at], radix: 16))")
             }
             var m = at + 1
             while m < b.count, b[m] == 0xFF { m += 1 }  // fill bytes
@@ -55,7 +56,9 @@ struct JPEGStructure: Sendable {
             }
             if marker == 0xD9 { break }
             guard let length = Bytes.u16(b, m + 1, bigEndian: true), length >= 2, m + 1 + length <= b.count else {
-                throw DocOrientError(.malformed, "JPEG segment 0xFF\(String(marker, radix: 16, uppercase: true)) at byte \(at) is truncated")
+                throw DocOrientError(
+                    .malformed,
+                    "JPEG segment 0xFF\(String(marker, radix: 16, uppercase: true)) at byte \(at) is truncated")
             }
             let payload = (m + 3)..<(m + 1 + length)
             segments.append(JPEGSegment(marker: marker, start: at, payload: payload))
@@ -72,7 +75,9 @@ struct JPEGStructure: Sendable {
             at = payload.upperBound
         }
         guard let frame else { throw DocOrientError(.malformed, "JPEG has no frame header (SOF)") }
-        guard sawScan else { throw DocOrientError(.malformed, "JPEG has no image data (no SOS marker); the file is truncated") }
+        guard sawScan else {
+            throw DocOrientError(.malformed, "JPEG has no image data (no SOS marker); the file is truncated")
+        }
         guard frame.width > 0, frame.height > 0 else {
             throw DocOrientError(.malformed, "JPEG frame header gives a \(frame.width)x\(frame.height) image")
         }
@@ -88,7 +93,8 @@ struct JPEGStructure: Sendable {
                 }
             } else if s.xmpSegment == nil, Bytes.hasPrefix(b, xmpHeader, at: seg.payload.lowerBound) {
                 s.xmpSegment = i
-                s.xmpOrientation = XMPOrientation.find(in: b, range: (seg.payload.lowerBound + xmpHeader.count)..<seg.payload.upperBound)
+                s.xmpOrientation = XMPOrientation.find(
+                    in: b, range: (seg.payload.lowerBound + xmpHeader.count)..<seg.payload.upperBound)
             }
         }
         return s

@@ -6,7 +6,9 @@ enum TIFFEditor {
     /// An existing entry is a 2-byte (or 4-byte, if stored as LONG) edit. When IFD0 has no
     /// orientation entry, a copy of IFD0 with the entry added is appended and the header pointed
     /// at it: every offset in the structure stays valid, so maker notes and thumbnails survive.
-    static func settingOrientation(_ value: Int, in tiff: [UInt8], pixelDimensions: (x: Int, y: Int)? = nil) throws -> [UInt8] {
+    static func settingOrientation(
+        _ value: Int, in tiff: [UInt8], pixelDimensions: (x: Int, y: Int)? = nil
+    ) throws -> [UInt8] {
         var out = tiff
         var s = try TIFFStructure.parse(out, base: 0, end: out.count)
         if s.orientation == nil {

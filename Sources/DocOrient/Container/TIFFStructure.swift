@@ -11,7 +11,11 @@ struct TIFFValueSlot: Equatable, Sendable {
     }
 
     func write(_ b: inout [UInt8], _ value: Int) {
-        if isLong { Bytes.put32(&b, offset, value, bigEndian: bigEndian) } else { Bytes.put16(&b, offset, value, bigEndian: bigEndian) }
+        if isLong {
+            Bytes.put32(&b, offset, value, bigEndian: bigEndian)
+        } else {
+            Bytes.put16(&b, offset, value, bigEndian: bigEndian)
+        }
     }
 }
 
@@ -94,7 +98,8 @@ struct TIFFStructure: Sendable {
             case Tag.samplesPerPixel: s.samplesPerPixel = e.slot
             case Tag.bitsPerSample where e.type == 3:
                 // Count 1 or 2 fits inline; more lives at the offset in the value field.
-                let at = e.count <= 2 ? e.at + 8 : (Bytes.u32(b, e.at + 8, bigEndian: bigEndian).map { base + $0 } ?? -1)
+                let at =
+                    e.count <= 2 ? e.at + 8 : (Bytes.u32(b, e.at + 8, bigEndian: bigEndian).map { base + $0 } ?? -1)
                 s.bitsPerSample = at + 2 <= end ? Bytes.u16(b, at, bigEndian: bigEndian) : nil
             default: break
             }
@@ -145,7 +150,8 @@ struct TIFFStructure: Sendable {
         entries.reserveCapacity(count)
         for i in 0..<count {
             let at = start + 2 + i * 12
-            guard let tag = Bytes.u16(b, at, bigEndian: bigEndian), let type = Bytes.u16(b, at + 2, bigEndian: bigEndian),
+            guard let tag = Bytes.u16(b, at, bigEndian: bigEndian),
+                let type = Bytes.u16(b, at + 2, bigEndian: bigEndian),
                 let n = Bytes.u32(b, at + 4, bigEndian: bigEndian)
             else { return nil }
             var slot: TIFFValueSlot?

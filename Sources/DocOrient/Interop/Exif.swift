@@ -1,4 +1,5 @@
 internal import CExif
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -15,7 +16,9 @@ enum ExifBlock {
         // whose values docorient cannot know; the block must say only what docorient knows.
         exif_data_unset_option(data, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION)
         exif_data_set_byte_order(data, EXIF_BYTE_ORDER_MOTOROLA)
-        guard let entry = exif_entry_new() else { throw DocOrientError(.library, "libexif could not allocate an entry") }
+        guard let entry = exif_entry_new() else {
+            throw DocOrientError(.library, "libexif could not allocate an entry")
+        }
         defer { exif_entry_unref(entry) }
         guard let ifd0 = data.pointee.ifd.0 else { throw DocOrientError(.library, "libexif created no IFD0") }
         exif_content_add_entry(ifd0, entry)

@@ -63,7 +63,8 @@ enum Heif {
                 ? heif_decode_image(handle.raw, &made, heif_colorspace_RGB, heif_chroma_interleaved_RGB, options)
                 : heif_decode_image(handle.raw, &made, heif_colorspace_YCbCr, heif_chroma_undefined, options)
             if !rgb, status.code == heif_error_Unsupported_feature {
-                status = heif_decode_image(handle.raw, &made, heif_colorspace_monochrome, heif_chroma_monochrome, options)
+                status = heif_decode_image(
+                    handle.raw, &made, heif_colorspace_monochrome, heif_chroma_monochrome, options)
             }
             try check(status, "decoding the primary image")
             guard let made else { throw DocOrientError(.library, "libheif decoded no image") }
@@ -85,16 +86,17 @@ enum Heif {
         try luma(of: primaryImage(bytes, maxPixels: maxPixels, rgb: false))
     }
 
-    /// Decodes the primary image at full size, as stored, to packed RGB (3 bytes per pixel,
-    /// `width` counting bytes, as `TurboJPEG.decodeScaled(rgb: true)`): for previews.
+    /// Decodes the primary image at full size, as stored, to packed RGB (3 bytes per pixel, as
+    /// `TurboJPEG.decodeScaled(rgb: true)`): for previews.
     /// Stands for `heif_image_get_plane_readonly(heif_channel_interleaved)`.
-    static func decodeRGB(_ bytes: [UInt8], maxPixels: Int) throws -> GrayImage {
+    static func decodeRGB(_ bytes: [UInt8], maxPixels: Int) throws -> Raster {
         let image = try primaryImage(bytes, maxPixels: maxPixels, rgb: true)
         let width = Int(heif_image_get_width(image.raw, heif_channel_interleaved))
         let height = Int(heif_image_get_height(image.raw, heif_channel_interleaved))
         var stride: Int32 = 0
         guard width > 0, height > 0,
-            let plane = heif_image_get_plane_readonly(image.raw, heif_channel_interleaved, &stride), Int(stride) >= width * 3
+            let plane = heif_image_get_plane_readonly(image.raw, heif_channel_interleaved, &stride),
+            Int(stride) >= width * 3
         else {
             throw DocOrientError(.malformed, "the decoded HEIF image has no RGB plane")
         }
@@ -103,7 +105,7 @@ enum Heif {
             guard let base = out.baseAddress else { return }
             for y in 0..<height { (base + y * width * 3).update(from: plane + y * Int(stride), count: width * 3) }
         }
-        return GrayImage(width: width * 3, height: height, pixels: pixels)
+        return Raster(width: width, height: height, channels: 3, pixels: pixels)
     }
 
     /// The decoded primary image. The file's bytes are read in place (not copied); the context
@@ -120,10 +122,14 @@ enum Heif {
             let handle = try ImageHandle(primaryOf: context)
             let width = Int(heif_image_handle_get_width(handle.raw))
             let height = Int(heif_image_handle_get_height(handle.raw))
-            guard width > 0, height > 0 else { throw DocOrientError(.malformed, "the HEIF primary image has no pixels") }
-            guard width.multipliedReportingOverflow(by: height).partialValue <= maxPixels, width <= maxPixels, height <= maxPixels
+            guard width > 0, height > 0 else {
+                throw DocOrientError(.malformed, "the HEIF primary image has no pixels")
+            }
+            guard width.multipliedReportingOverflow(by: height).partialValue <= maxPixels, width <= maxPixels,
+                height <= maxPixels
             else {
-                throw DocOrientError(.limitExceeded, "the image is \(width)x\(height), over the limit of \(maxPixels) pixels")
+                throw DocOrientError(
+                    .limitExceeded, "the image is \(width)x\(height), over the limit of \(maxPixels) pixels")
             }
             decoded = try Image(decoding: handle, rgb: rgb)
         }

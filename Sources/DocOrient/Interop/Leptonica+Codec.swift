@@ -1,4 +1,5 @@
 internal import CLeptonica
+
 #if canImport(Glibc)
     import Glibc
 #endif
@@ -8,7 +9,7 @@ internal import CLeptonica
 extension Pix {
     /// PNG bytes (deflate, lossless). Stands for `pixWriteMemPng`.
     func encodedPNG() throws -> [UInt8] {
-        try encoded("pixWriteMemPng") { data, size in pixWriteMemPng(data, size, raw, 0) }
+        try encoded("pixWriteMemPng") { data, size in pixWriteMemPng(data, size, raw, LeptonicaArgument.noGamma) }
     }
 
     /// TIFF bytes: G4 for 1-bit images, deflate for the rest (both lossless). Stands for `pixWriteMemTiff`.
@@ -17,7 +18,10 @@ extension Pix {
         return try encoded("pixWriteMemTiff") { data, size in pixWriteMemTiff(data, size, raw, Int32(compression)) }
     }
 
-    private func encoded(_ name: String, _ write: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int>) -> Int32) throws -> [UInt8] {
+    private func encoded(
+        _ name: String,
+        _ write: (UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, UnsafeMutablePointer<Int>) -> Int32
+    ) throws -> [UInt8] {
         var data: UnsafeMutablePointer<UInt8>?
         var size = 0
         let rc = write(&data, &size)

@@ -43,13 +43,15 @@ struct Pix: ~Copyable {
         try Pix(taking: pixCreate(Int32(width), Int32(height), Int32(depth)), "pixCreate")
     }
 
-    /// An 8-bit grey image holding `image`'s pixels.
-    static func gray(_ image: GrayImage) throws -> Pix {
-        try gray(width: image.width, height: image.height) { rows, pitch in
+    /// An 8-bit grey image holding `image`'s pixels (one channel).
+    static func gray(_ image: Raster) throws -> Pix {
+        precondition(image.channels == 1, "Pix.gray takes a one-channel raster")
+        return try gray(width: image.width, height: image.height) { rows, pitch in
             image.pixels.withUnsafeBytes { src in
                 guard let base = src.baseAddress else { return }
                 for y in 0..<image.height {
-                    (rows + y * pitch).update(from: base.assumingMemoryBound(to: UInt8.self) + y * image.width, count: image.width)
+                    (rows + y * pitch).update(
+                        from: base.assumingMemoryBound(to: UInt8.self) + y * image.width, count: image.width)
                 }
             }
         }
@@ -66,9 +68,11 @@ struct Pix: ~Copyable {
         try fill(UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt8.self), Int(pixGetWpl(pix.raw)) * 4)
         // Leptonica packs pixels big-endian inside native 32-bit words (the SET_DATA_BYTE macro):
         // rows written in reading order are put right with one word-wise swap (none on big-endian hosts).
-        guard pixEndianByteSwap(pix.raw) == 0 else { throw DocOrientError(.library, "Leptonica pixEndianByteSwap failed") }
+        guard pixEndianByteSwap(pix.raw) == 0 else {
+            throw DocOrientError(.library, "Leptonica pixEndianByteSwap failed")
+        }
         // The bytes past each row's end were never written.
-        _ = pixSetPadBits(pix.raw, 0)
+        _ = pixSetPadBits(pix.raw, LeptonicaArgument.padWithZeros)
         return pix
     }
 
@@ -83,7 +87,7 @@ struct Pix: ~Copyable {
 
     /// The image as 8-bit grey (colour maps removed, RGB to luminance). Stands for `pixConvertTo8`.
     func gray8() throws -> Pix {
-        try Pix(taking: pixConvertTo8(raw, 0), "pixConvertTo8")
+        try Pix(taking: pixConvertTo8(raw, LeptonicaArgument.noColormap), "pixConvertTo8")
     }
 
     /// Scaled by `factor`; area-mapped when shrinking grey so thin strokes average instead of vanishing.
@@ -115,7 +119,8 @@ struct Pix: ~Copyable {
     func otsuOnNormalizedBackground(tile: Int) throws -> Pix {
         var threshold: Int32 = 0
         return try Pix(
-            taking: pixOtsuThreshOnBackgroundNorm(raw, nil, Int32(tile), Int32(tile), 100, 50, 255, 2, 2, 0.1, &threshold),
+            taking: pixOtsuThreshOnBackgroundNorm(
+                raw, nil, Int32(tile), Int32(tile), 100, 50, 255, 2, 2, 0.1, &threshold),
             "pixOtsuThreshOnBackgroundNorm")
     }
 
@@ -123,7 +128,10 @@ struct Pix: ~Copyable {
     /// `step`th pixel). Stands for `pixSplitDistributionFgBg`.
     func otsuThreshold(step: Int = 1) throws -> Int {
         var threshold: Int32 = 0
-        guard pixSplitDistributionFgBg(raw, 0, Int32(max(1, step)), &threshold, nil, nil, nil) == 0 else {
+        guard
+            pixSplitDistributionFgBg(raw, LeptonicaArgument.otsuSplit, Int32(max(1, step)), &threshold, nil, nil, nil)
+                == 0
+        else {
             throw DocOrientError(.library, "Leptonica pixSplitDistributionFgBg failed")
         }
         return Int(threshold)
@@ -140,7 +148,8 @@ struct Pix: ~Copyable {
             numaDestroy(&owned)
         }
         var threshold: Int32 = 0
-        guard numaSplitDistribution(histogram, 0, &threshold, nil, nil, nil, nil, nil) == 0 else {
+        guard numaSplitDistribution(histogram, LeptonicaArgument.otsuSplit, &threshold, nil, nil, nil, nil, nil) == 0
+        else {
             throw DocOrientError(.library, "Leptonica numaSplitDistribution failed")
         }
         return Int(threshold)
@@ -149,7 +158,7 @@ struct Pix: ~Copyable {
     /// Mean grey level of an 8 bpp image. Stands for `pixGetAverageMasked` (no mask).
     func meanGray() throws -> Double {
         var mean: Float = 0
-        guard pixGetAverageMasked(raw, nil, 0, 0, 1, Int32(L_MEAN_ABSVAL), &mean) == 0 else {
+        guard pixGetAverageMasked(raw, nil, 0, 0, LeptonicaArgument.everyPixel, Int32(L_MEAN_ABSVAL), &mean) == 0 else {
             throw DocOrientError(.library, "Leptonica pixGetAverageMasked failed")
         }
         return Double(mean)
@@ -222,7 +231,7 @@ struct Pix: ~Copyable {
     /// Ink with its holes filled: background enclosed by ink (not reachable from the image edge)
     /// becomes ink. Stands for `pixFillClosedBorders`.
     func holesFilled() throws -> Pix {
-        try Pix(taking: pixFillClosedBorders(raw, 4), "pixFillClosedBorders")
+        try Pix(taking: pixFillClosedBorders(raw, LeptonicaArgument.fourConnected), "pixFillClosedBorders")
     }
 
     /// Keeps the connected components whose width and height are both within the limits.
@@ -242,7 +251,7 @@ struct Pix: ~Copyable {
 
     /// Bounding boxes of the 8-connected components. Stands for `pixConnCompBB` + `boxaGetBoxGeometry`.
     func componentBoxes() throws -> [PixelBox] {
-        guard let boxa = pixConnCompBB(raw, 8) else {
+        guard let boxa = pixConnCompBB(raw, LeptonicaArgument.eightConnected) else {
             throw DocOrientError(.library, "Leptonica pixConnCompBB failed")
         }
         defer {
@@ -266,7 +275,8 @@ struct Pix: ~Copyable {
     /// hit-miss transforms) and only a hint. Stands for `pixOrientDetect` (the "up" confidence).
     func uprightness() -> Double {
         var up: Float = 0
-        guard pixOrientDetect(raw, &up, nil, 0, 0) == 0 else { return 0 }
+        guard pixOrientDetect(raw, &up, nil, LeptonicaArgument.defaultMinimumCount, LeptonicaArgument.noDebug) == 0
+        else { return 0 }
         return Double(up)
     }
 
@@ -306,4 +316,29 @@ enum Leptonica {
     static let silenced: Void = {
         _ = setMsgSeverity(Int32(L_SEVERITY_NONE))
     }()
+}
+
+/// The constant arguments docorient passes to Leptonica, named by what they select (each is the
+/// value Leptonica's documentation gives for that meaning).
+enum LeptonicaArgument {
+    /// `pixSetPadBits`: the bits past each row's end become 0.
+    static let padWithZeros: Int32 = 0
+    /// `pixConvertTo8`: a colour-mapped image becomes plain grey, without a colour map.
+    static let noColormap: Int32 = 0
+    /// `pixSplitDistributionFgBg`, `numaSplitDistribution`: score fraction 0, the split at the
+    /// maximum of the between-class variance (Otsu).
+    static let otsuSplit: Float = 0
+    /// `pixGetAverageMasked`: sampling factor 1, every pixel counts.
+    static let everyPixel: Int32 = 1
+    /// Connectivity: only the 4 edge neighbours join (hole filling: a hole touching ink only at
+    /// a corner is still a hole).
+    static let fourConnected: Int32 = 4
+    /// Connectivity: diagonal neighbours join too (the marks of a glyph stroke).
+    static let eightConnected: Int32 = 8
+    /// `pixOrientDetect`: 0 asks for its default minimum count of matches.
+    static let defaultMinimumCount: Int32 = 0
+    /// `pixOrientDetect`: no debug output.
+    static let noDebug: Int32 = 0
+    /// `pixWriteMemPng`: gamma 0, no gAMA chunk is written.
+    static let noGamma: Float = 0
 }

@@ -49,6 +49,11 @@ enum PageSegmentation {
 final class TesseractEngine: @unchecked Sendable {
     private let handle: OpaquePointer
 
+    /// The resolution Tesseract is told the image has. docorient scales what it reads so that
+    /// the text is about `targetTextHeight` (22 px) high, the x-height of 10 pt print at 300 dpi;
+    /// stating it stops Tesseract from estimating a resolution from the image size.
+    static let sourceResolution: Int32 = 300
+
     /// Loads libtesseract (`docorient_tesseract_load`, once per process): the library is opened on
     /// first use, not at start-up, so the commands that never read text do not pay for it.
     static func loadLibrary() throws {
@@ -104,7 +109,9 @@ final class TesseractEngine: @unchecked Sendable {
     ///   - maxWords: most words this recognition may read.
     /// - Throws: `WorkMeter.Exhausted` when the budget cannot pay for this recognition (nothing is
     ///   read), `CancellationError` when the caller cancelled.
-    func recognize(_ image: borrowing Pix, mode: PageSegmentation, meter: WorkMeter, maxWords: Int) throws
+    func recognize(
+        _ image: borrowing Pix, mode: PageSegmentation, meter: WorkMeter, maxWords: Int
+    ) throws
         -> [RecognizedWord]
     {
         let allowance = try meter.beginRecognition(pixels: image.width * image.height, maxWords: maxWords)
@@ -112,7 +119,7 @@ final class TesseractEngine: @unchecked Sendable {
         TessBaseAPISetPageSegMode(handle, mode.raw)
         TessBaseAPISetImage2(handle, image.raw)
         defer { TessBaseAPIClear(handle) }
-        TessBaseAPISetSourceResolution(handle, 300)
+        TessBaseAPISetSourceResolution(handle, Self.sourceResolution)
 
         guard let monitor = TessMonitorCreate() else {
             throw DocOrientError(.library, "Tesseract could not create a progress monitor")

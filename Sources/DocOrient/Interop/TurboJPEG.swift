@@ -76,7 +76,7 @@ enum TurboJPEG {
     /// `minimumLongSide`, never at full size when a smaller scale will do.
     /// Stands for `tjGetScalingFactors` + `tjDecompress2(..., TJPF_GRAY, ...)`.
     /// - Parameter maxPixels: refuse frames larger than this before allocating anything.
-    static func decodeGray(_ jpeg: [UInt8], minimumLongSide: Int, maxPixels: Int) throws -> GrayImage {
+    static func decodeGray(_ jpeg: [UInt8], minimumLongSide: Int, maxPixels: Int) throws -> Raster {
         try decodeScaled(jpeg, minimumLongSide: minimumLongSide, maxPixels: maxPixels, rgb: false)
     }
 
@@ -114,8 +114,8 @@ enum TurboJPEG {
         return (header.width, header.height, cmyk)
     }
 
-    /// `decodeGray`, or packed RGB (3 bytes per pixel, `width` counting bytes) when `rgb` is set.
-    static func decodeScaled(_ jpeg: [UInt8], minimumLongSide: Int, maxPixels: Int, rgb: Bool) throws -> GrayImage {
+    /// `decodeGray`, or packed RGB (3 bytes per pixel) when `rgb` is set.
+    static func decodeScaled(_ jpeg: [UInt8], minimumLongSide: Int, maxPixels: Int, rgb: Bool) throws -> Raster {
         let handle = try Handle(.decompress)
         let frame = try frame(of: jpeg, handle: handle, maxPixels: maxPixels)
         let (w, h, cmyk) = (frame.width, frame.height, frame.cmyk)
@@ -143,12 +143,12 @@ enum TurboJPEG {
         }
         guard status == 0 else { throw DocOrientError(.malformed, "JPEG data is corrupt: \(handle.lastError)") }
         if cmyk { return fromCMYK(pixels, width: sw, height: sh, rgb: rgb, inverted: isAdobe(jpeg)) }
-        return GrayImage(width: sw * channels, height: sh, pixels: pixels)
+        return Raster(width: sw, height: sh, channels: channels, pixels: pixels)
     }
 
     /// Converts decoded CMYK to grey or RGB. Adobe applications (and ImageMagick) write CMYK
     /// inverted and mark the file with an APP14 "Adobe" segment; readers invert it back, as here.
-    private static func fromCMYK(_ cmyk: [UInt8], width: Int, height: Int, rgb: Bool, inverted: Bool) -> GrayImage {
+    private static func fromCMYK(_ cmyk: [UInt8], width: Int, height: Int, rgb: Bool, inverted: Bool) -> Raster {
         let count = width * height
         var rgbPixels = [UInt8](repeating: 0, count: count * 3)
         for i in 0..<count {
@@ -156,17 +156,18 @@ enum TurboJPEG {
             let k = 255 - ink(3)
             for c in 0..<3 { rgbPixels[i * 3 + c] = UInt8((255 - ink(c)) * k / 255) }
         }
-        if rgb { return GrayImage(width: width * 3, height: height, pixels: rgbPixels) }
+        if rgb { return Raster(width: width, height: height, channels: 3, pixels: rgbPixels) }
         var gray = [UInt8](repeating: 0, count: count)
         for i in 0..<count {
-            gray[i] = UInt8((Int(rgbPixels[i * 3]) * 77 + Int(rgbPixels[i * 3 + 1]) * 150 + Int(rgbPixels[i * 3 + 2]) * 29) >> 8)
+            gray[i] = UInt8(
+                (Int(rgbPixels[i * 3]) * 77 + Int(rgbPixels[i * 3 + 1]) * 150 + Int(rgbPixels[i * 3 + 2]) * 29) >> 8)
         }
-        return GrayImage(width: width, height: height, pixels: gray)
+        return Raster(width: width, height: height, pixels: gray)
     }
 
     /// Decodes to packed pixels at full size, grey (1 byte per pixel) or RGB (3 bytes).
     /// For tests and small images only: the resolver decodes scaled with `decodeGray`.
-    static func decodeFull(_ jpeg: [UInt8], rgb: Bool) throws -> GrayImage {
+    static func decodeFull(_ jpeg: [UInt8], rgb: Bool) throws -> Raster {
         let handle = try Handle(.decompress)
         let header = try rawHeader(jpeg, handle: handle)
         let (w, h) = (Int32(header.width), Int32(header.height))
@@ -181,7 +182,7 @@ enum TurboJPEG {
             }
         }
         guard status == 0 else { throw DocOrientError(.malformed, "JPEG data is corrupt: \(handle.lastError)") }
-        return GrayImage(width: Int(w) * channels, height: Int(h), pixels: pixels)
+        return Raster(width: Int(w), height: Int(h), channels: channels, pixels: pixels)
     }
 
     /// Chroma subsampling for `encode`.
@@ -191,7 +192,9 @@ enum TurboJPEG {
 
     /// Encodes packed pixels (1 byte grey, or 3 bytes RGB per pixel) as a baseline JPEG.
     /// Stands for `tjCompress2`.
-    static func encode(_ pixels: [UInt8], width: Int, height: Int, subsampling: Subsampling, quality: Int = 90) throws -> [UInt8] {
+    static func encode(
+        _ pixels: [UInt8], width: Int, height: Int, subsampling: Subsampling, quality: Int = 90
+    ) throws -> [UInt8] {
         let handle = try Handle(.compress)
         let gray = subsampling == .gray
         guard pixels.count == width * height * (gray ? 1 : 3) else {
@@ -202,7 +205,8 @@ enum TurboJPEG {
         var size: UInt = 0
         let rc = pixels.withUnsafeBufferPointer { src in
             tjCompress2(
-                handle.raw, src.baseAddress, Int32(width), 0, Int32(height), Int32((gray ? TJPF_GRAY : TJPF_RGB).rawValue),
+                handle.raw, src.baseAddress, Int32(width), 0, Int32(height),
+                Int32((gray ? TJPF_GRAY : TJPF_RGB).rawValue),
                 &dst, &size, Int32(samp.rawValue), Int32(quality), Int32(TJFLAG_ACCURATEDCT))
         }
         defer { if let dst { tjFree(dst) } }
@@ -246,7 +250,9 @@ enum TurboJPEG {
 
     private static func isAdobe(_ jpeg: [UInt8]) -> Bool {
         guard let structure = try? JPEGStructure.parse(jpeg) else { return false }
-        return structure.segments.contains { $0.marker == 0xEE && Bytes.hasPrefix(jpeg, Array("Adobe".utf8), at: $0.payload.lowerBound) }
+        return structure.segments.contains {
+            $0.marker == 0xEE && Bytes.hasPrefix(jpeg, Array("Adobe".utf8), at: $0.payload.lowerBound)
+        }
     }
 
     private static func operation(_ o: Orientation) -> TJXOP {

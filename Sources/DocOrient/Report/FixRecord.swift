@@ -87,6 +87,10 @@ public struct FixRecord: Sendable, Encodable, Equatable {
     /// Whether the report must show this file: a disagreement, an undecidable or an error.
     public var isNoteworthy: Bool { verdict == .disagrees || verdict == .undecidable || verdict == .error }
 
+    /// Whether docorient changed the file (its tag rewritten or added, or its pixels baked); a dry
+    /// run's "would" does not count.
+    public var changedTheFile: Bool { action.changesTheFile }
+
     enum Key: String, CodingKey {
         case path, confidence, margin, verdict, action, reason, candidates
         case exifOrientation = "exif_orientation"
@@ -138,10 +142,14 @@ public struct FixRecord: Sendable, Encodable, Equatable {
         let path = self.path ?? "image"
         switch verdict {
         case .error: return "\(path): error: \(reason ?? "unknown")"
-        case .undecidable: return "\(path): undecidable (\(reason ?? "the text does not decide")); tag \(o(exifOrientation)) left alone"
+        case .undecidable:
+            return
+                "\(path): undecidable (\(reason ?? "the text does not decide")); tag \(o(exifOrientation)) left alone"
         case .agrees: return "\(path): tag \(o(exifOrientation)) is right (confidence \(conf)%)\(actionText)"
         case .noTag: return "\(path): no tag; text says \(o(detectedOrientation)) (confidence \(conf)%)\(actionText)"
-        case .disagrees: return "\(path): tag \(o(exifOrientation)) is wrong, text says \(o(detectedOrientation)) (confidence \(conf)%)\(actionText)"
+        case .disagrees:
+            return
+                "\(path): tag \(o(exifOrientation)) is wrong, text says \(o(detectedOrientation)) (confidence \(conf)%)\(actionText)"
         }
     }
 
@@ -173,6 +181,44 @@ public enum Verdict: String, Sendable, Codable {
     case error
 }
 
+/// How many records of a run ended which way: the one count behind a batch's progress, the
+/// command's summary line and its exit code.
+public struct FixCounts: Sendable, Equatable {
+    /// Records counted.
+    public var files = 0
+    /// Files whose text confirmed the tag (verdict `.agrees`; a disagreeing XMP copy may still be rewritten).
+    public var agreed = 0
+    /// Files whose text contradicted the tag (verdict `.disagrees`), changed or not.
+    public var disagreed = 0
+    /// Files without a usable tag whose text decided (verdict `.noTag`).
+    public var noTag = 0
+    /// Files whose text did not decide; left unchanged.
+    public var undecidable = 0
+    /// Files that could not be read, decided or written; the others go on regardless.
+    public var failed = 0
+    /// Files changed: tag rewritten or added, or pixels baked, whatever the verdict.
+    public var fixed = 0
+    /// Dry run: files that would have been changed.
+    public var wouldFix = 0
+
+    /// No records counted yet.
+    public init() {}
+
+    /// Counts `record` under its verdict and action.
+    public mutating func count(_ record: FixRecord) {
+        files += 1
+        switch record.verdict {
+        case .agrees: agreed += 1
+        case .disagrees: disagreed += 1
+        case .noTag: noTag += 1
+        case .undecidable: undecidable += 1
+        case .error: failed += 1
+        }
+        if record.changedTheFile { fixed += 1 }
+        if record.action == .wouldRewriteTag || record.action == .wouldBake { wouldFix += 1 }
+    }
+}
+
 /// What was done to the file. The raw values are the `action` field of `fix --json` records.
 public enum FixAction: String, Sendable, Codable {
     /// The image was not changed: it already displays upright, the text did not decide, or it
@@ -187,4 +233,7 @@ public enum FixAction: String, Sendable, Codable {
     case wouldRewriteTag = "would_rewrite_tag"
     /// Dry run with `bake`: the pixels would have been turned; the file is unchanged.
     case wouldBake = "would_bake"
+
+    /// Whether the action wrote the file: a tag rewritten or added, or pixels baked.
+    public var changesTheFile: Bool { self == .tagRewritten || self == .baked }
 }

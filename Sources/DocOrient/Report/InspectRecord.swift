@@ -80,7 +80,8 @@ public struct InspectRecord: Encodable, Sendable {
         }
         if m.format == .jpeg { parts.append("XMP \(show(m.xmpOrientation))") }
         if m.hasThumbnail || m.thumbnailOrientation != nil {
-            parts.append("thumbnail \(m.hasThumbnail ? "present" : "absent"), orientation \(show(m.thumbnailOrientation))")
+            parts.append(
+                "thumbnail \(m.hasThumbnail ? "present" : "absent"), orientation \(show(m.thumbnailOrientation))")
         }
         return "\(path): " + parts.joined(separator: ", ")
     }

@@ -2,21 +2,21 @@ import Foundation
 
 /// A small RGB preview of an image's stored pixels, for the review report's thumbnails.
 package struct PreviewImage: Sendable {
-    /// RGB, three bytes per pixel (`GrayImage` with a width of three times the pixel width).
-    private var image: GrayImage
+    /// RGB, three bytes per pixel.
+    private var image: Raster
 
-    private init(image: GrayImage) { self.image = image }
+    private init(image: Raster) { self.image = image }
 
     /// Decodes `bytes` (JPEG, or HEIF through libheif, as stored) small: the long side about `side` pixels.
     package init(_ bytes: [UInt8], metadata: ImageMetadata, side: Int) throws {
-        var image: GrayImage
+        var image: Raster
         switch metadata.format {
         case .jpeg: image = try TurboJPEG.decodeScaled(bytes, minimumLongSide: side, maxPixels: 200_000_000, rgb: true)
         case .heif: image = try Heif.decodeRGB(bytes, maxPixels: 200_000_000)
         case .png, .tiff: throw DocOrientError(.invalidRequest, "previews are made for JPEG and HEIF only")
         }
         // Shrink further by whole steps so the page stays small.
-        let w = image.width / 3
+        let w = image.width
         let step = max(1, max(w, image.height) / side)
         if step > 1 {
             let ow = w / step, oh = image.height / step
@@ -26,20 +26,21 @@ package struct PreviewImage: Sendable {
                     for c in 0..<3 { out[(y * ow + x) * 3 + c] = image.pixels[((y * step) * w + x * step) * 3 + c] }
                 }
             }
-            image = GrayImage(width: ow * 3, height: oh, pixels: out)
+            image = Raster(width: ow, height: oh, channels: 3, pixels: out)
         }
         self.image = image
     }
 
     /// The preview as it looks after applying `orientation` (how a viewer displays it).
     package func transformed(by orientation: Orientation) -> PreviewImage {
-        PreviewImage(image: image.transformed(by: orientation, channels: 3))
+        PreviewImage(image: image.transformed(by: orientation))
     }
 
     /// The preview as a base64 JPEG (quality 80), nil when encoding fails.
     package var jpegBase64: String? {
-        guard let jpeg = try? TurboJPEG.encode(
-                image.pixels, width: image.width / 3, height: image.height, subsampling: .s420, quality: 80)
+        guard
+            let jpeg = try? TurboJPEG.encode(
+                image.pixels, width: image.width, height: image.height, subsampling: .s420, quality: 80)
         else { return nil }
         return Data(jpeg).base64EncodedString()
     }

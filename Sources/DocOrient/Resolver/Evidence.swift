@@ -48,7 +48,9 @@ struct Evidence: Sendable, Codable, Equatable {
         else { return false }
         let whole = chars.dropLast(3)
         let groups = whole.split(omittingEmptySubsequences: false) { $0 == "," || $0 == "." }
-        guard let lead = groups.first, (1...3).contains(lead.count), lead.allSatisfy(\.isASCIIDigit) else { return false }
+        guard let lead = groups.first, (1...3).contains(lead.count), lead.allSatisfy(\.isASCIIDigit) else {
+            return false
+        }
         return groups.dropFirst().allSatisfy { $0.count == 3 && $0.allSatisfy(\.isASCIIDigit) }
     }
 

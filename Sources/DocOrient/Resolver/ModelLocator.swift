@@ -1,23 +1,9 @@
+import SystemPackage
+
 /// Finds the directory holding the Tesseract models for a set of languages.
 enum ModelLocator {
     /// Debian's tessdata directories, newest first.
     static let debianDirectories = ["/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata"]
-
-    /// The languages of a `--lang` value ("eng+deu" -> ["eng", "deu"]), validated so that none can
-    /// name a path.
-    static func languages(_ value: String) throws -> [String] {
-        let parts = value.split(separator: "+", omittingEmptySubsequences: false).map(String.init)
-        for part in parts {
-            let valid = !part.isEmpty && part.utf8.allSatisfy { c in
-                (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x5F
-            }
-            guard valid else {
-                throw DocOrientError(
-                    .invalidRequest, "invalid language list '\(value)': use Tesseract codes joined by '+', e.g. eng+deu")
-            }
-        }
-        return parts
-    }
 
     /// The Debian package that installs `language`'s model (chi_sim -> tesseract-ocr-chi-sim).
     static func debianPackage(for language: String) -> String {
@@ -27,10 +13,12 @@ enum ModelLocator {
     /// The first directory, in order `explicit` (only it, when given), `TESSDATA_PREFIX`, Debian's,
     /// that holds every requested model.
     /// - Throws: `.missingModel` naming the missing file, where it looked and what to install.
-    static func locate(explicit: String?, languages value: String, environment: (String) -> String? = getEnvironment)
+    static func locate(
+        explicit: String?, languages value: String, environment: (String) -> String? = getEnvironment
+    )
         throws -> String
     {
-        let languages = try languages(value)
+        let languages = try ResolverConfiguration.languageCodes(value)
         var searched: [String] = []
         if let explicit {
             searched = [explicit]
@@ -47,11 +35,12 @@ enum ModelLocator {
         let places = searched.joined(separator: ", ")
         throw DocOrientError(
             .missingModel,
-            "\(missing).traineddata not found in \(places): install \(debianPackage(for: missing)), or set the configuration's tessdata to the directory that holds it")
+            "\(missing).traineddata not found in \(places): install \(debianPackage(for: missing)), or set the configuration's tessdata to the directory that holds it"
+        )
     }
 
     private static func path(_ directory: String, _ language: String) -> String {
-        (directory.hasSuffix("/") ? directory : directory + "/") + language + ".traineddata"
+        FilePath(directory).appending(language + ".traineddata").string
     }
 
     private static func exists(_ path: String) -> Bool {

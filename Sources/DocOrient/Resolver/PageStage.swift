@@ -84,7 +84,8 @@ extension Resolver {
         func readsAsText(_ e: Evidence) -> Bool {
             e.dictionaryShare >= p.mirrorMinDictionaryShare && e.tellingWords >= p.mirrorMinTellingWords
         }
-        let settled = lead.score(weights) >= p.earlyExitScore
+        let settled =
+            lead.score(weights) >= p.earlyExitScore
             && lead.score(weights) + 1 >= p.earlyExitRatio * (read[order[1]]!.score(weights) + 1)
             && readsAsText(lead)
         if configuration.exhaustive || !settled {
@@ -97,7 +98,8 @@ extension Resolver {
         if configuration.exhaustive || configuration.mirror == .always || prior?.isMirrored == true
             || (!readsAsText(winner) && winner.confidentWords > 0)
         {
-            let mirrored: [Orientation] = configuration.exhaustive || configuration.mirror == .always
+            let mirrored: [Orientation] =
+                configuration.exhaustive || configuration.mirror == .always
                 ? [.flipHorizontal, .flipVertical, .transpose, .transverse]
                 : Self.mirroredPair(alongAxisOf: order[0])
             for o in mirrored { try readPage(o) }

@@ -90,7 +90,8 @@ public final class Resolver: Sendable {
                 source: source, paper: analysis.paper, skew: analysis.skew, alongX: alongX, prior: prior, meter: meter,
                 starved: &starved, trace: &trace)
             if !trace.decision.isDecided, trace.decision.candidates.allSatisfy({ $0.characters == 0 }) {
-                trace.decision.reason = "no text found (\(analysis.glyphs) letter-like mark\(analysis.glyphs == 1 ? "" : "s"), "
+                trace.decision.reason =
+                    "no text found (\(analysis.glyphs) letter-like mark\(analysis.glyphs == 1 ? "" : "s"), "
                     + "no word read at a coarse scale)"
             }
             if let part = meter.exhaustedPart {
@@ -134,7 +135,8 @@ public final class Resolver: Sendable {
         } else {
             let unread = starved.map(\.exifValue).sorted().map(String.init).joined(separator: ", ")
             decision.orientation = nil
-            decision.reason = note + (unread.isEmpty ? "" : " before orientation \(unread) could be read")
+            decision.reason =
+                note + (unread.isEmpty ? "" : " before orientation \(unread) could be read")
                 + (decision.reason.map { "; \($0)" } ?? "")
         }
         return decision
@@ -154,7 +156,9 @@ public final class Resolver: Sendable {
         // Glyph pairs say which way the lines run in the stored pixels: upright or upside down
         // (1, 3) when they run along x, a quarter turn (6, 8) when along y. A hint for the order only.
         let alongX = image.horizontalPairs >= image.verticalPairs
-        var pairs: [[Orientation]] = alongX ? [[.identity, .rotate180], [.rotate90, .rotate270]]
+        var pairs: [[Orientation]] =
+            alongX
+            ? [[.identity, .rotate180], [.rotate90, .rotate270]]
             : [[.rotate90, .rotate270], [.identity, .rotate180]]
         // Within a pair, the tag's rotation first, unless Leptonica's ascender and descender count
         // on the text windows points the other way clearly; without a tag, the way it points.
@@ -188,7 +192,9 @@ public final class Resolver: Sendable {
             trace.decision = conclude(
                 evidence: { reader.evidence($0, depth: depth) }, considered,
                 minScore: calibration.confidence.minScore, prior: prior,
-                note: "read \(reads) text window part\(reads == 1 ? "" : "s") in \(considered.count) orientation\(considered.count == 1 ? "" : "s")")
+                note:
+                    "read \(reads) text window part\(reads == 1 ? "" : "s") in \(considered.count) orientation\(considered.count == 1 ? "" : "s")"
+            )
             return true
         }
         /// Reads one more window part of each of `candidates`, the leader so far first; true once
@@ -246,7 +252,8 @@ public final class Resolver: Sendable {
         }
         let readsAsText = readsAsPlainText(reader, bestRotation, depth: depth)
         if mirroredAsked || !readsAsText {
-            var mirrored: [Orientation] = exhaustive || configuration.mirror == .always
+            var mirrored: [Orientation] =
+                exhaustive || configuration.mirror == .always
                 ? [.flipHorizontal, .flipVertical, .transpose, .transverse]
                 : Self.mirroredPair(alongAxisOf: bestRotation)
             if let prior, prior.isMirrored, !mirrored.contains(prior) { mirrored.append(prior) }
@@ -288,7 +295,9 @@ public final class Resolver: Sendable {
     /// sideways rotations need not be read (Models/calibration.json `cascade.axis*`).
     private func axisIsClear(_ image: borrowing AnalysisImage) -> Bool {
         let c = calibration.cascade
-        let (more, fewer) = (max(image.horizontalPairs, image.verticalPairs), min(image.horizontalPairs, image.verticalPairs))
+        let (more, fewer) = (
+            max(image.horizontalPairs, image.verticalPairs), min(image.horizontalPairs, image.verticalPairs)
+        )
         return more >= c.axisMinPairs && Double(more + 1) >= c.axisMinRatio * Double(fewer + 1)
     }
 
@@ -359,12 +368,14 @@ public final class Resolver: Sendable {
         if plain < minPlainWords {
             return Decision(
                 orientation: nil, confidence: rounded, margin: roundedMargin,
-                reason: "no readable words: \(evidence(winner).confidentWords) confident marks, none a dictionary word or an amount",
+                reason:
+                    "no readable words: \(evidence(winner).confidentWords) confident marks, none a dictionary word or an amount",
                 candidates: scores)
         }
         if confidence < model.decideAt {
             let runnerUp = ranked.first { $0 != winner }
-            let why = margin < 0.5 && runnerUp != nil
+            let why =
+                margin < 0.5 && runnerUp != nil
                 ? "evenly matched: \(winner.exifValue) and \(runnerUp!.exifValue) read about as well"
                 : "the text is too unclear to be sure"
             return Decision(
@@ -472,7 +483,9 @@ struct CandidateReader {
 
     /// `candidates` best first; ties keep the given order.
     func ranked(_ candidates: [Orientation], depth: Int) -> [Orientation] {
-        let scored = candidates.enumerated().map { (index: $0.offset, o: $0.element, s: score($0.element, depth: depth)) }
+        let scored = candidates.enumerated().map {
+            (index: $0.offset, o: $0.element, s: score($0.element, depth: depth))
+        }
         return scored.sorted { $0.s != $1.s ? $0.s > $1.s : $0.index < $1.index }.map(\.o)
     }
 

@@ -53,4 +53,24 @@ public struct ResolverConfiguration: Sendable, Equatable {
         self.maxEngines = max(1, maxEngines)
         self.engineIdleTimeout = engineIdleTimeout
     }
+
+    /// The codes of a language list ("eng+deu" -> ["eng", "deu"]), each made of ASCII letters,
+    /// digits and "_" only, so that none can name a path; the one check behind `languages`.
+    /// - Throws: `.invalidRequest` for an empty code or any other character.
+    public static func languageCodes(_ value: String) throws -> [String] {
+        let parts = value.split(separator: "+", omittingEmptySubsequences: false).map(String.init)
+        for part in parts {
+            let valid =
+                !part.isEmpty
+                && part.utf8.allSatisfy { c in
+                    (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A) || c == 0x5F
+                }
+            guard valid else {
+                throw DocOrientError(
+                    .invalidRequest, "invalid language list '\(value)': use Tesseract codes joined by '+', e.g. eng+deu"
+                )
+            }
+        }
+        return parts
+    }
 }

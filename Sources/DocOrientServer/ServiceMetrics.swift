@@ -1,0 +1,122 @@
+import CoreMetrics
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Prometheus
+import Synchronization
+
+/// The service's metrics, kept in one Prometheus registry per application.
+///
+/// The swift-metrics types are made through a `PrometheusMetricsFactory` over that registry and
+/// never through `MetricsSystem`: the global factory can be bootstrapped once per process, and a
+/// process (a test run, or a program serving twice) may build many applications.
+final class ServiceMetrics: Sendable {
+    /// The status recorded for a request whose client went away before its answer (nginx's
+    /// "client closed request"); no response reaches the client.
+    static let clientClosedRequest = HTTPResponse.Status(code: 499, reasonPhrase: "Client Closed Request")
+
+    let registry: PrometheusCollectorRegistry
+    private let factory: PrometheusMetricsFactory
+    private let inFlight: Meter
+    private let queued: Meter
+    private let series = Mutex<[Series.Key: Series]>([:])
+
+    private struct Series: Sendable {
+        struct Key: Hashable { var endpoint: String, status: Int }
+        let requests: CoreMetrics.Counter
+        let duration: CoreMetrics.Timer
+    }
+
+    init(registry: PrometheusCollectorRegistry) {
+        self.registry = registry
+        var factory = PrometheusMetricsFactory(registry: registry)
+        // OCR of a large photo can take several seconds on a busy machine: buckets up to 30 s.
+        factory.defaultDurationHistogramBuckets = [
+            .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
+            .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10), .seconds(30),
+        ]
+        self.factory = factory
+        inFlight = Meter(label: "docorient_http_requests_in_flight", factory: factory)
+        queued = Meter(label: "docorient_http_requests_queued", factory: factory)
+        // The refusals a dashboard alerts on exist from the start, at 0, rather than appearing
+        // with the first one.
+        for endpoint in ["/v1/orientation", "/v1/fix"] {
+            for status in [
+                HTTPResponse.Status.serviceUnavailable, .contentTooLarge, .unsupportedMediaType, .unprocessableContent,
+            ] {
+                _ = self.series(endpoint: endpoint, status: status)
+            }
+        }
+    }
+
+    /// Counts one answered request and its duration, by endpoint (the route's pattern, or
+    /// "unmatched") and status (so that instant refusals do not blur the time of real work).
+    func record(endpoint: String, status: HTTPResponse.Status, duration: Duration) {
+        let s = series(endpoint: endpoint, status: status)
+        s.requests.increment()
+        s.duration.recordNanoseconds(duration.nanoseconds)
+    }
+
+    /// The Prometheus text exposition of every metric, with the gauges set to `inFlight` and
+    /// `queued` first (read at scrape time, so they are exact then).
+    func exposition(inFlight: Int, queued: Int) -> [UInt8] {
+        self.inFlight.set(inFlight)
+        self.queued.set(queued)
+        return registry.emitToBuffer()
+    }
+
+    private func series(endpoint: String, status: HTTPResponse.Status) -> Series {
+        let key = Series.Key(endpoint: endpoint, status: status.code)
+        return series.withLock { all in
+            if let s = all[key] { return s }
+            let dimensions = [("endpoint", endpoint), ("status", String(status.code))]
+            let s = Series(
+                requests: CoreMetrics.Counter(
+                    label: "docorient_http_requests_total", dimensions: dimensions, factory: factory),
+                duration: CoreMetrics.Timer(
+                    label: "docorient_http_request_duration_seconds", dimensions: dimensions,
+                    preferredDisplayUnit: .seconds, factory: factory))
+            all[key] = s
+            return s
+        }
+    }
+}
+
+/// Times and counts every request through the router, including those a handler refuses.
+struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
+    let metrics: ServiceMetrics
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws
+        -> Response
+    {
+        let start = ContinuousClock.now
+        do {
+            let response = try await next(request, context)
+            metrics.record(endpoint: endpoint(context), status: response.status, duration: .now - start)
+            return response
+        } catch {
+            let status: HTTPResponse.Status
+            switch error {
+            case let error as any HTTPResponseError: status = error.status
+            case is CancellationError: status = ServiceMetrics.clientClosedRequest
+            default: status = .internalServerError
+            }
+            metrics.record(endpoint: endpoint(context), status: status, duration: .now - start)
+            throw error
+        }
+    }
+
+    private func endpoint(_ context: Context) -> String {
+        // The route pattern, never the raw path: one series per route, whatever clients ask for.
+        context.endpointPath ?? "unmatched"
+    }
+}
+
+extension Duration {
+    fileprivate var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}
