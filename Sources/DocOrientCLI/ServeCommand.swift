@@ -11,7 +11,7 @@ struct ServeCommand: AsyncParsableCommand {
             Serves POST /v1/orientation (image bytes in, the fix --json record out), POST \
             /v1/fix?mode=tag|bake (the fixed image out, the record in the X-DocOrient-Record \
             header), GET /healthz, GET /openapi.json and GET /metrics (Prometheus). Bodies over \
-            --max-body-mb get 413, bytes that are no JPEG, PNG or TIFF 415, broken images 422; past \
+            --max-body-mb get 413, bytes that are no JPEG, PNG, TIFF or HEIF 415, broken images 422; past \
             --max-in-flight image requests at once, 503 with Retry-After. The work of a client that \
             disconnects stops. SIGTERM or Ctrl-C stops accepting and lets the requests in flight \
             finish, then exits 0. The service keeps no state: run identical replicas behind any \

@@ -20,7 +20,7 @@ public enum OpenAPIDocument {
                 "responses": {
                   "200": {"description": "The record `docorient fix --json` prints", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Record"}}}},
                   "413": {"description": "Body too large", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
-                  "415": {"description": "Not a supported image (JPEG, PNG, TIFF)", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+                  "415": {"description": "Not a supported image (JPEG, PNG, TIFF, HEIF)", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
                   "422": {"description": "A broken image or a limit exceeded", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
                   "503": {"description": "Busy: more image requests in flight than the service admits; retry after the Retry-After seconds",
                           "headers": {"Retry-After": {"schema": {"type": "integer"}}},

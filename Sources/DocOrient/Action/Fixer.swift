@@ -62,7 +62,7 @@ public final class Fixer: Sendable {
 
     /// Reads and decides, without changing anything.
     /// - Parameters:
-    ///   - image: the bytes of a JPEG, PNG or TIFF image.
+    ///   - image: the bytes of a JPEG, PNG, TIFF or HEIF image.
     ///   - budget: the work allowed for this image; the resolver's `configuration.budget` when nil.
     /// - Throws: `DocOrientError` (`.unsupportedFormat`, `.malformed`, `.limitExceeded`, `.library`).
     public func resolve(_ image: some DataProtocol, budget: WorkBudget? = nil) throws -> Resolution {

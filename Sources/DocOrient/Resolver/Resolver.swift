@@ -35,7 +35,7 @@ public final class Resolver: Sendable {
     }
 
     /// Decides the orientation of one image, with its own tag as the prior.
-    /// - Parameter image: the bytes of a JPEG, PNG or TIFF image.
+    /// - Parameter image: the bytes of a JPEG, PNG, TIFF or HEIF image.
     /// - Throws: `.unsupportedFormat` or `.malformed` for bytes that are no readable image,
     ///   `.limitExceeded` for frames over `maxPixels`, `.library` when a C library fails.
     public func decide(_ image: some DataProtocol) throws -> Decision {
