@@ -50,6 +50,43 @@ struct ServerTests {
         }
     }
 
+    /// A HEIC (made here by libheif's heif-enc from the letter sample: same stored pixels, EXIF 6
+    /// copied, no irot) is fixed through the service as through the library: its irot/imir are
+    /// rewritten so that it displays as the text reads; baking it is refused (lossy).
+    @Test func aHEICIsFixedByItsContainerRotationAndNotBaked() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("serve-heic-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let heic = directory.appendingPathComponent("letter.heic")
+        let encoder = Process()
+        encoder.executableURL = URL(fileURLWithPath: "/usr/bin/heif-enc")
+        encoder.arguments = [
+            "-q", "60", "-o", heic.path, ServerFixtures.samples.appendingPathComponent("0003_letter.jpg").path,
+        ]
+        encoder.standardOutput = FileHandle.nullDevice
+        try encoder.run()
+        encoder.waitUntilExit()
+        #expect(encoder.terminationStatus == 0)
+        let bytes = try Data(contentsOf: heic)
+        let expected = try await ServerFixtures.fixer.get().fix(bytes)
+        #expect(expected.record.detectedOrientation == 8 && expected.record.action == .tagRewritten)
+        try await ServerFixtures.app().test(.live) { client in
+            try await client.execute(uri: "/v1/fix?mode=tag", method: .post, body: ByteBuffer(bytes: bytes)) {
+                response in
+                #expect(response.status == .ok)
+                let fixed = Array(response.body.readableBytesView)
+                #expect(fixed == expected.bytes)
+                let metadata = try ImageMetadata.read(fixed)
+                #expect(metadata.format == .heif && metadata.heifDisplayedOrientation == .rotate270)
+            }
+            try await client.execute(uri: "/v1/fix?mode=bake", method: .post, body: ByteBuffer(bytes: bytes)) {
+                response in
+                #expect(response.status == .badRequest)
+                #expect(String(buffer: response.body).contains("re-encoding"))
+            }
+        }
+    }
+
     @Test func nonImageIs415AndBrokenJPEGIs422WithTheErrorCode() async throws {
         let jpeg = try Data(contentsOf: ServerFixtures.samples.appendingPathComponent("0003_letter.jpg"))
         try await ServerFixtures.app().test(.live) { client in
