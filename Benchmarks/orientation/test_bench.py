@@ -276,3 +276,74 @@ def test_real_jpeg_files_are_written_as_jpeg_without_exif_and_alpha_is_flattened
         if e["source_file"] != "p.jpg":
             with Image.open(e["path"]) as im:
                 assert im.format == "PNG"
+
+
+# ---------------------------------------------------------------------------
+# HEIC twins (Corpus/generate.py --heic): docorient reads the HEIC, the others its JPEG twin
+# ---------------------------------------------------------------------------
+
+import json  # noqa: E402
+import shutil  # noqa: E402
+
+REPO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+
+
+def docorient_binary():
+    for b in (os.environ.get("DOCORIENT"), os.path.join(REPO, ".build", "release", "docorient")):
+        if b and os.path.isfile(b) and os.access(b, os.X_OK):
+            return b
+    return None
+
+
+def test_twin_summary_compares_each_heic_answer_with_its_jpegs():
+    h1 = {**rec(path="a.heic", answer=6, truth=6, confidence=0.97, seconds=2.0), "file": "a.heic", "twin": "a.jpg"}
+    j1 = {**rec(path="a.jpg", answer=6, truth=6, confidence=0.95, seconds=1.0), "file": "a.jpg"}
+    h2 = {**rec(path="b.heic", answer=None, truth=3, seconds=4.0), "file": "b.heic", "twin": "b.jpg"}
+    j2 = {**rec(path="b.jpg", answer=3, truth=3, confidence=0.6, seconds=3.0), "file": "b.jpg"}
+    lone = {**rec(path="c.heic"), "file": "c.heic", "twin": "c.jpg"}            # twin not in the run
+    pairs = bench.twin_pairs([h1, j1, h2, j2, lone])
+    assert [(h["file"], j["file"]) for h, j in pairs] == [("a.heic", "a.jpg"), ("b.heic", "b.jpg")]
+    s = bench.twin_summary(pairs)
+    assert (s["pairs"], s["same_answer"], s["right_heic"], s["right_jpeg"]) == (2, 1, 1, 2)
+    assert s["max_conf_diff"] == pytest.approx(0.02)
+    assert (s["median_heic"], s["median_jpeg"], s["total_heic"], s["total_jpeg"]) == (3.0, 2.0, 6.0, 4.0)
+    assert [h["file"] for h, _ in s["differ"]] == ["b.heic"]
+    assert "b.heic" in bench.twin_table(pairs)
+
+
+@pytest.mark.skipif(shutil.which("heif-enc") is None, reason="libheif-examples not installed")
+def test_a_generated_set_with_heic_twins_gives_the_other_peers_the_jpeg_and_docorient_the_heic(tmp_path):
+    g = bench._generate_module()
+    # two small pages (about 1 s each to make): a sign and a one-line strip, mild camera
+    specs = [g.Spec(0, "sign", 6, "wrong", 31, long_side=640, wrong_tag=1, family="DejaVu Sans", heic=True, mild=True),
+             g.Spec(1, "oneline", 1, "absent", 32, long_side=640, family="DejaVu Sans", heic=True, mild=True)]
+    g.generate(specs, str(tmp_path / "set"), jobs=1)
+    manifest = str(tmp_path / "set" / "manifest.csv")
+    entries = {e["file"]: e for e in bench.generated_entries(manifest)}
+    assert sorted(entries) == ["0000_sign.heic", "0000_sign.jpg", "0001_oneline.heic", "0001_oneline.jpg"]
+    h = entries["0000_sign.heic"]
+    assert (h["format"], h["twin"], h["truth"], h["exif_orientation"]) == ("heic", "0000_sign.jpg", 6, 1)
+    assert bench.peer_path(h, "osd-inprocess") == entries["0000_sign.jpg"]["path"]
+    assert bench.peer_path(h, "docorient") == h["path"]
+    peers = ["osd-inprocess"] + (["docorient"] if docorient_binary() else [])
+    jsonl, md = tmp_path / "b.jsonl", tmp_path / "b.md"
+    argv = ["--manifest", manifest, "--peers", ",".join(peers), "--jsonl", str(jsonl), "--markdown", str(md)]
+    if docorient_binary():
+        argv += ["--docorient", docorient_binary()]
+    assert bench.main(argv) == 0
+    recs = {(r["peer"], r["file"]): r for r in map(json.loads, open(jsonl))}
+    assert len(recs) == 4 * len(peers)
+    for name in ("0000_sign", "0001_oneline"):
+        osd_h, osd_j = recs[("osd-inprocess", name + ".heic")], recs[("osd-inprocess", name + ".jpg")]
+        assert osd_h["read_twin"] and "read_twin" not in osd_j
+        assert osd_h.get("note") not in ("unreadable", "missing")
+        assert (osd_h["answer"], osd_h["seconds"]) == (osd_j["answer"], osd_j["seconds"])   # the one reading
+        assert osd_h["format"] == "heic" and osd_h["truth"] == osd_j["truth"]
+    text = md.read_text()
+    assert "by format" in text
+    if "docorient" in peers:
+        for name in ("0000_sign", "0001_oneline"):
+            d_h, d_j = recs[("docorient", name + ".heic")], recs[("docorient", name + ".jpg")]
+            assert "read_twin" not in d_h and d_h.get("note") != "missing" and d_h.get("verdict")
+            assert d_h["answer"] == d_j["answer"], name          # the same stored pixels
+        assert "docorient on HEIC twins vs the same captures as JPEG" in text

@@ -265,3 +265,94 @@ def test_samples_cover_every_new_kind_and_capture():
     assert {r["capture"] for r in rows} == set(generate.CAPTURES)
     assert {r["split"] for r in rows} == {"fit", "holdout"}
     assert {r["font_class"] for r in rows} - {""} == set(generate.FONT_CLASSES)
+
+
+# ---------------------------------------------------------------------------
+# --heic: HEIC twins of JPEG captures (issue 16)
+# ---------------------------------------------------------------------------
+
+def boxes(data, start=0, end=None):
+    """(type, payload start, payload end) of the ISOBMFF boxes in data[start:end]."""
+    end = len(data) if end is None else end
+    out, i = [], start
+    while i + 8 <= end:
+        size, typ = int.from_bytes(data[i:i + 4], "big"), data[i + 4:i + 8].decode("latin-1")
+        head = 8
+        if size == 1:
+            size, head = int.from_bytes(data[i + 8:i + 16], "big"), 16
+        elif size == 0:
+            size = end - i
+        out.append((typ, i + head, i + size))
+        i += size
+    return out
+
+
+def item_properties(path):
+    """The box types in meta/iprp/ipco of a HEIF file."""
+    data = open(path, "rb").read()
+    meta = next(b for b in boxes(data) if b[0] == "meta")
+    iprp = next(b for b in boxes(data, meta[1] + 4, meta[2]) if b[0] == "iprp")   # meta is a full box
+    ipco = next(b for b in boxes(data, iprp[1], iprp[2]) if b[0] == "ipco")
+    return [b[0] for b in boxes(data, ipco[1], ipco[2])]
+
+
+def heic_specs(seed=7, count=4):
+    return small(generate.bench_plan(seed=seed, count=count), long_side=800)
+
+
+@pytest.mark.skipif(shutil.which("heif-enc") is None or shutil.which("heif-convert") is None,
+                    reason="libheif-examples not installed")
+def test_heic_twins_are_valid_heic_with_the_jpegs_stored_pixels_and_the_rest_is_unchanged(tmp_path):
+    plain = heic_specs()
+    generate.generate(plain, str(tmp_path / "plain"), jobs=1)
+    specs = generate.choose_heic(heic_specs(), 1.0, 7)
+    jpeg_specs = [s for s in specs if s.tag_mode != "png"]
+    assert jpeg_specs and all(s.heic for s in jpeg_specs) and not any(s.heic for s in specs if s.tag_mode == "png")
+    out = tmp_path / "heic"
+    rows = generate.generate(specs, str(out), jobs=2)
+    # every file and row of the run without the option is there, byte for byte
+    before = read_manifest(tmp_path / "plain")
+    after = read_manifest(out)
+    assert [r for r in after if r["format"] != "heic"] == before
+    for r in before:
+        assert filecmp.cmp(tmp_path / "plain" / r["file"], out / r["file"], shallow=False), r["file"]
+    twins = [r for r in after if r["format"] == "heic"]
+    assert len(twins) == len(jpeg_specs) and len(rows) == len(before) + len(twins)
+    by_name = {r["file"]: r for r in after}
+    for h in twins:
+        tok = tokens(h)
+        jpg = by_name[tok["twin"]]
+        assert h["file"] == jpg["file"][:-4] + ".heic" and tok["tag"] == "heic" and tok["heic"] == "60"
+        assert h["degradations"].endswith(";tag:heic")
+        assert h["exif_orientation"] == "1"           # no irot/imir: displays the stored pixels
+        for col in ("upright_orientation", "decidable", "kind", "width", "height", "seed", "family",
+                    "capture", "split"):
+            assert h[col] == jpg[col], col
+        path = out / h["file"]
+        info = subprocess.run(["heif-info", str(path)], capture_output=True, text=True, check=True).stdout
+        assert f"image: {jpg['width']}x{jpg['height']}" in info and "primary" in info
+        props = item_properties(str(path))
+        assert "ispe" in props and "hvcC" in props
+        assert "irot" not in props and "imir" not in props
+        png = tmp_path / (h["file"] + ".png")
+        subprocess.run(["heif-convert", str(path), str(png)], capture_output=True, check=True)
+        with Image.open(png) as dec, Image.open(out / jpg["file"]) as ref:
+            assert dec.size == ref.size == (int(jpg["width"]), int(jpg["height"]))
+            diff = np.abs(np.asarray(dec.convert("L"), np.float32) - np.asarray(ref.convert("L"), np.float32))
+            assert diff.mean() < 4.0, h["file"]          # the same pixels, lossy, not turned
+
+
+def test_without_the_heic_option_nothing_is_marked_and_the_plan_is_the_same():
+    a = generate.bench_plan(seed=1, count=20)
+    b = generate.choose_heic(generate.bench_plan(seed=1, count=20), 0.0, 1)
+    assert not any(s.heic for s in b) and a == b
+    c = generate.choose_heic(generate.bench_plan(seed=1, count=20), 0.5, 1)
+    n_jpeg = sum(1 for s in c if s.tag_mode != "png")
+    assert sum(s.heic for s in c) == int(n_jpeg * 0.5 + 0.5)
+    for s in c:
+        s.heic = False
+    assert c == a                                      # the option changes nothing else in the plan
+    marked = lambda: [s.index for s in generate.choose_heic(generate.bench_plan(seed=1, count=20), 0.5, 1) if s.heic]
+    assert marked() == marked()                        # the choice comes from the seed
+    with pytest.raises(SystemExit):
+        generate.choose_heic(a, 1.5, 1)
