@@ -131,7 +131,7 @@ struct FixCommand: ParsableCommand {
         let walker = FileWalker(include: include, exclude: exclude, includeHidden: hidden, shard: shard)
         let found = walker.walk(paths)
         for problem in found.problems { printError("docorient: \(problem)") }
-        let folders = paths.filter { isDirectory($0) }
+        let folders = paths.filter { Syscalls.status($0)?.kind == .directory }
         let journalPath = journal ?? folders.first.map(Journal.location)
 
         let configuration = ResolverConfiguration(
@@ -181,9 +181,4 @@ struct FixCommand: ParsableCommand {
         }
         if writer.summary.failed > 0 { throw ExitCode(1) }
     }
-}
-
-func isDirectory(_ path: String) -> Bool {
-    var flag: ObjCBool = false
-    return FileManager.default.fileExists(atPath: path, isDirectory: &flag) && flag.boolValue
 }
