@@ -23,7 +23,7 @@ SECTIONS = {
         "maxUpscale", "windowThresholdBelowProbe", "windowMaxThreshold"]),
     "scoring": ("ScoringWeights", ["minWordConfidence", "dictionaryWeight"]),
     "cascade": ("CascadeParameters", [
-        "minGlyphs", "windowSideInTextHeights", "windowMinGlyphs", "maxWindows", "windowParts", "earlyExitScore",
+        "minGlyphs", "windowSideInTextHeights", "windowMinGlyphs", "maxWindows", "windowParts", "maxLines", "earlyExitScore",
         "earlyExitRatio", "axisMinPairs", "axisMinRatio", "singleReadDictionaryWords",
         "singleReadDictionaryShare", "singleReadDictionaryCharacters", "singleReadDictionaryTellingWords", "singleReadTellingWords", "uprightnessOverTag"]),
     "confidence": ("ConfidenceModel", [

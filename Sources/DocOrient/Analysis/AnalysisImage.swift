@@ -62,6 +62,8 @@ struct NeighbourLink: Sendable, Equatable {
     var angle: Double
     /// Index of the mark the link starts from.
     var mark: Int
+    /// Index of the mark it reaches.
+    var other: Int = 0
     /// Distance between the two centres.
     var length: Double
 
@@ -130,6 +132,9 @@ struct AnalysisImage: ~Copyable {
     /// Glyph pairs side by side along stored x and along stored y: which way the text lines run.
     let horizontalPairs: Int
     let verticalPairs: Int
+    /// For windows that are text lines, whether each runs along stored x (else along y); empty
+    /// when the windows are squares of text, read in every orientation.
+    var windowAlongX: [Bool] = []
 }
 
 /// Which text windows to cut from the page.
@@ -142,6 +147,8 @@ struct WindowRequest: Sendable, Equatable {
     var minGlyphs: Int
     /// Each window is read in this many parts, cut across the text lines (1: whole).
     var parts: Int = 1
+    /// When above 0, text lines instead of windows: at most this many, most marks first.
+    var lines: Int = 0
 }
 
 extension AnalysisImage {
@@ -165,6 +172,21 @@ extension AnalysisImage {
             probe = try Probe(source: source, longSide: probeSide, parameters: p, paperOf: probe)
         }
         let measure = probe.measure
+        // Lines are found at the first pass's size: at the probe's, fine print beside a larger
+        // heading or stamp runs together (the probe measured the heading's letters).
+        var lineProbe = probe
+        if request.lines > 0, probeSide < min(storedLongSide, p.firstPassLongSide) {
+            lineProbe = try Probe(
+                source: source, longSide: min(storedLongSide, p.firstPassLongSide), parameters: p, paperOf: probe)
+        }
+        if request.lines > 0, let direction = lineProbe.measure.pageLines {
+            let probe = lineProbe
+            let measure = probe.measure
+            let lines = Array(measure.textLines(page: direction).prefix(request.lines))
+            if !lines.isEmpty {
+                return try lineImage(lines, source: source, probe: probe, parameters: p)
+            }
+        }
         guard let glyphHeight = measure.textHeight else {
             return AnalysisImage(
                 readable: try Pix.blank(width: 1, height: 1, depth: 8),
@@ -283,6 +305,102 @@ extension AnalysisImage {
             textHeight: height,
             glyphs: measure.glyphs.count, paper: probe.storedPaper, skew: pageSkew ?? 0,
             horizontalPairs: measure.horizontalPairs, verticalPairs: measure.verticalPairs)
+    }
+
+    /// The analysis image of text lines: each line cut level from the stored pixels, scaled so
+    /// that its marks are `targetTextHeight` high (within `maxUpscale`), light corrected on a
+    /// band a dozen heights wide around it (so that the background tiles are larger than its
+    /// letters). Lines along stored x are stacked top to bottom, those along stored y side by side
+    /// below them.
+    private static func lineImage(
+        _ lines: [TextLine], source: borrowing GraySource, probe: Probe, parameters p: AnalysisParameters
+    ) throws -> AnalysisImage {
+        let k = 1 / probe.scale
+        let storedLongSide = max(source.storedWidth, source.storedHeight)
+        struct Cut {
+            var box: PixelBox
+            var reduction: Int
+            var rest: Double
+            var readingHeight: Double
+            var thickness: Double
+            var length: Double
+            var direction: LineAngle
+        }
+        let cuts = lines.map { line -> Cut in
+            let height = line.markHeight * k
+            let scale = min(p.maxUpscale, p.targetTextHeight / height)
+            // Large letters are cut from a halved image (Leptonica's cheap reductions): the
+            // turn and the light correction then work on a few hundred thousand pixels.
+            var reduction = 1
+            while reduction < 8, scale * Double(reduction * 2) <= 1 { reduction *= 2 }
+            let r = 1 / Double(reduction)
+            let (length, thickness) = (line.length * k * r, line.thickness * k * r)
+            let band = max(thickness, 12 * height * r)
+            let (w, h) = line.direction.alongX ? (length, band) : (band, length)
+            let box = PixelBox(
+                x: Int(line.centerX * k * r - w / 2), y: Int(line.centerY * k * r - h / 2), width: Int(w),
+                height: Int(h))
+            return Cut(
+                box: box, reduction: reduction, rest: scale / r, readingHeight: height * scale,
+                thickness: thickness * scale / r, length: length * scale / r, direction: line.direction)
+        }
+        // Sized generously first and cut to what was used.
+        let room = 1.1
+        let rows = cuts.filter(\.direction.alongX)
+        let columns = cuts.filter { !$0.direction.alongX }
+        let rowsWidth = Int(rows.map { $0.length * room }.max() ?? 0) + 2
+        let rowsHeight = Int(rows.map { $0.thickness * room + 2 }.reduce(0, +)) + 2
+        let columnsWidth = Int(columns.map { $0.thickness * room + 2 }.reduce(0, +)) + 2
+        let columnsHeight = Int(columns.map { $0.length * room }.max() ?? 0) + 2
+        let (stripWidth, stripHeight) = (max(rowsWidth, columnsWidth), rowsHeight + columnsHeight)
+        let readable = try Pix.blank(width: stripWidth, height: stripHeight, depth: 8)
+        readable.fill(gray: paperGray)
+        let strip = try Pix.blank(width: stripWidth, height: stripHeight, depth: 1)
+        var placed: [PixelBox] = []
+        var alongX: [Bool] = []
+        var (rowY, columnX) = (0, 0)
+        for cut in cuts {
+            let gray = try source.gray(longSide: storedLongSide / cut.reduction)
+            var part = try gray.levelledCrop(cut.box, skew: cut.direction.skew)
+            if abs(cut.rest - 1) > 0.08 { part = try part.scaled(by: cut.rest) }
+            let normalized = try part.backgroundNormalized(
+                tile: max(16, Int(cut.readingHeight * 4)), background: paperGray)
+            // The line itself, out of its band.
+            let rows = cut.direction.alongX
+            let lineBox =
+                rows
+                ? PixelBox(
+                    x: 0, y: max(0, Int((Double(normalized.height) - cut.thickness) / 2)),
+                    width: normalized.width, height: min(normalized.height, Int(cut.thickness.rounded(.up))))
+                : PixelBox(
+                    x: max(0, Int((Double(normalized.width) - cut.thickness) / 2)), y: 0,
+                    width: min(normalized.width, Int(cut.thickness.rounded(.up))), height: normalized.height)
+            let image = try normalized.cropped(to: lineBox)
+            let binary = try clean(
+                try binarize(image, probeThreshold: probe.threshold, parameters: p), textHeight: cut.readingHeight,
+                alongX: rows)
+            let (x, y) = rows ? (0, rowY) : (columnX, rowsHeight)
+            guard x + image.width <= stripWidth, y + image.height <= stripHeight else { continue }
+            readable.paste(image, x: x, y: y)
+            strip.paste(binary, x: x, y: y)
+            placed.append(PixelBox(x: x, y: y, width: image.width, height: image.height))
+            alongX.append(rows)
+            if rows { rowY += image.height } else { columnX += image.width }
+        }
+        let used = PixelBox(
+            x: 0, y: 0, width: max(1, placed.map(\.maxX).max() ?? 1), height: max(1, placed.map(\.maxY).max() ?? 1))
+        let heights = cuts.map(\.readingHeight).sorted()
+        // The marks of the lines along each axis stand for the glyph pairs: which way most of
+        // the text runs.
+        let marksAlongX = zip(lines, cuts).filter { $0.1.direction.alongX }.map(\.0.marks).reduce(0, +)
+        let marksAlongY = lines.map(\.marks).reduce(0, +) - marksAlongX
+        var image = AnalysisImage(
+            readable: try readable.cropped(to: used), strip: try strip.cropped(to: used), windows: placed,
+            textHeight: heights[heights.count / 2],
+            glyphs: max(probe.measure.glyphs.count, lines.map(\.marks).reduce(0, +)), paper: probe.storedPaper,
+            skew: lines[0].direction.skew, horizontalPairs: marksAlongX, verticalPairs: marksAlongY)
+        image.windowAlongX = alongX
+        return image
     }
 
     /// The first look at the page: grey at a small size, light corrected, one threshold for the
@@ -415,6 +533,10 @@ extension AnalysisImage {
         var verticalPairs: Int
         /// Each mark's links to its nearest neighbours of similar size (only when asked for).
         var links: [NeighbourLink] = []
+        /// The marks the links join (only when links were asked for).
+        var marks: [PixelBox] = []
+        /// Marks too wide to be letters (words whose letters touch), not linked.
+        var wideMarks: [PixelBox] = []
         /// The direction of the page's lines, `lineAngle()` over all links.
         var pageLines: LineAngle? = nil
         /// Heights across the lines of the marks linked along the page's line direction (letters,
@@ -543,6 +665,13 @@ extension AnalysisImage {
         for link in links where direction[link.mark] == nil { direction[link.mark] = link.angle }
         var measure = GlyphMeasure(
             glyphs: [], textHeight: nil, horizontalPairs: horizontal, verticalPairs: vertical, links: links)
+        if lines {
+            measure.marks = marks
+            // Words whose letters touch, too wide for a letter: they chain into lines too.
+            measure.wideMarks = boxes.filter {
+                $0.width > 3 * $0.height + 4 && $0.height >= 4 && $0.height <= 400
+            }
+        }
         measure.pageLines = measure.lineAngle()
         if let lines = measure.pageLines {
             // The height of the lines' marks across the lines: letters, or whole words where blur
@@ -600,7 +729,9 @@ extension AnalysisImage {
                 var angle = atan2(by - ay, bx - ax)
                 if angle < 0 { angle += .pi }
                 if angle >= .pi { angle -= .pi }
-                links.append(NeighbourLink(x: (ax + bx) / 2, y: (ay + by) / 2, angle: angle, mark: i, length: distance))
+                links.append(
+                    NeighbourLink(
+                        x: (ax + bx) / 2, y: (ay + by) / 2, angle: angle, mark: i, other: j, length: distance))
             }
         }
         return links

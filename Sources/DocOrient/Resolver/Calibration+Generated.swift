@@ -13,7 +13,7 @@ extension Calibration {
             windowMaxThreshold: 190),
         scoring: ScoringWeights(minWordConfidence: 70, dictionaryWeight: 1.0),
         cascade: CascadeParameters(
-            minGlyphs: 12, windowSideInTextHeights: 16, windowMinGlyphs: 10, maxWindows: 3, windowParts: 2,
+            minGlyphs: 12, windowSideInTextHeights: 16, windowMinGlyphs: 10, maxWindows: 3, windowParts: 2, maxLines: 8,
             earlyExitScore: 20, earlyExitRatio: 2.5, axisMinPairs: 10, axisMinRatio: 2.0, singleReadDictionaryWords: 5,
             singleReadDictionaryShare: 0.5, singleReadDictionaryCharacters: 30, singleReadDictionaryTellingWords: 1,
             singleReadTellingWords: 2, uprightnessOverTag: 8.0),

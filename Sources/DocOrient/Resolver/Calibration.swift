@@ -14,6 +14,10 @@ struct CascadeParameters: Sendable, Codable, Equatable {
     var maxWindows: Int
     /// Each window is read in this many parts (cut across the lines), one part at a time.
     var windowParts: Int
+    /// At most this many text lines are read per candidate, longest first, before the windows
+    /// (0: no line stage). Eight: a receipt's or a letter's longest lines hold some 50 words,
+    /// more than any early exit needs, at about the cost of the three windows.
+    var maxLines: Int
     /// Stop reading once the leader scores at least this...
     var earlyExitScore: Double
     /// ...and at least this many times the runner-up (plus one, so zero scores compare).

@@ -68,6 +68,11 @@ public final class Resolver: Sendable {
         let started = ContinuousClock.now
         // Decoded once: the probe, the windows, the coarse look and the page all come from it.
         let source = try GraySource(bytes: imageBytes, metadata: metadata, maxPixels: configuration.maxPixels)
+        // The text lines first: the page's longest lines in either direction, each read at the
+        // size where its own letters read best.
+        if c.maxLines > 0, let decided = try readLines(source: source, prior: prior, meter: meter) {
+            return decided
+        }
         let analysis = try AnalysisImage.make(
             source: source, parameters: calibration.analysis,
             windows: WindowRequest(
@@ -122,6 +127,36 @@ public final class Resolver: Sendable {
             trace.decision = Self.budgeted(trace.decision, starved: starved, part: part, spent: meter.summary)
         }
         return trace
+    }
+
+    /// The line stage: the decision from the page's text lines when they settle it (or when the
+    /// budget ran out reading them); nil when there are no lines or they leave it undecided, and
+    /// the text windows are read next.
+    private func readLines(source: borrowing GraySource, prior: Orientation?, meter: WorkMeter) throws -> Trace? {
+        let c = calibration.cascade
+        let lines = try AnalysisImage.make(
+            source: source, parameters: calibration.analysis,
+            windows: WindowRequest(
+                count: c.maxWindows, sideInTextHeights: c.windowSideInTextHeights, minGlyphs: c.windowMinGlyphs,
+                lines: c.maxLines))
+        guard !lines.windowAlongX.isEmpty else { return nil }
+        var trace = Trace(
+            glyphs: lines.glyphs, textHeight: lines.textHeight, windows: lines.windows.count,
+            horizontalPairs: lines.horizontalPairs, verticalPairs: lines.verticalPairs)
+        var starved: Set<Orientation> = []
+        try pool.withEngine { engine in
+            var reader = CandidateReader(
+                engine: engine, windows: lines.windows, weights: calibration.scoring, meter: meter)
+            reader.keepWords = configuration.exhaustive
+            defer { starved = reader.starved }
+            try runCascade(&reader, image: lines, prior: prior, trace: &trace)
+        }
+        trace.decision.reason = trace.decision.reason.map { $0 + " (text lines)" }
+        if let part = meter.exhaustedPart {
+            trace.decision = Self.budgeted(trace.decision, starved: starved, part: part, spent: meter.summary)
+            return trace
+        }
+        return trace.decision.isDecided ? trace : nil
     }
 
     /// A decision reached when the work budget ran out: it stands when every candidate the
@@ -212,7 +247,9 @@ public final class Resolver: Sendable {
             if settled(by: o) { return }
         }
         if exhaustive || !leaderIsClear(reader, considered, depth: depth) {
-            if !exhaustive, axisIsClear(image) {
+            // Text lines are sorted to an axis by their marks, which a table's columns or a stack
+            // of fine print can outnumber: for them, the other axis is always read.
+            if !exhaustive, image.windowAlongX.isEmpty, axisIsClear(image) {
                 // The lines run one way beyond doubt: the other pair shows them sideways and
                 // cannot read better. More windows of this pair instead.
                 while depth < windowCount, !leaderIsClear(reader, considered, depth: depth) {
@@ -440,6 +477,11 @@ struct CandidateReader {
         var list = read[o] ?? []
         defer { read[o] = list }
         while list.count < min(count, windows.count) {
+            // A line shown sideways reads as nothing: it is not read.
+            if !image.windowAlongX.isEmpty, image.windowAlongX[list.count] != (o.quarterTurns % 2 == 0) {
+                list.append(Evidence())
+                continue
+            }
             let crop = try image.readable.cropped(to: windows[list.count])
             let view = try Self.display(crop, as: o)
             view.setResolution(300)

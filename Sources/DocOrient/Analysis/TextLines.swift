@@ -1,0 +1,125 @@
+import Foundation
+
+// Text lines found before any OCR, the docstrum way: every mark is linked to its nearest
+// neighbours of similar size, and the links that run along the page's line direction chain the
+// marks of one line together, whatever the size of its letters. A line is then read on its own,
+// scaled so that its letters have the height Tesseract reads best: a sign's words and a
+// receipt's fine print are each just a line at another scale.
+
+/// One line of text found on the probe, in probe pixels.
+struct TextLine: Sendable, Equatable {
+    /// Centre of the line.
+    var centerX: Double
+    var centerY: Double
+    /// Extent along the line and across it, margins included.
+    var length: Double
+    var thickness: Double
+    /// Median height of its marks across the line: its letters, or its words where they touch.
+    var markHeight: Double
+    /// Marks chained into the line.
+    var marks: Int
+    /// The direction the line runs in.
+    var direction: LineAngle
+}
+
+extension AnalysisImage.GlyphMeasure {
+    /// Gap along a line, in heights of its marks, that still joins two marks (or words whose
+    /// letters touch) into one line: word spaces are a third to half a height, columns further.
+    static let maxGapInHeights = 1.2
+
+    /// The text lines of the page: each mark is given to the direction of its nearest neighbour
+    /// (`direction` or the one across it: a margin note's letters neighbour along the note,
+    /// a paragraph's along its lines), marks without one to `direction`; marks of similar height
+    /// that sit on one line across and close along it are chained into a line. Lines at least
+    /// `minLineLength` heights long, longest first (ties top to bottom, then left to right, so the
+    /// order is a function of the page alone).
+    func textLines(page direction: LineAngle) -> [TextLine] {
+        guard !marks.isEmpty else { return [] }
+        let across = LineAngle(radians: (direction.radians + .pi / 2).truncatingRemainder(dividingBy: .pi))
+        var nearest = [Double?](repeating: nil, count: marks.count)
+        for link in links where nearest[link.mark] == nil { nearest[link.mark] = link.angle }
+        let acrossMarks = marks.indices.filter { i in
+            nearest[i].map { NeighbourLink.difference($0, direction.radians) > .pi / 4 } ?? false
+        }
+        let acrossSet = Set(acrossMarks)
+        let all = marks + wideMarks
+        let alongMarks = all.indices.filter { !acrossSet.contains($0) }
+        return (chain(alongMarks, of: all, along: direction) + chain(acrossMarks, of: all, along: across))
+            .sorted(by: Self.longestFirst)
+    }
+
+    /// Fewest heights a line is long: a word of four letters.
+    static let minLineLength = 3.0
+
+    /// Chains the marks `members` into lines running along `direction`.
+    private func chain(_ members: [Int], of marks: [PixelBox], along direction: LineAngle) -> [TextLine] {
+        guard !members.isEmpty else { return [] }
+        let (ux, uy) = (cos(direction.radians), sin(direction.radians))
+        let (nx, ny) = (-uy, ux)
+        // Each mark along (a) and across (b) the lines: centre and half extents.
+        struct Projected { var a: Double; var b: Double; var halfAlong: Double; var height: Double }
+        let projected = members.map { i -> Projected in
+            let m = marks[i]
+            let (cx, cy) = (Double(m.x) + Double(m.width) / 2, Double(m.y) + Double(m.height) / 2)
+            let (w, h) = (Double(m.width), Double(m.height))
+            return Projected(
+                a: cx * ux + cy * uy, b: cx * nx + cy * ny, halfAlong: (w * abs(ux) + h * abs(uy)) / 2,
+                height: w * abs(uy) + h * abs(ux))
+        }
+        let order = projected.indices.sorted { projected[$0].b < projected[$1].b }
+        var parent = Array(projected.indices)
+        func root(_ i: Int) -> Int {
+            var i = i
+            while parent[i] != i {
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            }
+            return i
+        }
+        for (k, i) in order.enumerated() {
+            let p = projected[i]
+            for j in order[(k + 1)...] {
+                let q = projected[j]
+                // Centres within half the taller mark's height across: beyond the mark's own
+                // height, no partner can be similar enough.
+                if q.b - p.b > p.height { break }
+                let tall = max(p.height, q.height)
+                guard min(p.height, q.height) * 2 >= tall, q.b - p.b <= tall / 2 else { continue }
+                let gap = abs(q.a - p.a) - p.halfAlong - q.halfAlong
+                guard gap <= Self.maxGapInHeights * tall else { continue }
+                let (x, y) = (root(i), root(j))
+                if x != y { parent[max(x, y)] = min(x, y) }
+            }
+        }
+        var groups: [Int: [Int]] = [:]
+        for i in projected.indices { groups[root(i), default: []].append(i) }
+        var lines: [TextLine] = []
+        for group in groups.values {
+            var (a0, a1, b0, b1) = (Double.infinity, -Double.infinity, Double.infinity, -Double.infinity)
+            for i in group {
+                let p = projected[i]
+                a0 = min(a0, p.a - p.halfAlong)
+                a1 = max(a1, p.a + p.halfAlong)
+                b0 = min(b0, p.b - p.height / 2)
+                b1 = max(b1, p.b + p.height / 2)
+            }
+            let heights = group.map { projected[$0].height }.sorted()
+            let height = heights[heights.count / 2]
+            guard height >= 4, (a1 - a0) >= Self.minLineLength * height else { continue }
+            let (a, b) = ((a0 + a1) / 2, (b0 + b1) / 2)
+            lines.append(
+                TextLine(
+                    centerX: a * ux + b * nx, centerY: a * uy + b * ny, length: a1 - a0 + 2 * height,
+                    thickness: b1 - b0 + height, markHeight: height, marks: group.count, direction: direction))
+        }
+        return lines
+    }
+
+    /// Longest first, in heights (about characters).
+    private static func longestFirst(_ a: TextLine, _ b: TextLine) -> Bool {
+        let (la, lb) = (a.length / a.markHeight, b.length / b.markHeight)
+        if la != lb { return la > lb }
+        if a.centerY != b.centerY { return a.centerY < b.centerY }
+        return a.centerX < b.centerX
+    }
+}
