@@ -52,7 +52,8 @@ struct ResolverDebug {
         let analysis = try AnalysisImage.make(
             source: source, parameters: calibration.analysis,
             windows: WindowRequest(
-                count: c.maxWindows, sideInTextHeights: c.windowSideInTextHeights, minGlyphs: c.windowMinGlyphs))
+                count: c.maxWindows, sideInTextHeights: c.windowSideInTextHeights, minGlyphs: c.windowMinGlyphs,
+                lines: Int(ProcessInfo.processInfo.environment["DOCORIENT_DEBUG_LINES"] ?? "0") ?? 0))
         print(
             "analysis \(clock.now - start): \(analysis.windows.count) windows, text \(analysis.textHeight) glyphs \(analysis.glyphs) pairs \(analysis.horizontalPairs)/\(analysis.verticalPairs)"
         )
@@ -65,7 +66,8 @@ struct ResolverDebug {
         for (i, w) in windows.enumerated() {
             let crop = try analysis.readable.cropped(to: w)
             crop.writeDebugPNG("/tmp/resolver-debug-window\(i).png")
-            for o in [Orientation.identity, .rotate90, .rotate180, .rotate270] {
+            for o in [Orientation.identity, .rotate90, .rotate180, .rotate270]
+            where analysis.windowAlongX.isEmpty || analysis.windowAlongX[i] == (o.quarterTurns % 2 == 0) {
                 var view = try crop.rotated(quarterTurns: o.quarterTurns)
                 view.setResolution(300)
                 let t0 = clock.now
