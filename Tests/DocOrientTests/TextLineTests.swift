@@ -1,0 +1,36 @@
+import Testing
+
+@testable import DocOrient
+
+/// The text lines the resolver reads first are the page's own lines: found in either direction,
+/// with most of the text on the axis the page reads along, even where a minority of it runs at a
+/// quarter turn (tear-off tabs, vertical labels, rotated table headers, a margin note and stamp).
+struct TextLineTests {
+    static let minority = ResolverSample.all.filter {
+        ["flyer", "vlabels", "rotheads", "marginnote"].contains($0.kind)
+    }
+
+    @Test func theSamplesWithMinorityTextArePresent() {
+        #expect(Self.minority.count == 4)
+    }
+
+    @Test(arguments: minority)
+    func mostOfTheLinesTextRunsAlongThePagesAxis(_ sample: ResolverSample) throws {
+        let bytes = try sample.bytes()
+        let metadata = try ImageMetadata.read(bytes)
+        let source = try GraySource(bytes: bytes, metadata: metadata, maxPixels: 100_000_000)
+        let c = Calibration.embedded.cascade
+        let lines = try AnalysisImage.make(
+            source: source, parameters: Calibration.embedded.analysis,
+            windows: WindowRequest(
+                count: c.maxWindows, sideInTextHeights: c.windowSideInTextHeights, minGlyphs: c.windowMinGlyphs,
+                lines: c.maxLines))
+        try #require(!lines.windowAlongX.isEmpty, "no text lines found")
+        // The upright orientation's quarter turns say which stored axis the page's lines run along.
+        let alongX = try #require(Orientation(exifValue: sample.upright)).quarterTurns % 2 == 0
+        let (along, across) =
+            alongX ? (lines.horizontalPairs, lines.verticalPairs) : (lines.verticalPairs, lines.horizontalPairs)
+        #expect(along > across, "marks in lines along the page's axis \(along), across it \(across)")
+        #expect(lines.windowAlongX.contains(alongX))
+    }
+}
