@@ -49,11 +49,13 @@ struct ResolverDebug {
         let clock = ContinuousClock()
         let start = clock.now
         let c = calibration.cascade
-        let analysis = try AnalysisImage.make(
-            source: source, parameters: calibration.analysis,
-            windows: WindowRequest(
-                count: c.maxWindows, sideInTextHeights: c.windowSideInTextHeights, minGlyphs: c.windowMinGlyphs,
-                lines: Int(ProcessInfo.processInfo.environment["DOCORIENT_DEBUG_LINES"] ?? "0") ?? 0))
+        let request = WindowRequest(
+            count: c.maxWindows, sideInTextHeights: c.windowSideInTextHeights, minGlyphs: c.windowMinGlyphs)
+        let lineCount = Int(ProcessInfo.processInfo.environment["DOCORIENT_DEBUG_LINES"] ?? "0") ?? 0
+        let survey = try AnalysisImage.Survey(source: source, parameters: calibration.analysis, lines: lineCount > 0)
+        let analysis =
+            try AnalysisImage.lines(source: source, survey: survey, parameters: calibration.analysis, count: lineCount)
+            ?? AnalysisImage.make(source: source, parameters: calibration.analysis, windows: request, survey: survey)
         print(
             "analysis \(clock.now - start): \(analysis.windows.count) windows, text \(analysis.textHeight) glyphs \(analysis.glyphs) pairs \(analysis.horizontalPairs)/\(analysis.verticalPairs)"
         )

@@ -19,13 +19,15 @@ struct TextLineTests {
         let bytes = try sample.bytes()
         let metadata = try ImageMetadata.read(bytes)
         let source = try GraySource(bytes: bytes, metadata: metadata, maxPixels: 100_000_000)
-        let c = Calibration.embedded.cascade
-        let lines = try AnalysisImage.make(
-            source: source, parameters: Calibration.embedded.analysis,
-            windows: WindowRequest(
-                count: c.maxWindows, sideInTextHeights: c.windowSideInTextHeights, minGlyphs: c.windowMinGlyphs,
-                lines: c.maxLines))
-        try #require(!lines.windowAlongX.isEmpty, "no text lines found")
+        let c = Calibration.embedded
+        let survey = try AnalysisImage.Survey(source: source, parameters: c.analysis, lines: true)
+        guard
+            let lines = try AnalysisImage.lines(
+                source: source, survey: survey, parameters: c.analysis, count: c.cascade.maxLines)
+        else {
+            Issue.record("no text lines found")
+            return
+        }
         // The upright orientation's quarter turns say which stored axis the page's lines run along.
         let alongX = try #require(Orientation(exifValue: sample.upright)).quarterTurns % 2 == 0
         let (along, across) =

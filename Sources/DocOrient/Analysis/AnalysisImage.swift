@@ -130,6 +130,7 @@ struct AnalysisImage: ~Copyable {
     /// (radians, `LineAngle.skew`), 0 when no direction was found.
     var skew: Double = 0
     /// Glyph pairs side by side along stored x and along stored y: which way the text lines run.
+    /// For an image of text lines, the marks of the lines along each axis.
     let horizontalPairs: Int
     let verticalPairs: Int
     /// For windows that are text lines, whether each runs along stored x (else along y); empty
@@ -147,46 +148,62 @@ struct WindowRequest: Sendable, Equatable {
     var minGlyphs: Int
     /// Each window is read in this many parts, cut across the text lines (1: whole).
     var parts: Int = 1
-    /// When above 0, text lines instead of windows: at most this many, most marks first.
-    var lines: Int = 0
 }
 
 extension AnalysisImage {
+    /// What the probes found on the page, made once per image and shared by the line stage and the
+    /// windows.
+    struct Survey {
+        /// The probe that measures the text: small, then twice the size while the text is too
+        /// small to measure.
+        let probe: Probe
+        /// The probe the lines are found on, at the first pass's size: at the probe's, fine print
+        /// beside a larger heading or stamp runs together (the probe measured the heading's
+        /// letters). Nil unless asked for.
+        let linesProbe: Probe?
+
+        init(source: borrowing GraySource, parameters p: AnalysisParameters, lines: Bool) throws {
+            let firstPass = min(max(source.storedWidth, source.storedHeight), p.firstPassLongSide)
+            var side = min(max(source.storedWidth, source.storedHeight), p.probeLongSide)
+            var probe = try Probe(source: source, longSide: side, parameters: p, paperOf: nil)
+            while side < firstPass, (probe.measure.textHeight ?? 0) < p.minProbeTextHeight {
+                side = min(firstPass, side * 2)
+                probe = try Probe(source: source, longSide: side, parameters: p, paperOf: probe)
+            }
+            self.probe = probe
+            guard lines else {
+                linesProbe = nil
+                return
+            }
+            linesProbe =
+                side < firstPass
+                ? try Probe(source: source, longSide: firstPass, parameters: p, paperOf: probe) : probe
+        }
+    }
+
+    /// The text lines of the page (`GlyphMeasure.textLines(page:)`), the `count` longest, cut
+    /// level and each scaled to its own letter size (`lineImage`); nil when the survey found none.
+    static func lines(
+        source: borrowing GraySource, survey: Survey, parameters p: AnalysisParameters, count: Int
+    ) throws -> AnalysisImage? {
+        guard let probe = survey.linesProbe, let direction = probe.measure.pageLines else { return nil }
+        let lines = Array(probe.measure.textLines(page: direction).prefix(count))
+        guard !lines.isEmpty else { return nil }
+        return try lineImage(lines, source: source, probe: probe, parameters: p)
+    }
+
     /// Finds the text on a small probe decode, then cuts the densest `request.count` windows from a
     /// decode at the size where the text (not the file) has the height Tesseract reads well (fine
     /// print enlarged up to `maxUpscale`, posters shrunk) and binarises only those. Refuses frames
     /// over `maxPixels` before allocating them. JPEG is DCT-scaled while decoding; PNG and TIFF are
     /// decoded by Leptonica.
+    /// - Parameter survey: the probes, when the caller made them already.
     static func make(
-        source: borrowing GraySource, parameters p: AnalysisParameters, windows request: WindowRequest
+        source: borrowing GraySource, parameters p: AnalysisParameters, windows request: WindowRequest,
+        survey: Survey? = nil
     ) throws -> AnalysisImage {
-        let storedLongSide = max(source.storedWidth, source.storedHeight)
-
-        // The probe: small, then twice the size while the text is too small to measure.
-        var probeSide = min(storedLongSide, p.probeLongSide)
-        var probe = try Probe(source: source, longSide: probeSide, parameters: p, paperOf: nil)
-        while probeSide < min(storedLongSide, p.firstPassLongSide),
-            (probe.measure.textHeight ?? 0) < p.minProbeTextHeight
-        {
-            probeSide = min(storedLongSide, p.firstPassLongSide, probeSide * 2)
-            probe = try Probe(source: source, longSide: probeSide, parameters: p, paperOf: probe)
-        }
+        let probe = try survey?.probe ?? Survey(source: source, parameters: p, lines: false).probe
         let measure = probe.measure
-        // Lines are found at the first pass's size: at the probe's, fine print beside a larger
-        // heading or stamp runs together (the probe measured the heading's letters).
-        var lineProbe = probe
-        if request.lines > 0, probeSide < min(storedLongSide, p.firstPassLongSide) {
-            lineProbe = try Probe(
-                source: source, longSide: min(storedLongSide, p.firstPassLongSide), parameters: p, paperOf: probe)
-        }
-        if request.lines > 0, let direction = lineProbe.measure.pageLines {
-            let probe = lineProbe
-            let measure = probe.measure
-            let lines = Array(measure.textLines(page: direction).prefix(request.lines))
-            if !lines.isEmpty {
-                return try lineImage(lines, source: source, probe: probe, parameters: p)
-            }
-        }
         guard let glyphHeight = measure.textHeight else {
             return AnalysisImage(
                 readable: try Pix.blank(width: 1, height: 1, depth: 8),
@@ -263,9 +280,8 @@ extension AnalysisImage {
         let skews = boxes.map { measure.lineAngle(in: $0)?.skew ?? pageSkew ?? 0 }
         func place(checkingGlyphs: Bool) throws {
             for (crop, skew) in zip(crops, skews) {
-                var part = try source.full.levelledCrop(crop, skew: skew)
-                if abs(scale - 1) > 0.08 { part = try part.scaled(by: scale) }
-                let normalized = try part.backgroundNormalized(tile: max(16, Int(height * 4)), background: paperGray)
+                let normalized = try readingCrop(
+                    of: source.full, crop, skew: skew, scale: scale, textHeight: height)
                 let window = try clean(
                     try binarize(normalized, probeThreshold: probe.threshold, parameters: p), textHeight: height,
                     alongX: alongX)
@@ -305,6 +321,17 @@ extension AnalysisImage {
             textHeight: height,
             glyphs: measure.glyphs.count, paper: probe.storedPaper, skew: pageSkew ?? 0,
             horizontalPairs: measure.horizontalPairs, verticalPairs: measure.verticalPairs)
+    }
+
+    /// The part of `gray` in `box`, its lines turned level by `skew`, scaled by `scale` (left as
+    /// it is within 8%), light corrected with background tiles of four letter heights
+    /// (`textHeight`, after scaling): what Tesseract reads, in windows and lines alike.
+    private static func readingCrop(
+        of gray: borrowing Pix, _ box: PixelBox, skew: Double, scale: Double, textHeight: Double
+    ) throws -> Pix {
+        var part = try gray.levelledCrop(box, skew: skew)
+        if abs(scale - 1) > 0.08 { part = try part.scaled(by: scale) }
+        return try part.backgroundNormalized(tile: max(16, Int(textHeight * 4)), background: paperGray)
     }
 
     /// The analysis image of text lines: each line cut level from the stored pixels, scaled so
@@ -361,10 +388,8 @@ extension AnalysisImage {
         var (rowY, columnX) = (0, 0)
         for cut in cuts {
             let gray = try source.gray(longSide: storedLongSide / cut.reduction)
-            var part = try gray.levelledCrop(cut.box, skew: cut.direction.skew)
-            if abs(cut.rest - 1) > 0.08 { part = try part.scaled(by: cut.rest) }
-            let normalized = try part.backgroundNormalized(
-                tile: max(16, Int(cut.readingHeight * 4)), background: paperGray)
+            let normalized = try readingCrop(
+                of: gray, cut.box, skew: cut.direction.skew, scale: cut.rest, textHeight: cut.readingHeight)
             // The line itself, out of its band.
             let rows = cut.direction.alongX
             let lineBox =
@@ -407,7 +432,7 @@ extension AnalysisImage {
     /// paper, the glyphs measured. One threshold on the normalised page is enough to find and
     /// measure the text, and unlike a local threshold it does not turn paper grain and sensor noise
     /// into specks that pair up.
-    private struct Probe {
+    struct Probe {
         var width: Int
         var height: Int
         /// Probe pixels per stored pixel.

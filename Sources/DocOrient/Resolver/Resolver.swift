@@ -70,14 +70,15 @@ public final class Resolver: Sendable {
         let source = try GraySource(bytes: imageBytes, metadata: metadata, maxPixels: configuration.maxPixels)
         // The text lines first: the page's longest lines in either direction, each read at the
         // size where its own letters read best.
-        if c.maxLines > 0, let decided = try readLines(source: source, prior: prior, meter: meter) {
+        let survey = try AnalysisImage.Survey(source: source, parameters: calibration.analysis, lines: c.maxLines > 0)
+        if let decided = try readLines(source: source, survey: survey, prior: prior, meter: meter) {
             return decided
         }
         let analysis = try AnalysisImage.make(
             source: source, parameters: calibration.analysis,
             windows: WindowRequest(
                 count: c.maxWindows, sideInTextHeights: c.windowSideInTextHeights, minGlyphs: c.windowMinGlyphs,
-                parts: c.windowParts))
+                parts: c.windowParts), survey: survey)
         let windows = analysis.windows
         var trace = Trace(
             glyphs: analysis.glyphs, textHeight: analysis.textHeight, windows: windows.count,
@@ -132,14 +133,13 @@ public final class Resolver: Sendable {
     /// The line stage: the decision from the page's text lines when they settle it (or when the
     /// budget ran out reading them); nil when there are no lines or they leave it undecided, and
     /// the text windows are read next.
-    private func readLines(source: borrowing GraySource, prior: Orientation?, meter: WorkMeter) throws -> Trace? {
-        let c = calibration.cascade
-        let lines = try AnalysisImage.make(
-            source: source, parameters: calibration.analysis,
-            windows: WindowRequest(
-                count: c.maxWindows, sideInTextHeights: c.windowSideInTextHeights, minGlyphs: c.windowMinGlyphs,
-                lines: c.maxLines))
-        guard !lines.windowAlongX.isEmpty else { return nil }
+    private func readLines(
+        source: borrowing GraySource, survey: AnalysisImage.Survey, prior: Orientation?, meter: WorkMeter
+    ) throws -> Trace? {
+        guard
+            let lines = try AnalysisImage.lines(
+                source: source, survey: survey, parameters: calibration.analysis, count: calibration.cascade.maxLines)
+        else { return nil }
         var trace = Trace(
             glyphs: lines.glyphs, textHeight: lines.textHeight, windows: lines.windows.count,
             horizontalPairs: lines.horizontalPairs, verticalPairs: lines.verticalPairs)
