@@ -68,14 +68,11 @@ extension Resolver {
                 read[o] = Evidence()
             }
         }
-        func ranked() -> [Orientation] {
-            read.keys.sorted { a, b in
-                let (sa, sb) = (read[a]!.score(weights), read[b]!.score(weights))
-                return sa != sb ? sa > sb : a.exifValue < b.exifValue
-            }
-        }
-        var first: [Orientation] = alongX ? [.identity, .rotate180] : [.rotate90, .rotate270]
-        var second: [Orientation] = alongX ? [.rotate90, .rotate270] : [.identity, .rotate180]
+        /// What was read, in EXIF order (the order ties keep).
+        func candidates() -> [Orientation] { read.keys.sorted { $0.exifValue < $1.exifValue } }
+        func ranked() -> [Orientation] { CandidatePolicy.ranked(candidates()) { read[$0]!.score(weights) } }
+        let pairs = CandidatePolicy.axisPairs(alongX: alongX)
+        var (first, second) = (pairs[0], pairs[1])
         if let h = hint?.rotationPart ?? prior?.rotationPart, second.contains(h) { swap(&first, &second) }
         for o in first { try readPage(o) }
         var order = ranked()
@@ -95,19 +92,12 @@ extension Resolver {
         let winner = read[order[0]]!
         // Mirrored print read unmirrored still yields confident non-words: when no rotation read
         // a single confident word, the page holds no print a mirror would make readable.
-        if configuration.exhaustive || configuration.mirror == .always || prior?.isMirrored == true
-            || (!readsAsText(winner) && winner.confidentWords > 0)
-        {
-            let mirrored: [Orientation] =
-                configuration.exhaustive || configuration.mirror == .always
-                ? [.flipHorizontal, .flipVertical, .transpose, .transverse]
-                : Self.mirroredPair(alongAxisOf: order[0])
-            for o in mirrored { try readPage(o) }
-            if let prior, prior.isMirrored { try readPage(prior) }
+        if policy.asksMirrored(prior: prior) || (!readsAsText(winner) && winner.confidentWords > 0) {
+            for o in policy.mirrored(beside: order[0], prior: prior) { try readPage(o) }
         }
         trace.pageEvidence = read
         trace.decision = conclude(
-            evidence: { read[$0] ?? Evidence() }, read.keys.sorted { $0.exifValue < $1.exifValue },
+            evidence: { read[$0] ?? Evidence() }, candidates(),
             minScore: minScore ?? p.minScore, minPlainWords: p.minPlainWords, prior: prior, note: note)
     }
 }

@@ -177,10 +177,8 @@ public final class Resolver: Sendable {
         return decision
     }
 
-    /// The two mirrored orientations whose text lines run along the same stored axis as `o`'s.
-    static func mirroredPair(alongAxisOf o: Orientation) -> [Orientation] {
-        o.quarterTurns % 2 == 0 ? [.flipHorizontal, .flipVertical] : [.transpose, .transverse]
-    }
+    /// The candidate policy every stage follows.
+    var policy: CandidatePolicy { CandidatePolicy(configuration) }
 
     /// Reads candidates from cheapest and likeliest to dearest, stopping once the leader is clear.
     private func runCascade(
@@ -191,10 +189,7 @@ public final class Resolver: Sendable {
         // Glyph pairs say which way the lines run in the stored pixels: upright or upside down
         // (1, 3) when they run along x, a quarter turn (6, 8) when along y. A hint for the order only.
         let alongX = image.horizontalPairs >= image.verticalPairs
-        var pairs: [[Orientation]] =
-            alongX
-            ? [[.identity, .rotate180], [.rotate90, .rotate270]]
-            : [[.rotate90, .rotate270], [.identity, .rotate180]]
+        var pairs = CandidatePolicy.axisPairs(alongX: alongX)
         // Within a pair, the tag's rotation first, unless Leptonica's ascender and descender count
         // on the text windows points the other way clearly; without a tag, the way it points.
         for i in pairs.indices {
@@ -277,7 +272,7 @@ public final class Resolver: Sendable {
         // dictionary words ("bid" for "did"), so a weaker rule let mirrored pages through as
         // rotations with high confidence.
         let bestRotation = reader.ranked(considered, depth: depth)[0]
-        let mirroredAsked = exhaustive || configuration.mirror == .always || prior?.isMirrored == true
+        let mirroredAsked = policy.asksMirrored(prior: prior)
         if !mirroredAsked, depth < windowCount, !readsAsPlainText(reader, bestRotation, depth: depth) {
             // One more part of the best rotation first: a receipt's first lines (a date, a till
             // number) may not read as plain text where its items do. One read that may save the two
@@ -289,11 +284,7 @@ public final class Resolver: Sendable {
         }
         let readsAsText = readsAsPlainText(reader, bestRotation, depth: depth)
         if mirroredAsked || !readsAsText {
-            var mirrored: [Orientation] =
-                exhaustive || configuration.mirror == .always
-                ? [.flipHorizontal, .flipVertical, .transpose, .transverse]
-                : Self.mirroredPair(alongAxisOf: bestRotation)
-            if let prior, prior.isMirrored, !mirrored.contains(prior) { mirrored.append(prior) }
+            let mirrored = policy.mirrored(beside: bestRotation, prior: prior)
             for o in mirrored { try reader.read(o, windows: depth, of: image) }
             considered += mirrored
         }
@@ -364,10 +355,7 @@ public final class Resolver: Sendable {
         let weights = calibration.scoring
         func score(_ o: Orientation) -> Double { evidence(o).score(weights) }
         // Best first; ties keep the given order.
-        let ranked = candidates.enumerated().sorted {
-            let (a, b) = (score($0.element), score($1.element))
-            return a != b ? a > b : $0.offset < $1.offset
-        }.map(\.element)
+        let ranked = CandidatePolicy.ranked(candidates, by: score)
         guard !ranked.isEmpty else {
             return Decision(orientation: nil, confidence: 0, margin: 0, reason: "no text found", candidates: [])
         }
@@ -525,10 +513,7 @@ struct CandidateReader {
 
     /// `candidates` best first; ties keep the given order.
     func ranked(_ candidates: [Orientation], depth: Int) -> [Orientation] {
-        let scored = candidates.enumerated().map {
-            (index: $0.offset, o: $0.element, s: score($0.element, depth: depth))
-        }
-        return scored.sorted { $0.s != $1.s ? $0.s > $1.s : $0.index < $1.index }.map(\.o)
+        CandidatePolicy.ranked(candidates) { score($0, depth: depth) }
     }
 
     var allEvidence: [Orientation: [Evidence]] { read }

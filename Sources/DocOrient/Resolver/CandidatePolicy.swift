@@ -1,0 +1,46 @@
+// Which candidate orientations a stage reads, in which order, and how it ranks what it read: one
+// policy for the text lines, the text windows and the whole page.
+
+/// The rules every stage follows to choose, order and rank candidate orientations.
+struct CandidatePolicy: Sendable {
+    /// Read every candidate (for fitting): no early exit, all four mirrored orientations.
+    var exhaustive: Bool
+    /// When mirrored candidates are read.
+    var mirror: MirrorPolicy
+
+    init(_ configuration: ResolverConfiguration) {
+        exhaustive = configuration.exhaustive
+        mirror = configuration.mirror
+    }
+
+    /// The two rotation pairs, each a stored axis's upright and upside-down views: the pair whose
+    /// lines run along stored x (1, 3) first when `alongX`, else the quarter turns (6, 8) first.
+    static func axisPairs(alongX: Bool) -> [[Orientation]] {
+        alongX
+            ? [[.identity, .rotate180], [.rotate90, .rotate270]] : [[.rotate90, .rotate270], [.identity, .rotate180]]
+    }
+
+    /// `candidates` best first by `score`; ties keep the given order.
+    static func ranked(_ candidates: [Orientation], by score: (Orientation) -> Double) -> [Orientation] {
+        candidates.enumerated().map { (index: $0.offset, o: $0.element, s: score($0.element)) }
+            .sorted { $0.s != $1.s ? $0.s > $1.s : $0.index < $1.index }.map(\.o)
+    }
+
+    /// Whether mirrored candidates are read whatever the rotations read: on request, or for a
+    /// mirrored tag.
+    func asksMirrored(prior: Orientation?) -> Bool {
+        exhaustive || mirror == .always || prior?.isMirrored == true
+    }
+
+    /// The mirrored candidates to read beside the best rotation `best`: all four on request, else
+    /// the two whose lines run along the same stored axis (mirrored print read unmirrored is
+    /// confused with its own axis's rotations), and a mirrored tag.
+    func mirrored(beside best: Orientation, prior: Orientation?) -> [Orientation] {
+        var list: [Orientation] =
+            exhaustive || mirror == .always
+            ? [.flipHorizontal, .flipVertical, .transpose, .transverse]
+            : best.quarterTurns % 2 == 0 ? [.flipHorizontal, .flipVertical] : [.transpose, .transverse]
+        if let prior, prior.isMirrored, !list.contains(prior) { list.append(prior) }
+        return list
+    }
+}
