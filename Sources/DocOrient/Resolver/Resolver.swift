@@ -64,99 +64,8 @@ public final class Resolver: Sendable {
     ) throws -> Trace {
         let meter = WorkMeter(budget: budget ?? configuration.budget, signal: signal)
         try meter.checkCancellation()
-        let c = calibration.cascade
-        let started = ContinuousClock.now
-        // Decoded once: the probe, the windows, the coarse look and the page all come from it.
-        let source = try GraySource(bytes: imageBytes, metadata: metadata, maxPixels: configuration.maxPixels)
-        // The text lines first: the page's longest lines in either direction, each read at the
-        // size where its own letters read best.
-        let survey = try AnalysisImage.Survey(source: source, parameters: calibration.analysis, lines: c.maxLines > 0)
-        if let decided = try readLines(source: source, survey: survey, prior: prior, meter: meter) {
-            return decided
-        }
-        let analysis = try AnalysisImage.make(
-            source: source, parameters: calibration.analysis,
-            windows: WindowRequest(
-                count: c.maxWindows, sideInTextHeights: c.windowSideInTextHeights, minGlyphs: c.windowMinGlyphs,
-                parts: c.windowParts), survey: survey)
-        let windows = analysis.windows
-        var trace = Trace(
-            glyphs: analysis.glyphs, textHeight: analysis.textHeight, windows: windows.count,
-            horizontalPairs: analysis.horizontalPairs, verticalPairs: analysis.verticalPairs)
-        trace.analysisSeconds = (ContinuousClock.now - started).milliseconds / 1000
-        let alongX = analysis.horizontalPairs >= analysis.verticalPairs
-        let linesAreClear = axisIsClear(analysis)
-        try meter.checkCancellation()
-        var starved: Set<Orientation> = []
-        guard analysis.glyphs >= c.minGlyphs else {
-            // Too few marks pair up like letters for text windows: a blank page, a photo, a
-            // barcode, or a few words too large or too blurred to come apart into letters.
-            // Tesseract looks at the page at a coarse scale before it is called textless.
-            try coarseLook(
-                source: source, paper: analysis.paper, skew: analysis.skew, alongX: alongX, prior: prior, meter: meter,
-                starved: &starved, trace: &trace)
-            if !trace.decision.isDecided, trace.decision.candidates.allSatisfy({ $0.characters == 0 }) {
-                trace.decision.reason =
-                    "no text found (\(analysis.glyphs) letter-like mark\(analysis.glyphs == 1 ? "" : "s"), "
-                    + "no word read at a coarse scale)"
-            }
-            if let part = meter.exhaustedPart {
-                trace.decision = Self.budgeted(trace.decision, starved: starved, part: part, spent: meter.summary)
-            }
-            return trace
-        }
-        try pool.withEngine { engine in
-            var hint: Orientation? = nil
-            if !windows.isEmpty {
-                var reader = CandidateReader(
-                    engine: engine, windows: windows, weights: calibration.scoring, meter: meter)
-                reader.keepWords = configuration.exhaustive
-                defer { starved = reader.starved }
-                try runCascade(&reader, image: analysis, prior: prior, trace: &trace)
-                if trace.decision.isDecided || meter.exhaustedPart != nil { return }
-                hint = trace.decision.candidates.first.flatMap { $0.score > 0 ? $0.orientation : nil }
-            }
-            // The windows did not settle it: read the whole page.
-            try meter.checkCancellation()
-            let page = try calibration.page.pageImage(source: source, paper: analysis.paper, skew: analysis.skew)
-            try runPageStage(
-                engine: engine, page: page, alongX: alongX, linesAreClear: linesAreClear, hint: hint, prior: prior,
-                meter: meter, starved: &starved, trace: &trace)
-        }
-        try meter.checkCancellation()
-        if let part = meter.exhaustedPart {
-            trace.decision = Self.budgeted(trace.decision, starved: starved, part: part, spent: meter.summary)
-        }
-        return trace
-    }
-
-    /// The line stage: the decision from the page's text lines when they settle it (or when the
-    /// budget ran out reading them); nil when there are no lines or they leave it undecided, and
-    /// the text windows are read next.
-    private func readLines(
-        source: borrowing GraySource, survey: AnalysisImage.Survey, prior: Orientation?, meter: WorkMeter
-    ) throws -> Trace? {
-        guard
-            let lines = try AnalysisImage.lines(
-                source: source, survey: survey, parameters: calibration.analysis, count: calibration.cascade.maxLines)
-        else { return nil }
-        var trace = Trace(
-            glyphs: lines.glyphs, textHeight: lines.textHeight, windows: lines.windows.count,
-            horizontalPairs: lines.horizontalPairs, verticalPairs: lines.verticalPairs)
-        var starved: Set<Orientation> = []
-        try pool.withEngine { engine in
-            var reader = CandidateReader(
-                engine: engine, windows: lines.windows, weights: calibration.scoring, meter: meter)
-            reader.keepWords = configuration.exhaustive
-            defer { starved = reader.starved }
-            try runCascade(&reader, image: lines, prior: prior, trace: &trace)
-        }
-        trace.decision.reason = trace.decision.reason.map { $0 + " (text lines)" }
-        if let part = meter.exhaustedPart {
-            trace.decision = Self.budgeted(trace.decision, starved: starved, part: part, spent: meter.summary)
-            return trace
-        }
-        return trace.decision.isDecided ? trace : nil
+        var stages = try Stages(resolver: self, imageBytes: imageBytes, metadata: metadata, prior: prior, meter: meter)
+        return try stages.run()
     }
 
     /// A decision reached when the work budget ran out: it stands when every candidate the
@@ -181,7 +90,7 @@ public final class Resolver: Sendable {
     var policy: CandidatePolicy { CandidatePolicy(configuration) }
 
     /// Reads candidates from cheapest and likeliest to dearest, stopping once the leader is clear.
-    private func runCascade(
+    func runCascade(
         _ reader: inout CandidateReader, image: borrowing AnalysisImage, prior: Orientation?, trace: inout Trace
     ) throws {
         let c = calibration.cascade
@@ -321,7 +230,7 @@ public final class Resolver: Sendable {
 
     /// Whether the glyph pairs run along one axis so much more than along the other that the
     /// sideways rotations need not be read (Models/calibration.json `cascade.axis*`).
-    private func axisIsClear(_ image: borrowing AnalysisImage) -> Bool {
+    func axisIsClear(_ image: borrowing AnalysisImage) -> Bool {
         let c = calibration.cascade
         let (more, fewer) = (
             max(image.horizontalPairs, image.verticalPairs), min(image.horizontalPairs, image.verticalPairs)

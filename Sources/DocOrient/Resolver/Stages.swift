@@ -1,0 +1,131 @@
+import Foundation
+
+// One image's resolution, stage by stage: the text lines, then the text windows, then the whole
+// page (or, when too few marks pair up like letters for windows, a coarse look at the page). Each
+// stage is one method; they share the pixels decoded once, the probes that found the paper and
+// the text once, the work meter, and the candidate policy (`CandidatePolicy`).
+
+/// The stages of one resolution and what they share. Owns the decoded pixels: not copyable.
+struct Stages: ~Copyable {
+    let resolver: Resolver
+    let source: GraySource
+    let survey: AnalysisImage.Survey
+    let prior: Orientation?
+    let meter: WorkMeter
+    /// Candidates the work budget denied a read that a stage asked for.
+    private(set) var starved: Set<Orientation> = []
+    private let started = ContinuousClock.now
+
+    /// Decodes the image once and surveys it (`AnalysisImage.Survey`).
+    init(
+        resolver: Resolver, imageBytes: [UInt8], metadata: ImageMetadata, prior: Orientation?, meter: WorkMeter
+    )
+        throws
+    {
+        self.resolver = resolver
+        self.prior = prior
+        self.meter = meter
+        let source = try GraySource(
+            bytes: imageBytes, metadata: metadata, maxPixels: resolver.configuration.maxPixels)
+        survey = try AnalysisImage.Survey(
+            source: source, parameters: resolver.calibration.analysis, lines: resolver.calibration.cascade.maxLines > 0)
+        self.source = source
+    }
+
+    /// Runs the stages until one decides, the budget is spent or none is left.
+    mutating func run() throws -> Trace {
+        if let lines = try readLines(), lines.decision.isDecided || meter.exhaustedPart != nil {
+            return finished(lines)
+        }
+        let c = resolver.calibration.cascade
+        let analysis = try AnalysisImage.make(
+            source: source, parameters: resolver.calibration.analysis,
+            windows: WindowRequest(
+                count: c.maxWindows, sideInTextHeights: c.windowSideInTextHeights, minGlyphs: c.windowMinGlyphs,
+                parts: c.windowParts), survey: survey)
+        var trace = Trace(
+            glyphs: analysis.glyphs, textHeight: analysis.textHeight, windows: analysis.windows.count,
+            horizontalPairs: analysis.horizontalPairs, verticalPairs: analysis.verticalPairs)
+        trace.analysisSeconds = (ContinuousClock.now - started).milliseconds / 1000
+        try meter.checkCancellation()
+        if analysis.glyphs >= c.minGlyphs {
+            try readWindowsThenPage(analysis, trace: &trace)
+        } else {
+            try lookCoarsely(analysis, trace: &trace)
+        }
+        try meter.checkCancellation()
+        return finished(trace)
+    }
+
+    /// The line stage: the page's longest text lines in either direction, each read at the size
+    /// where its own letters read best. Nil when the survey found no lines.
+    private mutating func readLines() throws -> Trace? {
+        guard
+            let lines = try AnalysisImage.lines(
+                source: source, survey: survey, parameters: resolver.calibration.analysis,
+                count: resolver.calibration.cascade.maxLines)
+        else { return nil }
+        var trace = Trace(
+            glyphs: lines.glyphs, textHeight: lines.textHeight, windows: lines.windows.count,
+            horizontalPairs: lines.horizontalPairs, verticalPairs: lines.verticalPairs)
+        try read(lines, trace: &trace)
+        trace.decision.reason = trace.decision.reason.map { $0 + " (text lines)" }
+        return trace
+    }
+
+    /// The window stage, and the whole page when the windows leave it undecided.
+    private mutating func readWindowsThenPage(_ analysis: borrowing AnalysisImage, trace: inout Trace) throws {
+        var hint: Orientation? = nil
+        if !analysis.windows.isEmpty {
+            try read(analysis, trace: &trace)
+            if trace.decision.isDecided || meter.exhaustedPart != nil { return }
+            hint = trace.decision.candidates.first.flatMap { $0.score > 0 ? $0.orientation : nil }
+        }
+        try meter.checkCancellation()
+        let page = try resolver.calibration.page.pageImage(source: source, paper: analysis.paper, skew: analysis.skew)
+        var starved = self.starved
+        defer { self.starved = starved }
+        try resolver.pool.withEngine { engine in
+            try resolver.runPageStage(
+                engine: engine, page: page, alongX: analysis.horizontalPairs >= analysis.verticalPairs,
+                linesAreClear: resolver.axisIsClear(analysis), hint: hint, prior: prior, meter: meter,
+                starved: &starved, trace: &trace)
+        }
+    }
+
+    /// Too few marks pair up like letters for text windows: a blank page, a photo, a barcode, or
+    /// a few words too large or too blurred to come apart into letters. Tesseract looks at the
+    /// page at a coarse scale before it is called textless.
+    private mutating func lookCoarsely(_ analysis: borrowing AnalysisImage, trace: inout Trace) throws {
+        try resolver.coarseLook(
+            source: source, paper: analysis.paper, skew: analysis.skew,
+            alongX: analysis.horizontalPairs >= analysis.verticalPairs, prior: prior, meter: meter,
+            starved: &starved, trace: &trace)
+        if !trace.decision.isDecided, trace.decision.candidates.allSatisfy({ $0.characters == 0 }) {
+            trace.decision.reason =
+                "no text found (\(analysis.glyphs) letter-like mark\(analysis.glyphs == 1 ? "" : "s"), "
+                + "no word read at a coarse scale)"
+        }
+    }
+
+    /// Reads the candidates of a stack of windows or lines by the cascade (`Resolver.runCascade`).
+    private mutating func read(_ image: borrowing AnalysisImage, trace: inout Trace) throws {
+        var starved = self.starved
+        defer { self.starved = starved }
+        try resolver.pool.withEngine { engine in
+            var reader = CandidateReader(
+                engine: engine, windows: image.windows, weights: resolver.calibration.scoring, meter: meter)
+            reader.keepWords = resolver.configuration.exhaustive
+            defer { starved.formUnion(reader.starved) }
+            try resolver.runCascade(&reader, image: image, prior: prior, trace: &trace)
+        }
+    }
+
+    /// The trace with the budget's note when it ran out (`Resolver.budgeted`).
+    private func finished(_ trace: Trace) -> Trace {
+        guard let part = meter.exhaustedPart else { return trace }
+        var trace = trace
+        trace.decision = Resolver.budgeted(trace.decision, starved: starved, part: part, spent: meter.summary)
+        return trace
+    }
+}
