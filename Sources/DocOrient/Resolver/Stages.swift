@@ -108,7 +108,7 @@ struct Stages: ~Copyable {
         }
     }
 
-    /// Reads the candidates of a stack of windows or lines by the cascade (`Resolver.runCascade`).
+    /// Reads the candidates of a stack of windows or lines by the cascade (`Cascade`).
     private mutating func read(_ image: borrowing AnalysisImage, trace: inout Trace) throws {
         var starved = self.starved
         defer { self.starved = starved }
@@ -116,8 +116,12 @@ struct Stages: ~Copyable {
             var reader = CandidateReader(
                 engine: engine, windows: image.windows, weights: resolver.calibration.scoring, meter: meter)
             reader.keepWords = resolver.configuration.exhaustive
-            defer { starved.formUnion(reader.starved) }
-            try resolver.runCascade(&reader, image: image, prior: prior, trace: &trace)
+            var cascade = Cascade(resolver: resolver, reader: reader, prior: prior, trace: trace)
+            defer {
+                starved.formUnion(cascade.reader.starved)
+                trace = cascade.trace
+            }
+            try cascade.run(on: image)
         }
     }
 

@@ -1,0 +1,203 @@
+// The reading of a stack of text lines or windows: candidates from cheapest and likeliest to
+// dearest, one more part at a time, stopping as soon as one reads as plain text or the leader is
+// clear. Each step is one method; they share the reader, the depth read and the candidates
+// considered.
+
+/// Reads the candidates of one stack of text lines or windows (`AnalysisImage`) and concludes.
+struct Cascade {
+    let resolver: Resolver
+    let prior: Orientation?
+    var reader: CandidateReader
+    var trace: Trace
+    /// Parts (lines or window parts) read per candidate so far.
+    private var depth = 1
+    /// The candidates the decision is taken among.
+    private var considered: [Orientation] = []
+
+    init(resolver: Resolver, reader: CandidateReader, prior: Orientation?, trace: Trace) {
+        self.resolver = resolver
+        self.reader = reader
+        self.prior = prior
+        self.trace = trace
+    }
+
+    private var c: CascadeParameters { resolver.calibration.cascade }
+    private var exhaustive: Bool { resolver.configuration.exhaustive }
+    private var partCount: Int { reader.windows.count }
+
+    /// Reads until one candidate settles it, the leader is clear, or the parts run out; then
+    /// concludes (`Resolver.conclude`) into `trace.decision`.
+    mutating func run(on image: borrowing AnalysisImage) throws {
+        let pairs = try candidatePairs(image)
+        if try readFirstPair(pairs[0], image) { return }
+        if exhaustive || !leaderIsClear() {
+            // Text lines are sorted to an axis by their marks, which a table's columns or a stack
+            // of fine print can outnumber: for them, the other axis is always read.
+            if !exhaustive, image.windowAlongX.isEmpty, resolver.axisIsClear(image) {
+                if try readDeeper(along: pairs[0], image) { return }
+            } else {
+                if try readOtherPairThenDeeper(pairs, image) { return }
+            }
+        }
+        if try readMirrored(image) { return }
+        conclude(note: "read \(depth) text window\(depth == 1 ? "" : "s")")
+    }
+
+    /// The two rotation pairs, likelier first. Glyph pairs (or the lines' marks) say which way the
+    /// lines run in the stored pixels: upright or upside down (1, 3) when along x, a quarter turn
+    /// (6, 8) when along y; a hint for the order only. Within a pair, the tag's rotation first,
+    /// unless Leptonica's ascender and descender count points the other way clearly; without a
+    /// tag, the way it points.
+    private mutating func candidatePairs(_ image: borrowing AnalysisImage) throws -> [[Orientation]] {
+        var pairs = CandidatePolicy.axisPairs(alongX: image.horizontalPairs >= image.verticalPairs)
+        for i in pairs.indices {
+            // pairs[i][0] is 1 or 6 here: its uprightness is recorded for Models/fit.py's replay.
+            let up = try reader.uprightness(of: pairs[i][0], in: image)
+            trace.uprightness[pairs[i][0]] = up
+            if abs(up) >= c.uprightnessOverTag {
+                if up < 0 { pairs[i].reverse() }
+            } else if let p = prior?.rotationPart, pairs[i].contains(p) {
+                if pairs[i][0] != p { pairs[i].reverse() }
+            } else if up < 0 {
+                pairs[i].reverse()
+            }
+        }
+        return pairs
+    }
+
+    /// The first part (`cascade.windowParts`; a line is one part) of the likelier pair, likelier
+    /// candidate first. A candidate that reads as plain text settles it alone, here and after any
+    /// later read: upside-down, sideways and mirrored print do not (`cascade.singleRead*`).
+    private mutating func readFirstPair(_ pair: [Orientation], _ image: borrowing AnalysisImage) throws -> Bool {
+        for o in pair {
+            considered.append(o)
+            try reader.read(o, windows: depth, of: image)
+            if settled(by: o) { return true }
+        }
+        return false
+    }
+
+    /// The lines run one way beyond doubt: the other pair shows them sideways and cannot read
+    /// better. More parts of this pair instead.
+    private mutating func readDeeper(along pair: [Orientation], _ image: borrowing AnalysisImage) throws -> Bool {
+        while depth < partCount, !leaderIsClear() {
+            depth += 1
+            if try readOneMorePart(of: pair, image) { return true }
+        }
+        return false
+    }
+
+    /// The other pair, then more parts for all four rotations.
+    private mutating func readOtherPairThenDeeper(
+        _ pairs: [[Orientation]], _ image: borrowing AnalysisImage
+    )
+        throws -> Bool
+    {
+        let rotations = pairs.flatMap { $0 }
+        considered = rotations
+        for o in pairs[1] {
+            try reader.read(o, windows: depth, of: image)
+            if settled(by: o) { return true }
+        }
+        guard exhaustive || !leaderIsClear() else { return false }
+        for d in 2...max(2, partCount) where d <= partCount {
+            depth = d
+            if try readOneMorePart(of: rotations, image) { return true }
+            if !exhaustive, leaderIsClear() { break }
+        }
+        return false
+    }
+
+    /// Mirrored candidates: on request, for a mirrored tag, or unless the best rotation reads as
+    /// plain dictionary text. Mirrored print read unmirrored still yields a few short dictionary
+    /// words ("bid" for "did"), so a weaker rule let mirrored pages through as rotations with high
+    /// confidence.
+    private mutating func readMirrored(_ image: borrowing AnalysisImage) throws -> Bool {
+        let policy = resolver.policy
+        let bestRotation = reader.ranked(considered, depth: depth)[0]
+        let asked = policy.asksMirrored(prior: prior)
+        if !asked, depth < partCount, !readsAsPlainText(bestRotation) {
+            // One more part of the best rotation first: a receipt's first lines (a date, a till
+            // number) may not read as plain text where its items do. One read that may save the two
+            // mirrored ones (seed 1: 27 of the 108 files that read mirrored candidates no longer do).
+            depth += 1
+            try reader.read(bestRotation, windows: depth, of: image)
+            if settled(by: bestRotation) { return true }
+            depth -= 1
+        }
+        if asked || !readsAsPlainText(bestRotation) {
+            let mirrored = policy.mirrored(beside: bestRotation, prior: prior)
+            for o in mirrored { try reader.read(o, windows: depth, of: image) }
+            considered += mirrored
+        }
+        return false
+    }
+
+    /// Reads one more part of each of `candidates`, the leader so far first; true once one of
+    /// them settles it.
+    private mutating func readOneMorePart(
+        of candidates: [Orientation], _ image: borrowing AnalysisImage
+    ) throws
+        -> Bool
+    {
+        for o in reader.ranked(candidates, depth: depth - 1) {
+            try reader.read(o, windows: depth, of: image)
+            if settled(by: o) { return true }
+        }
+        return false
+    }
+
+    /// Concludes when candidate `o` reads as plain text (never in exhaustive mode).
+    private mutating func settled(by o: Orientation) -> Bool {
+        guard !exhaustive, readsAsPlainText(o) else { return false }
+        let reads = considered.map { reader.windowEvidence($0).count }.reduce(0, +)
+        conclude(
+            note:
+                "read \(reads) text window part\(reads == 1 ? "" : "s") in \(considered.count) orientation\(considered.count == 1 ? "" : "s")"
+        )
+        return true
+    }
+
+    /// The decision from what the considered candidates read to the current depth.
+    private mutating func conclude(note: String) {
+        trace.depth = depth
+        trace.evidence = reader.allEvidence
+        trace.words = reader.words
+        let (reader, depth) = (reader, depth)
+        trace.decision = resolver.conclude(
+            evidence: { reader.evidence($0, depth: depth) }, considered,
+            minScore: resolver.calibration.confidence.minScore, prior: prior, note: note)
+    }
+
+    /// Whether candidate `o` reads as plain text: one of its parts reads several telling words
+    /// (long dictionary words, amounts), or its first `depth` parts together read many confident
+    /// dictionary words, most of its confident words from the dictionary. Enough for a candidate
+    /// to decide alone, and for the best rotation to need no mirrored rival.
+    private func readsAsPlainText(_ o: Orientation) -> Bool {
+        // Per part: a wrong candidate reads at most one telling word in any one part, but may
+        // collect one in each. Mirrored print read unmirrored can read two in a part and little
+        // else (0081_invoice of the seed-7 set, part 4 of rotation 6: 2 dictionary words among 5
+        // confident ones), so most of what the candidate read must be dictionary words or amounts
+        // too. (One telling word with five or more dictionary words looked safe on two sets'
+        // exhaustive reads, then a mirrored letter read that way as rotation 1.)
+        let e = reader.evidence(o, depth: depth)
+        if e.plainShare >= c.singleReadDictionaryShare,
+            reader.windowEvidence(o).prefix(depth).contains(where: { $0.tellingWords >= c.singleReadTellingWords })
+        {
+            return true
+        }
+        return e.dictionaryWords >= c.singleReadDictionaryWords && e.dictionaryShare >= c.singleReadDictionaryShare
+            && e.weightedDictionaryCharacters >= c.singleReadDictionaryCharacters
+            && e.tellingWords >= c.singleReadDictionaryTellingWords
+    }
+
+    /// Whether the best candidate considered leads every other by the early-exit ratio and has
+    /// the early-exit score.
+    private func leaderIsClear() -> Bool {
+        let ranked = reader.ranked(considered, depth: depth)
+        guard ranked.count >= 2 else { return false }
+        let best = reader.score(ranked[0], depth: depth)
+        let second = reader.score(ranked[1], depth: depth)
+        return best >= c.earlyExitScore && best + 1 >= c.earlyExitRatio * (second + 1)
+    }
+}
