@@ -142,7 +142,7 @@ def axis_is_clear(row, p):
 
 
 def replay(fe: FileEvidence, p, prior, mirror_always=False):
-    """Resolver.runCascade + conclude, on recorded evidence. Returns (ranked, depth, calls)."""
+    """Cascade.run + Resolver.conclude, on recorded evidence. Returns (ranked, depth, calls)."""
     calls = set()
     windows = fe.windows  # the parts recorded: maxWindows windows of windowParts parts each
 
