@@ -55,9 +55,15 @@ struct BudgetOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Work budget: most megapixels handed to Tesseract per image.", valueName: "N"))
     var maxOcrMegapixels = WorkBudget.standard.pixels / 1_000_000
 
+    @Option(
+        help: ArgumentHelp(
+            "Work budget: most work units per image; a unit is about what Tesseract spends recognising one word.",
+            valueName: "N"))
+    var maxWork = WorkBudget.standard.work
+
     func validate() throws {
-        guard maxReads >= 0, maxWords >= 0, maxOcrMegapixels >= 0 else {
-            throw ValidationError("--max-reads, --max-words and --max-ocr-megapixels take numbers >= 0")
+        guard maxReads >= 0, maxWords >= 0, maxOcrMegapixels >= 0, maxWork >= 0 else {
+            throw ValidationError("--max-reads, --max-words, --max-ocr-megapixels and --max-work take numbers >= 0")
         }
     }
 
@@ -65,7 +71,7 @@ struct BudgetOptions: ParsableArguments {
         WorkBudget(
             reads: maxReads, words: maxWords,
             pixels: maxOcrMegapixels.multipliedReportingOverflow(by: 1_000_000).overflow
-                ? .max : maxOcrMegapixels * 1_000_000)
+                ? .max : maxOcrMegapixels * 1_000_000, work: maxWork)
     }
 }
 

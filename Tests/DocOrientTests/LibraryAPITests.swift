@@ -108,6 +108,46 @@ struct LibraryAPITests {
         #expect(starved.reason?.hasPrefix("work budget spent") == true, "\(starved.reason ?? "")")
     }
 
+    /// Work units are charged by what a read goes through: a block read's every pixel, a laid-out
+    /// page's pixels at a fifth of the rate, a unit per word; a read the work left cannot pay for
+    /// is not made, and one that starts may recognise only the words left.
+    @Test func workUnitsChargePixelsByHowTheyAreReadAndWordsOneEach() throws {
+        #expect(WorkCost.units(pixels: 60_000, mode: .singleBlock) == 6)
+        #expect(WorkCost.units(pixels: 60_001, mode: .singleBlock) == 7)
+        #expect(WorkCost.units(pixels: 2_500_000, mode: .singleColumn) == 50)
+        let meter = WorkMeter(budget: WorkBudget(reads: 100, words: 1_000, pixels: 100_000_000, work: 60))
+        #expect(try meter.beginRecognition(pixels: 100_000, mode: .singleBlock, maxWords: 500) == 50)
+        meter.endRecognition(words: 30)
+        #expect(meter.work == 40)
+        #expect(meter.exhaustedPart == nil)
+        // 25 units of pixels do not fit in the 20 left: not read, and the reason is the work.
+        #expect(throws: WorkMeter.Exhausted.self) {
+            try meter.beginRecognition(pixels: 1_250_000, mode: .sparseText, maxWords: 500)
+        }
+        #expect(meter.exhaustedPart == "work")
+        #expect(meter.reads == 1)
+        #expect(meter.summary.hasSuffix("40 work units"))
+    }
+
+    /// A small work budget binds on real reads: it stops the same files at the same place every
+    /// time, names the work in its reason, and never lets an answer through that a candidate it
+    /// asked for went unread to reach.
+    @Test func aSmallWorkBudgetStopsTheSameWayEveryTime() throws {
+        let fixer = Fixer(resolver: try SharedResolver.get())
+        let little = WorkBudget(reads: 1_000, words: 100_000, pixels: 1_000_000_000, work: 15)
+        var limited = 0
+        for sample in ResolverSample.all where sample.decidable {
+            let upload = try Data(sample.bytes())
+            let first = try fixer.resolve(upload, budget: little).decision
+            #expect(first == (try fixer.resolve(upload, budget: little).decision), "\(sample.file)")
+            if first.reason?.contains("work budget spent (work:") == true {
+                limited += 1
+                if let answer = first.orientation { #expect(answer.exifValue == sample.upright, "\(sample.file)") }
+            }
+        }
+        #expect(limited >= 5, "most samples need more than 15 units")
+    }
+
     /// The budget binds (a page that reads nothing stops early, and its reason says so), but it
     /// changes no orientation the samples resolve to.
     @Test func theStandardBudgetChangesNoAnswerOnTheSamples() throws {

@@ -114,7 +114,7 @@ final class TesseractEngine: @unchecked Sendable {
     ) throws
         -> [RecognizedWord]
     {
-        let allowance = try meter.beginRecognition(pixels: image.width * image.height, maxWords: maxWords)
+        let allowance = try meter.beginRecognition(pixels: image.width * image.height, mode: mode, maxWords: maxWords)
         OpenMP.runSeriallyOnThisThread()
         TessBaseAPISetPageSegMode(handle, mode.raw)
         TessBaseAPISetImage2(handle, image.raw)

@@ -3,11 +3,13 @@ import Synchronization
 /// How much OCR work resolving one image may spend, counted in work done rather than time, so an
 /// image gets the same answer on any machine and under any load.
 ///
-/// Every Tesseract recognition (one text window or the whole page, in one candidate orientation)
-/// is one read; the budget caps the reads, the words Tesseract recognises and the pixels it is
-/// given (its layout analysis grows with them). When the budget runs out, the resolver stops
-/// reading and answers from what it read, or answers `undecidable` with a reason naming the
-/// budget when a candidate it needed went unread.
+/// Every Tesseract recognition (one text line or window, or the whole page, in one candidate
+/// orientation) is one read. The budget's main measure is `work`, in units of about what
+/// Tesseract spends recognising one word (`WorkCost`): a read costs its pixels, weighed by how
+/// Tesseract goes through them, plus the words it recognises. The reads, the words and the pixels
+/// are capped as well. When the budget runs out, the resolver stops reading and answers from what
+/// it read, or answers `undecidable` with a reason naming the budget when a candidate it needed
+/// went unread.
 public struct WorkBudget: Sendable, Equatable, Codable {
     /// Most Tesseract recognitions for one image.
     public var reads: Int
@@ -16,23 +18,58 @@ public struct WorkBudget: Sendable, Equatable, Codable {
     public var words: Int
     /// Most pixels handed to Tesseract for one image, summed over its reads.
     public var pixels: Int
+    /// Most work units for one image, summed over its reads (`WorkCost`). A read stops at the
+    /// word where the budget ends.
+    public var work: Int
 
-    /// A budget of `reads` recognitions, `words` words and `pixels` pixels.
-    public init(reads: Int, words: Int, pixels: Int) {
+    /// A budget of `reads` recognitions, `words` words, `pixels` pixels and `work` work units.
+    public init(reads: Int, words: Int, pixels: Int, work: Int = WorkBudget.standard.work) {
         self.reads = reads
         self.words = words
         self.pixels = pixels
+        self.work = work
     }
 
-    /// The default, chosen on the fit part of the seed-23 set (Benchmarks/orientation/RESULTS.md
-    /// "Session 8"): Tesseract recognises some 100-200 words a second on this kind of machine
-    /// (one 1600-pixel page of fine print: 190 words in 2.6 s), so 600 words hold a resolution to
-    /// a few seconds; 16 megapixels are eight readings of a 1600-pixel page, whose layout analysis
-    /// the pixels stand for. On the fit part it cost one right answer of 43 against no budget.
-    public static let standard = WorkBudget(reads: 64, words: 600, pixels: 16_000_000)
+    /// Decodes a budget; one written before `work` existed gets the standard work.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        reads = try c.decode(Int.self, forKey: .reads)
+        words = try c.decode(Int.self, forKey: .words)
+        pixels = try c.decode(Int.self, forKey: .pixels)
+        work = try c.decodeIfPresent(Int.self, forKey: .work) ?? Self.standard.work
+    }
+
+    /// The default. `work`: 600 units, the most any right answer on the fit part of the seed-23
+    /// set needed (579, Benchmarks/orientation/RESULTS.md "Session 12"), so that it cuts short
+    /// only files that end undecidable there, and bounds the slowest: a unit is 1.5-6 ms on the
+    /// 2-core reference machine, 2.6 ms for the median file. The other caps (Session 8): 64 reads,
+    /// 600 words, 16 megapixels (eight readings of a 1600-pixel page).
+    public static let standard = WorkBudget(reads: 64, words: 600, pixels: 16_000_000, work: 600)
 
     /// No limit (for measurement).
-    public static let unlimited = WorkBudget(reads: .max, words: .max, pixels: .max)
+    public static let unlimited = WorkBudget(reads: .max, words: .max, pixels: .max, work: .max)
+}
+
+/// What one Tesseract read costs in work units. A unit is about what Tesseract spends
+/// recognising one word, so each recognised word costs one. Pixels cost by how Tesseract goes
+/// through them: a text line or window is read as one block of text, every pixel of it by the
+/// line recogniser, while a page or a coarse look is laid out first and only what looks like
+/// text is recognised, most of it being paper. Measured on the fit part of the seed-23 set
+/// (2,400 reads, a least-squares fit of each read's time on its pixels and words): a block read
+/// costs 0.43 s per megapixel and 1.3 ms per word, a page read (psm 4) 0.07 s per megapixel and
+/// 4.5 ms per word, a sparse look (psm 11) 0.02 s per megapixel and 4.8 ms per word. In units
+/// of a page word: a unit per 10,000 block pixels and per 50,000 laid-out pixels.
+enum WorkCost {
+    /// Block pixels per unit.
+    static let blockPixelsPerUnit = 10_000
+    /// Laid-out pixels per unit.
+    static let layoutPixelsPerUnit = 50_000
+
+    /// The units of `pixels` read in `mode`, rounded up.
+    static func units(pixels: Int, mode: PageSegmentation) -> Int {
+        let per = mode == .singleBlock ? blockPixelsPerUnit : layoutPixelsPerUnit
+        return (pixels + per - 1) / per
+    }
 }
 
 /// A flag a caller sets to stop one resolution early; checked between reads and, through
@@ -59,6 +96,8 @@ final class WorkMeter {
     private(set) var reads = 0
     private(set) var words = 0
     private(set) var pixels = 0
+    /// Work units spent (`WorkCost`).
+    private(set) var work = 0
     /// Which part of the budget ran out first, nil while none has.
     private(set) var exhaustedPart: String?
 
@@ -74,34 +113,43 @@ final class WorkMeter {
         if isCancelled { throw CancellationError() }
     }
 
-    /// Charges one read of an image of `pixels` pixels.
-    /// - Returns: the words this read may recognise: `maxWords`, or less when the budget has less.
-    /// - Throws: `Exhausted` when the budget has no read, pixels or words left for it;
+    /// Charges one read of an image of `pixels` pixels in `mode`: the read, its pixels and their
+    /// work units.
+    /// - Returns: the words this read may recognise: `maxWords`, or less when the budget has
+    ///   fewer words or work units left.
+    /// - Throws: `Exhausted` when the budget has no read, pixels, words or work left for it;
     ///   `CancellationError` when the caller cancelled.
-    func beginRecognition(pixels count: Int, maxWords: Int) throws -> Int {
+    func beginRecognition(pixels count: Int, mode: PageSegmentation, maxWords: Int) throws -> Int {
         try checkCancellation()
+        let units = WorkCost.units(pixels: count, mode: mode)
         if reads >= budget.reads {
             exhaustedPart = exhaustedPart ?? "reads"
         } else if count > budget.pixels - pixels {
             exhaustedPart = exhaustedPart ?? "pixels"
         } else if words >= budget.words {
             exhaustedPart = exhaustedPart ?? "words"
+        } else if units >= budget.work - work {
+            exhaustedPart = exhaustedPart ?? "work"
         } else {
             reads += 1
             pixels += count
-            return min(maxWords, budget.words - words)
+            work += units
+            return min(maxWords, budget.words - words, budget.work - work)
         }
         throw Exhausted()
     }
 
-    /// Records the words a read recognised (or started before it was stopped).
+    /// Records the words a read recognised (or started before it was stopped), a work unit each.
     func endRecognition(words count: Int) {
         words += count
+        work = work > Int.max - count ? .max : work + count
         if words >= budget.words { exhaustedPart = exhaustedPart ?? "words" }
+        if work >= budget.work { exhaustedPart = exhaustedPart ?? "work" }
     }
 
     /// The spending, for a reason shown to the user.
     var summary: String {
-        "\(reads) read\(reads == 1 ? "" : "s"), \(words) word\(words == 1 ? "" : "s"), \(pixels / 1_000_000) MP"
+        "\(reads) read\(reads == 1 ? "" : "s"), \(words) word\(words == 1 ? "" : "s"), \(pixels / 1_000_000) MP, "
+            + "\(work) work unit\(work == 1 ? "" : "s")"
     }
 }
