@@ -23,6 +23,5 @@ extension Calibration {
         page: PageParameters(
             longSide: 1600, maxUpscale: 2.0, backgroundTile: 40, maxWordsPerRead: 60, earlyExitScore: 60,
             earlyExitRatio: 4.0, minScore: 20, minPlainWords: 1, mirrorMinDictionaryShare: 0.6,
-            mirrorMinTellingWords: 1, kFactor: 0.34, faintKFactor: 0.05, faintMinTellingWords: 2, thresholdingMethod: 2)
-    )
+            mirrorMinTellingWords: 1, kFactor: 0.34, thresholdingMethod: 2))
 }

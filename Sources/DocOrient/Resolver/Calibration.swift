@@ -118,14 +118,8 @@ struct PageParameters: Sendable, Codable, Equatable {
     /// of the seed-11 set, wrong at 0.785); every right page-stage winner of three sets that
     /// skipped the mirrored reads had one or more.
     var mirrorMinTellingWords: Int
-    /// Sauvola's k (Tesseract's `thresholding_kfactor`) for the page, and for a second reading
-    /// when the first read too little text (faint print).
+    /// Sauvola's k (Tesseract's `thresholding_kfactor`) for the page.
     var kFactor: Double
-    var faintKFactor: Double
-    /// Telling words (long dictionary words, amounts) the faint reading's winner needs: a blank
-    /// page read at `faintKFactor` gave 8 short dictionary words among 1,092 and no telling word;
-    /// the faint receipts it reads give 3-19.
-    var faintMinTellingWords: Int
     /// Tesseract's binarisation of the grey page (`thresholding_method`: 0 Otsu, 1 tiled Otsu,
     /// 2 Sauvola): a local one, because a global threshold splits paper from what is left of the
     /// table around it instead of ink from paper.

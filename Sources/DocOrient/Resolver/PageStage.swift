@@ -4,47 +4,23 @@ extension Resolver {
     /// Reads the whole page in the candidate orientations: the likelier axis pair first, the other
     /// pair unless the first settled it, then the mirrored pair along the winner's axis unless the
     /// winner reads as dictionary text.
-    /// - Parameter linesAreClear: the probe's glyph pairs run clearly along one axis
-    ///   (`Resolver.axisIsClear`): there are text lines, so a page that reads nothing is worth a
-    ///   second reading for faint print. Without them (blank paper, photos) that reading costs
-    ///   seconds on noise and found nothing on four sets.
+    ///
+    /// A second reading closer to the paper's grey for faint print (Sauvola's k 0.05 when the page
+    /// read too little) was retired in session 12: it changed no answer on the seed-23 fit and
+    /// held-out parts or the real set, and cost up to 0.7 s a read on blank pages and barcodes,
+    /// whose paper grain it turned to ink (Benchmarks/orientation/RESULTS.md).
     func runPageStage(
-        engine: TesseractEngine, page: borrowing Pix, alongX: Bool, linesAreClear: Bool, hint: Orientation?,
-        prior: Orientation?, meter: WorkMeter, starved: inout Set<Orientation>, trace: inout Trace
+        engine: TesseractEngine, page: borrowing Pix, alongX: Bool, hint: Orientation?, prior: Orientation?,
+        meter: WorkMeter, starved: inout Set<Orientation>, trace: inout Trace
     ) throws {
         let p = calibration.page
         // Engines are pooled: leave this one as the window stage expects it.
         try engine.setVariable("thresholding_method", String(p.thresholdingMethod))
-        defer {
-            try? engine.setVariable("thresholding_method", "0")
-            try? engine.setVariable("thresholding_kfactor", String(p.kFactor))
-        }
+        defer { try? engine.setVariable("thresholding_method", "0") }
         try engine.setVariable("thresholding_kfactor", String(p.kFactor))
         try readWholePage(
             engine: engine, page: page, alongX: alongX, hint: hint, prior: prior, meter: meter, starved: &starved,
             trace: &trace)
-        let best = trace.decision.candidates.first?.score ?? 0
-        if !trace.decision.isDecided, best < p.minScore, linesAreClear, !configuration.exhaustive,
-            meter.exhaustedPart == nil
-        {
-            // Nothing read: faint print, whose ink is barely darker than the paper, falls above
-            // Sauvola's threshold (a share `kFactor` below the local mean). Once more, closer to it.
-            // So close that paper grain turns to ink and reads as short words: the answer stands
-            // only with `faintMinTellingWords` long dictionary words or amounts.
-            try engine.setVariable("thresholding_kfactor", String(p.faintKFactor))
-            var again = trace
-            var starvedAgain: Set<Orientation> = starved
-            try readWholePage(
-                engine: engine, page: page, alongX: alongX, hint: hint, prior: prior, meter: meter,
-                starved: &starvedAgain, trace: &again)
-            if let winner = again.decision.orientation,
-                (again.pageEvidence[winner]?.tellingWords ?? 0) >= p.faintMinTellingWords
-            {
-                again.decision.reason = (again.decision.reason ?? "") + " (faint print)"
-                trace = again
-                starved = starvedAgain
-            }
-        }
     }
 
     /// One reading of the page with the engine's current thresholding: the candidates in the

@@ -87,8 +87,8 @@ struct Stages: ~Copyable {
         defer { self.starved = starved }
         try resolver.pool.withEngine { engine in
             try resolver.runPageStage(
-                engine: engine, page: page, alongX: analysis.horizontalPairs >= analysis.verticalPairs,
-                linesAreClear: resolver.axisIsClear(analysis), hint: hint, prior: prior, meter: meter,
+                engine: engine, page: page, alongX: analysis.horizontalPairs >= analysis.verticalPairs, hint: hint,
+                prior: prior, meter: meter,
                 starved: &starved, trace: &trace)
         }
     }
