@@ -32,14 +32,6 @@ struct CandidatePolicy: Sendable {
         exhaustive || mirror == .always || prior?.isMirrored == true
     }
 
-    /// Whether mirrored candidates are read beside the best rotation, which read `best`: when
-    /// asked (`asksMirrored`), or when it does not read as plain text (`readsAsText`) yet read
-    /// confident words. Mirrored print read unmirrored still yields confident non-words: when no
-    /// rotation read a single confident word, there is no print a mirror would make readable.
-    func readsMirrored(best: Evidence, readsAsText: Bool, prior: Orientation?) -> Bool {
-        asksMirrored(prior: prior) || (!readsAsText && best.confidentWords > 0)
-    }
-
     /// The mirrored candidates to read beside the best rotation `best`: all four on request, else
     /// the two whose lines run along the same stored axis (mirrored print read unmirrored is
     /// confused with its own axis's rotations), and a mirrored tag.

@@ -109,8 +109,7 @@ struct Cascade {
     }
 
     /// Mirrored candidates: on request, for a mirrored tag, or unless the best rotation reads as
-    /// plain dictionary text or read no confident word at all (`CandidatePolicy.readsMirrored`).
-    /// Mirrored print read unmirrored still yields a few short dictionary
+    /// plain dictionary text. Mirrored print read unmirrored still yields a few short dictionary
     /// words ("bid" for "did"), so a weaker rule let mirrored pages through as rotations with high
     /// confidence.
     private mutating func readMirrored(_ image: borrowing AnalysisImage) throws -> Bool {
@@ -126,9 +125,7 @@ struct Cascade {
             if settled(by: bestRotation) { return true }
             depth -= 1
         }
-        if policy.readsMirrored(
-            best: reader.evidence(bestRotation, depth: depth), readsAsText: readsAsPlainText(bestRotation), prior: prior
-        ) {
+        if asked || !readsAsPlainText(bestRotation) {
             let mirrored = policy.mirrored(beside: bestRotation, prior: prior)
             for o in mirrored { try reader.read(o, windows: depth, of: image) }
             considered += mirrored

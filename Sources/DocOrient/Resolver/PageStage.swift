@@ -66,7 +66,9 @@ extension Resolver {
             order = ranked()
         }
         let winner = read[order[0]]!
-        if policy.readsMirrored(best: winner, readsAsText: readsAsText(winner), prior: prior) {
+        // Mirrored print read unmirrored still yields confident non-words: when no rotation read
+        // a single confident word, the page holds no print a mirror would make readable.
+        if policy.asksMirrored(prior: prior) || (!readsAsText(winner) && winner.confidentWords > 0) {
             for o in policy.mirrored(beside: order[0], prior: prior) { try readPage(o) }
         }
         trace.pageEvidence = read
