@@ -112,17 +112,17 @@ struct LibraryAPITests {
     /// page's pixels at a fifth of the rate, a unit per word; a read the work left cannot pay for
     /// is not made, and one that starts may recognise only the words left.
     @Test func workUnitsChargePixelsByHowTheyAreReadAndWordsOneEach() throws {
-        #expect(WorkCost.units(pixels: 60_000, mode: .singleBlock) == 6)
-        #expect(WorkCost.units(pixels: 60_001, mode: .singleBlock) == 7)
-        #expect(WorkCost.units(pixels: 2_500_000, mode: .singleColumn) == 50)
+        #expect(WorkCost.units(pixels: 60_000, reading: .block) == 6)
+        #expect(WorkCost.units(pixels: 60_001, reading: .block) == 7)
+        #expect(WorkCost.units(pixels: 2_500_000, reading: .laidOut) == 50)
         let meter = WorkMeter(budget: WorkBudget(reads: 100, words: 1_000, pixels: 100_000_000, work: 60))
-        #expect(try meter.beginRecognition(pixels: 100_000, mode: .singleBlock, maxWords: 500) == 50)
+        #expect(try meter.beginRecognition(pixels: 100_000, reading: .block, maxWords: 500) == 50)
         meter.endRecognition(words: 30)
         #expect(meter.work == 40)
         #expect(meter.exhaustedPart == nil)
         // 25 units of pixels do not fit in the 20 left: not read, and the reason is the work.
         #expect(throws: WorkMeter.Exhausted.self) {
-            try meter.beginRecognition(pixels: 1_250_000, mode: .sparseText, maxWords: 500)
+            try meter.beginRecognition(pixels: 1_250_000, reading: .laidOut, maxWords: 500)
         }
         #expect(meter.exhaustedPart == "work")
         #expect(meter.reads == 1)

@@ -33,6 +33,9 @@ enum PageSegmentation {
     /// line under a picture).
     case sparseText
 
+    /// How Tesseract goes through the pixels in this mode, for the work budget (`WorkCost`).
+    var reading: WorkCost.Reading { self == .singleBlock ? .block : .laidOut }
+
     var raw: TessPageSegMode {
         switch self {
         case .singleColumn: return PSM_SINGLE_COLUMN
@@ -114,7 +117,8 @@ final class TesseractEngine: @unchecked Sendable {
     ) throws
         -> [RecognizedWord]
     {
-        let allowance = try meter.beginRecognition(pixels: image.width * image.height, mode: mode, maxWords: maxWords)
+        let allowance = try meter.beginRecognition(
+            pixels: image.width * image.height, reading: mode.reading, maxWords: maxWords)
         OpenMP.runSeriallyOnThisThread()
         TessBaseAPISetPageSegMode(handle, mode.raw)
         TessBaseAPISetImage2(handle, image.raw)

@@ -66,9 +66,17 @@ enum WorkCost {
     /// Laid-out pixels per unit.
     static let layoutPixelsPerUnit = 50_000
 
-    /// The units of `pixels` read in `mode`, rounded up.
-    static func units(pixels: Int, mode: PageSegmentation) -> Int {
-        let per = mode == .singleBlock ? blockPixelsPerUnit : layoutPixelsPerUnit
+    /// How Tesseract goes through the pixels of a read.
+    enum Reading {
+        /// Every pixel as text lines (one block of text: a line or window crop).
+        case block
+        /// Laid out first, then what looks like text recognised (a page, a coarse look).
+        case laidOut
+    }
+
+    /// The units of `pixels` read as `reading`, rounded up.
+    static func units(pixels: Int, reading: Reading) -> Int {
+        let per = reading == .block ? blockPixelsPerUnit : layoutPixelsPerUnit
         return (pixels + per - 1) / per
     }
 }
@@ -114,15 +122,15 @@ final class WorkMeter {
         if isCancelled { throw CancellationError() }
     }
 
-    /// Charges one read of an image of `pixels` pixels in `mode`: the read, its pixels and their
-    /// work units.
+    /// Charges one read of an image of `pixels` pixels, gone through as `reading`: the read, its
+    /// pixels and their work units.
     /// - Returns: the words this read may recognise: `maxWords`, or less when the budget has
     ///   fewer words or work units left.
     /// - Throws: `Exhausted` when the budget has no read, pixels, words or work left for it;
     ///   `CancellationError` when the caller cancelled.
-    func beginRecognition(pixels count: Int, mode: PageSegmentation, maxWords: Int) throws -> Int {
+    func beginRecognition(pixels count: Int, reading: WorkCost.Reading, maxWords: Int) throws -> Int {
         try checkCancellation()
-        let units = WorkCost.units(pixels: count, mode: mode)
+        let units = WorkCost.units(pixels: count, reading: reading)
         if reads >= budget.reads {
             exhaustedPart = exhaustedPart ?? "reads"
         } else if count > budget.pixels - pixels {
