@@ -151,7 +151,7 @@ final class WorkMeter {
     /// Records the words a read recognised (or started before it was stopped), a work unit each.
     func endRecognition(words count: Int) {
         words += count
-        work = work > Int.max - count ? .max : work + count
+        work += count
         if words >= budget.words { exhaustedPart = exhaustedPart ?? "words" }
         if work >= budget.work { exhaustedPart = exhaustedPart ?? "work" }
     }
