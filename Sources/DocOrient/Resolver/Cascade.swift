@@ -181,6 +181,10 @@ struct Cascade {
         // too. (One telling word with five or more dictionary words looked safe on two sets'
         // exhaustive reads, then a mirrored letter read that way as rotation 1.)
         let e = reader.evidence(o, depth: depth)
+        // Never fewer words than an answer may rest on (`Resolver.minConfidentWords`): two telling
+        // words in one line ("Paddington, London,") settled the reading, which then concluded
+        // "too little readable text" without reading the next line.
+        guard e.confidentWords >= Resolver.minConfidentWords else { return false }
         if e.plainShare >= c.singleReadDictionaryShare,
             reader.windowEvidence(o).prefix(depth).contains(where: { $0.tellingWords >= c.singleReadTellingWords })
         {
@@ -196,6 +200,11 @@ struct Cascade {
     private func leaderIsClear() -> Bool {
         let ranked = reader.ranked(considered, depth: depth)
         guard ranked.count >= 2 else { return false }
+        // A leader with fewer words than an answer may rest on is not clear: reading stopped there
+        // concluded "too little readable text" with lines left unread.
+        guard reader.evidence(ranked[0], depth: depth).confidentWords >= Resolver.minConfidentWords else {
+            return false
+        }
         let best = reader.score(ranked[0], depth: depth)
         let second = reader.score(ranked[1], depth: depth)
         return best >= c.earlyExitScore && best + 1 >= c.earlyExitRatio * (second + 1)
