@@ -95,6 +95,18 @@ struct ResolverTests {
         #expect(decision.orientation?.exifValue == sample.upright, "\(decision)")
     }
 
+    /// An advert whose only text is light captions on dark panels over a photo (Corpus/real 091,
+    /// stored upright): read whatever the tag says. Before the coarse look retried lines inverted it
+    /// was "no text found".
+    @Test(arguments: [nil, Orientation.rotate90, .rotate180])
+    func lightPrintOnDarkPanelsIsRead(tag: Orientation?) throws {
+        let url = ResolverSample.corpus.appendingPathComponent("real/091_poster_advert_photo.jpg")
+        let bytes = try [UInt8](Data(contentsOf: url))
+        let decision = try SharedResolver.get().decide(
+            imageBytes: bytes, metadata: try ImageMetadata.read(bytes), prior: tag)
+        #expect(decision.orientation == .identity, "\(decision)")
+    }
+
     @Test(arguments: ResolverSample.all.filter { !$0.decidable })
     func everyHardNegativeIsUndecidableWithAReason(_ sample: ResolverSample) throws {
         let decision = try SharedResolver.decide(sample)

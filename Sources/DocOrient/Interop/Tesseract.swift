@@ -84,7 +84,9 @@ final class TesseractEngine: @unchecked Sendable {
         }
         self.handle = handle
         // Inverted-line retries double the recognition time of every low-confidence line, and the
-        // wrong candidates are all low-confidence lines: the resolver never needs white-on-black.
+        // wrong candidates are all low-confidence lines: off, except in the coarse look
+        // (`Resolver.coarseLook`), where a sign's or a poster's light print on a dark panel may be
+        // all the text there is.
         _ = TessBaseAPISetVariable(handle, "tessedit_do_invert", "0")
     }
 

@@ -84,10 +84,12 @@ extension Resolver {
     /// over 13 (Tesseract reads from about 10).
     static let coarseLongSide = 1200
 
-    /// The look at the whole page that says "no text" when the glyph statistics found too few
-    /// letters: the paper at `coarseLongSide` read by Tesseract's sparse-text mode, which finds
+    /// The look at the whole page before "no text" or "too little text": the paper at
+    /// `coarseLongSide` read by Tesseract's sparse-text mode with its own threshold, which finds
     /// words anywhere, whatever their size (a sign, a line under a photo, a few big words whose
-    /// letters touch). Decides like a text window (`confidence.minScore`).
+    /// letters touch or whose thick strokes the page stage's light correction hollowed), and with
+    /// inverted-line retries for light print on dark. Decides like a text window
+    /// (`confidence.minScore`).
     func coarseLook(
         source: borrowing GraySource, paper: PixelBox, skew: Double, alongX: Bool, prior: Orientation?,
         meter: WorkMeter, starved: inout Set<Orientation>, trace: inout Trace
@@ -97,6 +99,9 @@ extension Resolver {
         parameters.maxUpscale = 1
         let page = try parameters.pageImage(source: source, paper: paper, skew: skew)
         try pool.withEngine { engine in
+            // Light print on a dark panel (a street sign, an advert's caption) reads only inverted.
+            try engine.setVariable("tessedit_do_invert", "1")
+            defer { try? engine.setVariable("tessedit_do_invert", "0") }
             try readWholePage(
                 engine: engine, page: page, alongX: alongX, hint: nil, prior: prior, meter: meter, starved: &starved,
                 trace: &trace, mode: .sparseText, minScore: calibration.confidence.minScore,

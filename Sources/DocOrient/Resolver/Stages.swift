@@ -1,7 +1,8 @@
 import Foundation
 
 // One image's resolution, stage by stage: the text lines, then the text windows, then the whole
-// page (or, when too few marks pair up like letters for windows, a coarse look at the page). Each
+// page, then, when the page read too little (or at once, when too few marks pair up like letters
+// for windows), a coarse look at the page by Tesseract's sparse-text mode. Each
 // stage is one method; they share the pixels decoded once, the probes that found the paper and
 // the text once, the work meter, and the candidate policy (`CandidatePolicy`).
 
@@ -50,6 +51,14 @@ struct Stages: ~Copyable {
         try meter.checkCancellation()
         if analysis.glyphs >= c.minGlyphs {
             try readWindowsThenPage(analysis, trace: &trace)
+            // Never "too little text" before Tesseract's own look (issue 14): large bold letters
+            // that light correction hollows, or light print on a dark panel, read at a coarse
+            // scale. When that reads nothing either, the page stage's reason stands.
+            if !trace.decision.isDecided, meter.exhaustedPart == nil, pageReadTooLittle(trace) {
+                let page = trace
+                try lookCoarsely(analysis, trace: &trace)
+                if !trace.decision.isDecided, meter.exhaustedPart == nil { trace = page }
+            }
         } else {
             try lookCoarsely(analysis, trace: &trace)
         }
@@ -106,6 +115,17 @@ struct Stages: ~Copyable {
                 "no text found (\(analysis.glyphs) letter-like mark\(analysis.glyphs == 1 ? "" : "s"), "
                 + "no word read at a coarse scale)"
         }
+    }
+
+    /// Whether the page stage's best reading had too few confident words or too low a score to
+    /// decide on (`Resolver.conclude`'s first rule).
+    private func pageReadTooLittle(_ trace: Trace) -> Bool {
+        let weights = resolver.calibration.scoring
+        guard let best = trace.pageEvidence.values.max(by: { $0.score(weights) < $1.score(weights) }) else {
+            return false
+        }
+        return best.confidentWords < Resolver.minConfidentWords
+            || best.score(weights) < resolver.calibration.page.minScore
     }
 
     /// Reads the candidates of a stack of windows or lines by the cascade (`Cascade`).
