@@ -61,6 +61,16 @@ struct ResolverDebug {
         )
         let page = try calibration.page.pageImage(source: source, paper: analysis.paper)
         page.writeDebugPNG("/tmp/resolver-debug-page.png")
+        var coarse = calibration.page
+        coarse.longSide = Resolver.coarseLongSide
+        coarse.maxUpscale = 1
+        try coarse.pageImage(source: source, paper: analysis.paper, skew: analysis.skew)
+            .writeDebugPNG("/tmp/resolver-debug-coarse.png")
+        try coarse.pageImage(
+            source: source, paper: PixelBox(x: 0, y: 0, width: source.full.width, height: source.full.height),
+            skew: analysis.skew
+        ).writeDebugPNG("/tmp/resolver-debug-coarse-frame.png")
+        print("paper \(analysis.paper) of \(source.full.width)x\(source.full.height), skew \(analysis.skew)")
         analysis.strip.writeDebugPNG("/tmp/resolver-debug-binary.png")
         analysis.readable.writeDebugPNG("/tmp/resolver-debug-readable.png")
         let windows = analysis.windows

@@ -107,6 +107,17 @@ struct ResolverTests {
         #expect(decision.orientation == .identity, "\(decision)")
     }
 
+    /// Street signs whose "paper" is a strip of the stone wall behind them (Corpus/real 048), and a
+    /// licence plate whose paper leaves out its bottom line (077), both stored upright: read on the
+    /// whole frame when the paper reads too little.
+    @Test(arguments: ["048_sign_paris_signs.jpg", "077_sign_alaska_plate.jpg"])
+    func textOutsideThePaperFoundIsRead(file: String) throws {
+        let bytes = try [UInt8](Data(contentsOf: ResolverSample.corpus.appendingPathComponent("real/\(file)")))
+        let decision = try SharedResolver.get().decide(
+            imageBytes: bytes, metadata: try ImageMetadata.read(bytes), prior: .rotate270)
+        #expect(decision.orientation == .identity, "\(decision)")
+    }
+
     @Test(arguments: ResolverSample.all.filter { !$0.decidable })
     func everyHardNegativeIsUndecidableWithAReason(_ sample: ResolverSample) throws {
         let decision = try SharedResolver.decide(sample)

@@ -88,23 +88,26 @@ extension Resolver {
     /// `coarseLongSide` read by Tesseract's sparse-text mode with its own threshold, which finds
     /// words anywhere, whatever their size (a sign, a line under a photo, a few big words whose
     /// letters touch or whose thick strokes the page stage's light correction hollowed), and with
-    /// inverted-line retries for light print on dark. Decides like a text window
-    /// (`confidence.minScore`).
+    /// inverted-line retries for light print on dark.
+    ///
+    /// - Parameter minScore: what the best candidate must score: a text window's
+    ///   (`confidence.minScore`) on the paper, the page stage's (`page.minScore`) on a whole frame,
+    ///   whose clutter (a grid, foliage, a brick wall) reads as a few short "words" in some rotation.
     func coarseLook(
-        source: borrowing GraySource, paper: PixelBox, skew: Double, alongX: Bool, prior: Orientation?,
-        meter: WorkMeter, starved: inout Set<Orientation>, trace: inout Trace
+        source: borrowing GraySource, region: PixelBox, minScore: Double, skew: Double, alongX: Bool,
+        prior: Orientation?, meter: WorkMeter, starved: inout Set<Orientation>, trace: inout Trace
     ) throws {
         var parameters = calibration.page
         parameters.longSide = Self.coarseLongSide
         parameters.maxUpscale = 1
-        let page = try parameters.pageImage(source: source, paper: paper, skew: skew)
+        let page = try parameters.pageImage(source: source, paper: region, skew: skew)
         try pool.withEngine { engine in
             // Light print on a dark panel (a street sign, an advert's caption) reads only inverted.
             try engine.setVariable("tessedit_do_invert", "1")
             defer { try? engine.setVariable("tessedit_do_invert", "0") }
             try readWholePage(
                 engine: engine, page: page, alongX: alongX, hint: nil, prior: prior, meter: meter, starved: &starved,
-                trace: &trace, mode: .sparseText, minScore: calibration.confidence.minScore,
+                trace: &trace, mode: .sparseText, minScore: minScore,
                 note: "read the page at a coarse scale")
         }
     }

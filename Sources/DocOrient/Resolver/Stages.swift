@@ -103,13 +103,23 @@ struct Stages: ~Copyable {
     }
 
     /// Too few marks pair up like letters for text windows: a blank page, a photo, a barcode, or
-    /// a few words too large or too blurred to come apart into letters. Tesseract looks at the
-    /// page at a coarse scale before it is called textless.
+    /// a few words too large or too blurred to come apart into letters; and the page stage's last
+    /// resort when it read too little. Tesseract looks at the paper, then the whole frame, at a
+    /// coarse scale before it is called textless.
     private mutating func lookCoarsely(_ analysis: borrowing AnalysisImage, trace: inout Trace) throws {
-        try resolver.coarseLook(
-            source: source, paper: analysis.paper, skew: analysis.skew,
-            alongX: analysis.horizontalPairs >= analysis.verticalPairs, prior: prior, meter: meter,
-            starved: &starved, trace: &trace)
+        let frame = PixelBox(x: 0, y: 0, width: source.full.width, height: source.full.height)
+        let c = resolver.calibration
+        // The paper first; then, when that read too little, the whole frame: the paper found in a
+        // street scene can be a strip of a stone wall, and a licence plate's paper can leave out
+        // its bottom line.
+        let paper = [(analysis.paper, c.confidence.minScore)]
+        for (region, minScore) in paper + (analysis.paper == frame ? [] : [(frame, c.page.minScore)]) {
+            try resolver.coarseLook(
+                source: source, region: region, minScore: minScore, skew: analysis.skew,
+                alongX: analysis.horizontalPairs >= analysis.verticalPairs, prior: prior, meter: meter,
+                starved: &starved, trace: &trace)
+            if trace.decision.isDecided || meter.exhaustedPart != nil || !pageReadTooLittle(trace) { break }
+        }
         if !trace.decision.isDecided, trace.decision.candidates.allSatisfy({ $0.characters == 0 }) {
             trace.decision.reason =
                 "no text found (\(analysis.glyphs) letter-like mark\(analysis.glyphs == 1 ? "" : "s"), "
