@@ -31,7 +31,7 @@ SECTIONS = {
         "priorDisagrees", "decideAt", "minScore", "priorMargin"]),
     "page": ("PageParameters", [
         "longSide", "maxUpscale", "backgroundTile", "maxWordsPerRead", "earlyExitScore", "earlyExitRatio",
-        "minScore", "minPlainWords", "mirrorMinDictionaryShare", "mirrorMinTellingWords", "kFactor", "thresholdingMethod"]),
+        "minScore", "minPlainWords", "mirrorMinDictionaryShare", "mirrorMinTellingWords"]),
 }
 
 

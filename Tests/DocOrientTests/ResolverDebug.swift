@@ -59,11 +59,7 @@ struct ResolverDebug {
         print(
             "analysis \(clock.now - start): \(analysis.windows.count) windows, text \(analysis.textHeight) glyphs \(analysis.glyphs) pairs \(analysis.horizontalPairs)/\(analysis.verticalPairs)"
         )
-        let page = try calibration.page.pageImage(source: source, paper: analysis.paper)
-        page.writeDebugPNG("/tmp/resolver-debug-page.png")
-        var coarse = calibration.page
-        coarse.longSide = Resolver.coarseLongSide
-        coarse.maxUpscale = 1
+        let coarse = calibration.page
         try coarse.pageImage(source: source, paper: analysis.paper, skew: analysis.skew)
             .writeDebugPNG("/tmp/resolver-debug-coarse.png")
         try coarse.pageImage(

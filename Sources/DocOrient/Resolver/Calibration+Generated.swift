@@ -21,7 +21,7 @@ extension Calibration {
             intercept: -2.5529, bestScore: 2.7175, secondScore: -1.6911, margin: 0.0763, dictionaryWords: 0.1523,
             priorAgrees: 2.1099, priorDisagrees: -0.5998, decideAt: 0.61, minScore: 10, priorMargin: 0.15),
         page: PageParameters(
-            longSide: 1600, maxUpscale: 2.0, backgroundTile: 40, maxWordsPerRead: 60, earlyExitScore: 60,
-            earlyExitRatio: 4.0, minScore: 20, minPlainWords: 1, mirrorMinDictionaryShare: 0.6,
-            mirrorMinTellingWords: 1, kFactor: 0.34, thresholdingMethod: 2))
+            longSide: 1200, maxUpscale: 1.0, backgroundTile: 40, maxWordsPerRead: 60, earlyExitScore: 60,
+            earlyExitRatio: 4.0, minScore: 20, minPlainWords: 1, mirrorMinDictionaryShare: 0.6, mirrorMinTellingWords: 1
+        ))
 }

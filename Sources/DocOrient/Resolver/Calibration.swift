@@ -86,10 +86,11 @@ struct ConfidenceModel: Sendable, Codable, Equatable {
     enum PriorRelation: Sendable { case none, agrees, disagrees }
 }
 
-/// The full-page stage: the pages whose text windows did not settle the question (text too small,
-/// faint or blurred to be found or measured with the fixed probe threshold, too few lines in the
-/// windows) are read whole: the paper alone (the largest bright region), light-corrected, as grey
-/// that Tesseract thresholds itself, in the candidate orientations.
+/// The page stage: the pages whose text lines and windows did not settle the question (text too
+/// small, large, faint or blurred to be found or measured with the fixed probe threshold, light
+/// on dark, or too few lines) are read whole: the paper (the brightest bright region), then the
+/// whole frame, light-corrected, as grey that Tesseract thresholds itself, in its sparse-text
+/// mode, in the candidate orientations.
 struct PageParameters: Sendable, Codable, Equatable {
     /// Long side of the page image (stored pixels are enlarged up to `maxUpscale` to reach it).
     var longSide: Int
@@ -118,13 +119,6 @@ struct PageParameters: Sendable, Codable, Equatable {
     /// of the seed-11 set, wrong at 0.785); every right page-stage winner of three sets that
     /// skipped the mirrored reads had one or more.
     var mirrorMinTellingWords: Int
-    /// Sauvola's k (Tesseract's `thresholding_kfactor`) for the page.
-    var kFactor: Double
-    /// Tesseract's binarisation of the grey page (`thresholding_method`: 0 Otsu, 1 tiled Otsu,
-    /// 2 Sauvola): a local one, because a global threshold splits paper from what is left of the
-    /// table around it instead of ink from paper.
-    var thresholdingMethod: Int
-
     /// The page image with these sizes (`AnalysisImage.page`).
     func pageImage(source: borrowing GraySource, paper: PixelBox, skew: Double = 0) throws -> Pix {
         try AnalysisImage.page(

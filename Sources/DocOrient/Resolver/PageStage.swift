@@ -1,34 +1,13 @@
-// The full-page stage: what the text windows leave undecided is read on the whole page.
+// The page stage: what the text lines and windows leave undecided (or a page whose marks do not
+// pair up like letters at all) is looked at whole, at a coarse scale, by Tesseract itself.
 
 extension Resolver {
-    /// Reads the whole page in the candidate orientations: the likelier axis pair first, the other
-    /// pair unless the first settled it, then the mirrored pair along the winner's axis unless the
-    /// winner reads as dictionary text.
-    ///
-    /// A second reading closer to the paper's grey for faint print (Sauvola's k 0.05 when the page
-    /// read too little) was retired in session 12: it changed no answer on the seed-23 fit and
-    /// held-out parts or the real set, and cost up to 0.7 s a read on blank pages and barcodes,
-    /// whose paper grain it turned to ink (Benchmarks/orientation/RESULTS.md).
-    func runPageStage(
-        engine: TesseractEngine, page: borrowing Pix, alongX: Bool, hint: Orientation?, prior: Orientation?,
-        meter: WorkMeter, starved: inout Set<Orientation>, trace: inout Trace
-    ) throws {
-        let p = calibration.page
-        // Engines are pooled: leave this one as the window stage expects it.
-        try engine.setVariable("thresholding_method", String(p.thresholdingMethod))
-        defer { try? engine.setVariable("thresholding_method", "0") }
-        try engine.setVariable("thresholding_kfactor", String(p.kFactor))
-        try readWholePage(
-            engine: engine, page: page, alongX: alongX, hint: hint, prior: prior, meter: meter, starved: &starved,
-            trace: &trace)
-    }
-
-    /// One reading of the page with the engine's current thresholding: the candidates in the
-    /// order described above, and the decision from them.
-    func readWholePage(
-        engine: TesseractEngine, page: borrowing Pix, alongX: Bool, hint: Orientation?, prior: Orientation?,
-        meter: WorkMeter, starved: inout Set<Orientation>, trace: inout Trace, mode: PageSegmentation = .singleColumn,
-        minScore: Double? = nil, note: String = "read the whole page"
+    /// Reads the whole page image in the candidate orientations: the likelier axis pair first (the
+    /// tag's, if it has one), the other pair unless the first settled it, then the mirrored pair
+    /// along the winner's axis unless the winner reads as dictionary text; and decides.
+    private func readWholePage(
+        engine: TesseractEngine, page: borrowing Pix, alongX: Bool, prior: Orientation?, meter: WorkMeter,
+        starved: inout Set<Orientation>, trace: inout Trace, minScore: Double
     ) throws {
         let p = calibration.page
         let weights = calibration.scoring
@@ -37,7 +16,7 @@ extension Resolver {
             guard read[o] == nil else { return }
             let view = try CandidateReader.display(try page.cloned(), as: o)
             do {
-                let words = try engine.recognize(view, mode: mode, meter: meter, maxWords: p.maxWordsPerRead)
+                let words = try engine.recognize(view, mode: .sparseText, meter: meter, maxWords: p.maxWordsPerRead)
                 read[o] = Evidence(words: words, weights: weights)
             } catch is WorkMeter.Exhausted {
                 starved.insert(o)
@@ -49,7 +28,7 @@ extension Resolver {
         func ranked() -> [Orientation] { CandidatePolicy.ranked(candidates()) { read[$0]!.score(weights) } }
         let pairs = CandidatePolicy.axisPairs(alongX: alongX)
         var (first, second) = (pairs[0], pairs[1])
-        if let h = hint?.rotationPart ?? prior?.rotationPart, second.contains(h) { swap(&first, &second) }
+        if let h = prior?.rotationPart, second.contains(h) { swap(&first, &second) }
         for o in first { try readPage(o) }
         var order = ranked()
         let lead = read[order[0]]!
@@ -74,41 +53,32 @@ extension Resolver {
         trace.pageEvidence = read
         trace.decision = conclude(
             evidence: { read[$0] ?? Evidence() }, candidates(),
-            minScore: minScore ?? p.minScore, minPlainWords: p.minPlainWords, prior: prior, note: note)
+            minScore: minScore, minPlainWords: p.minPlainWords, prior: prior, note: "read the page at a coarse scale")
     }
-}
 
-extension Resolver {
-    /// Long side of the coarse look's page image: a sign's letters (up to a sixth of the page)
-    /// come out under 130 pixels high, and a single line of body text, a sixtieth of the page,
-    /// over 13 (Tesseract reads from about 10).
-    static let coarseLongSide = 1200
-
-    /// The look at the whole page before "no text" or "too little text": the paper at
-    /// `coarseLongSide` read by Tesseract's sparse-text mode with its own threshold, which finds
-    /// words anywhere, whatever their size (a sign, a line under a photo, a few big words whose
-    /// letters touch or whose thick strokes the page stage's light correction hollowed), and with
-    /// inverted-line retries for light print on dark.
+    /// The look at the whole page before "no text" or "too little text": the region at
+    /// `page.longSide` (1,200 pixels, never enlarged: a sign's letters, up to a sixth of the page,
+    /// come out under 130 pixels high, and a line of body text, a sixtieth of it, over 13;
+    /// Tesseract reads from about 10), light-corrected and read by Tesseract's sparse-text mode
+    /// with its own threshold. That mode finds words anywhere, whatever their size (a sign, a line
+    /// under a photo, a few big words whose letters touch), and retries lines inverted for light
+    /// print on dark.
     ///
     /// - Parameter minScore: what the best candidate must score: a text window's
-    ///   (`confidence.minScore`) on the paper, the page stage's (`page.minScore`) on a whole frame,
-    ///   whose clutter (a grid, foliage, a brick wall) reads as a few short "words" in some rotation.
+    ///   (`confidence.minScore`) on the paper, `page.minScore` on a whole frame, whose clutter (a
+    ///   grid, foliage, a brick wall) reads as a few short "words" in some rotation.
     func coarseLook(
         source: borrowing GraySource, region: PixelBox, minScore: Double, skew: Double, alongX: Bool,
         prior: Orientation?, meter: WorkMeter, starved: inout Set<Orientation>, trace: inout Trace
     ) throws {
-        var parameters = calibration.page
-        parameters.longSide = Self.coarseLongSide
-        parameters.maxUpscale = 1
-        let page = try parameters.pageImage(source: source, paper: region, skew: skew)
+        let page = try calibration.page.pageImage(source: source, paper: region, skew: skew)
         try pool.withEngine { engine in
             // Light print on a dark panel (a street sign, an advert's caption) reads only inverted.
             try engine.setVariable("tessedit_do_invert", "1")
             defer { try? engine.setVariable("tessedit_do_invert", "0") }
             try readWholePage(
-                engine: engine, page: page, alongX: alongX, hint: nil, prior: prior, meter: meter, starved: &starved,
-                trace: &trace, mode: .sparseText, minScore: minScore,
-                note: "read the page at a coarse scale")
+                engine: engine, page: page, alongX: alongX, prior: prior, meter: meter, starved: &starved,
+                trace: &trace, minScore: minScore)
         }
     }
 }

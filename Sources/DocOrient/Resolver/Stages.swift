@@ -1,9 +1,8 @@
 import Foundation
 
-// One image's resolution, stage by stage: the text lines, then the text windows, then the whole
-// page, then, when the page read too little (or at once, when too few marks pair up like letters
-// for windows), a coarse look at the page by Tesseract's sparse-text mode. Each
-// stage is one method; they share the pixels decoded once, the probes that found the paper and
+// One image's resolution, stage by stage: the text lines, then the text windows (when marks pair
+// up like letters), then the page: the paper, then the whole frame, looked at by Tesseract's
+// sparse-text mode at a coarse scale. Each stage is one method; they share the pixels decoded once, the probes that found the paper and
 // the text once, the work meter, and the candidate policy (`CandidatePolicy`).
 
 /// The stages of one resolution and what they share. Owns the decoded pixels: not copyable.
@@ -49,19 +48,12 @@ struct Stages: ~Copyable {
             horizontalPairs: analysis.horizontalPairs, verticalPairs: analysis.verticalPairs)
         trace.analysisSeconds = (ContinuousClock.now - started).milliseconds / 1000
         try meter.checkCancellation()
-        if analysis.glyphs >= c.minGlyphs {
-            try readWindowsThenPage(analysis, trace: &trace)
-            // Never "too little text" before Tesseract's own look (issue 14): large bold letters
-            // that light correction hollows, or light print on a dark panel, read at a coarse
-            // scale. When that reads nothing either, the page stage's reason stands.
-            if !trace.decision.isDecided, meter.exhaustedPart == nil, pageReadTooLittle(trace) {
-                let page = trace
-                try lookCoarsely(analysis, trace: &trace)
-                if !trace.decision.isDecided, meter.exhaustedPart == nil { trace = page }
-            }
-        } else {
-            try lookCoarsely(analysis, trace: &trace)
+        if analysis.glyphs >= c.minGlyphs, !analysis.windows.isEmpty {
+            try read(analysis, trace: &trace)
+            if trace.decision.isDecided || meter.exhaustedPart != nil { return finished(trace) }
+            try meter.checkCancellation()
         }
+        try lookCoarsely(analysis, trace: &trace)
         try meter.checkCancellation()
         return finished(trace)
     }
@@ -82,30 +74,10 @@ struct Stages: ~Copyable {
         return trace
     }
 
-    /// The window stage, and the whole page when the windows leave it undecided.
-    private mutating func readWindowsThenPage(_ analysis: borrowing AnalysisImage, trace: inout Trace) throws {
-        var hint: Orientation? = nil
-        if !analysis.windows.isEmpty {
-            try read(analysis, trace: &trace)
-            if trace.decision.isDecided || meter.exhaustedPart != nil { return }
-            hint = trace.decision.candidates.first.flatMap { $0.score > 0 ? $0.orientation : nil }
-        }
-        try meter.checkCancellation()
-        let page = try resolver.calibration.page.pageImage(source: source, paper: analysis.paper, skew: analysis.skew)
-        var starved = self.starved
-        defer { self.starved = starved }
-        try resolver.pool.withEngine { engine in
-            try resolver.runPageStage(
-                engine: engine, page: page, alongX: analysis.horizontalPairs >= analysis.verticalPairs, hint: hint,
-                prior: prior, meter: meter,
-                starved: &starved, trace: &trace)
-        }
-    }
-
-    /// Too few marks pair up like letters for text windows: a blank page, a photo, a barcode, or
-    /// a few words too large or too blurred to come apart into letters; and the page stage's last
-    /// resort when it read too little. Tesseract looks at the paper, then the whole frame, at a
-    /// coarse scale before it is called textless.
+    /// The page stage (`Resolver.coarseLook`), for what the lines and windows leave undecided, and
+    /// for pages whose marks do not pair up like letters (a blank page, a photo, a barcode, or a
+    /// few words too large or too blurred to come apart into letters). Never "too little text"
+    /// before Tesseract's own look (issue 14).
     private mutating func lookCoarsely(_ analysis: borrowing AnalysisImage, trace: inout Trace) throws {
         let frame = PixelBox(x: 0, y: 0, width: source.full.width, height: source.full.height)
         let c = resolver.calibration
@@ -118,7 +90,7 @@ struct Stages: ~Copyable {
                 source: source, region: region, minScore: minScore, skew: analysis.skew,
                 alongX: analysis.horizontalPairs >= analysis.verticalPairs, prior: prior, meter: meter,
                 starved: &starved, trace: &trace)
-            if trace.decision.isDecided || meter.exhaustedPart != nil || !pageReadTooLittle(trace) { break }
+            if trace.decision.isDecided || meter.exhaustedPart != nil || !readTooLittle(trace) { break }
         }
         if !trace.decision.isDecided, trace.decision.candidates.allSatisfy({ $0.characters == 0 }) {
             trace.decision.reason =
@@ -127,9 +99,9 @@ struct Stages: ~Copyable {
         }
     }
 
-    /// Whether the page stage's best reading had too few confident words or too low a score to
-    /// decide on (`Resolver.conclude`'s first rule).
-    private func pageReadTooLittle(_ trace: Trace) -> Bool {
+    /// Whether the page's best reading had too few confident words or too low a score to decide
+    /// on (`Resolver.conclude`'s first rule).
+    private func readTooLittle(_ trace: Trace) -> Bool {
         let weights = resolver.calibration.scoring
         guard let best = trace.pageEvidence.values.max(by: { $0.score(weights) < $1.score(weights) }) else {
             return false
