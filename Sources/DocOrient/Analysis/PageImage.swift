@@ -1,9 +1,9 @@
-// The whole page for the full-page stage and the coarse look: the paper (found by the probe)
-// cut from the table, light corrected, left grey for Tesseract's own thresholding.
+// The page for the page stage's coarse look: the paper (found by the probe), or the whole frame,
+// light corrected, left grey for Tesseract's own thresholding.
 
 extension AnalysisImage {
     /// The paper alone, as light-corrected grey with a long side of `longSide` (enlarging the
-    /// stored pixels at most `maxUpscale` times), for the full-page stage (the resolver's
+    /// stored pixels at most `maxUpscale` times), for the page stage (the resolver's
     /// `PageParameters` choose the sizes). Not binarised: Tesseract thresholds it itself.
     /// - Parameter skew: the lines' slant (`AnalysisImage.skew`): the page is levelled by it.
     /// - Parameter backgroundTile: tile of the background normalisation, in page-image pixels.

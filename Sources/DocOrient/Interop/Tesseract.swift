@@ -25,8 +25,6 @@ struct RecognizedWord: Sendable, Equatable, Codable {
 /// which the word cap does not interrupt (DOMAIN.md section 7): sparse text is only for coarse
 /// images, whose layout analysis is bounded by their few pixels.
 enum PageSegmentation {
-    /// psm 4: one column of text of variable sizes.
-    case singleColumn
     /// psm 6: one uniform block of text.
     case singleBlock
     /// psm 11: as much text as can be found, in no particular order (a few words on a sign, a
@@ -38,7 +36,6 @@ enum PageSegmentation {
 
     var raw: TessPageSegMode {
         switch self {
-        case .singleColumn: return PSM_SINGLE_COLUMN
         case .singleBlock: return PSM_SINGLE_BLOCK
         case .sparseText: return PSM_SPARSE_TEXT
         }

@@ -188,7 +188,7 @@ struct Trace: Sendable {
     var words: [Orientation: [[RecognizedWord]]] = [:]
     /// Leptonica's uprightness of the text windows shown as 1 and as 6 (see `CandidateReader.uprightness`).
     var uprightness: [Orientation: Double] = [:]
-    /// Per candidate, the evidence of the whole page (only when the full-page stage ran).
+    /// Per candidate, the evidence of the page stage's last look (only when the page stage ran).
     var pageEvidence: [Orientation: Evidence] = [:]
     var decision = Decision(orientation: nil, confidence: 0, margin: 0, reason: nil, candidates: [])
 }
