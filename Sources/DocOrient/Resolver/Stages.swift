@@ -92,7 +92,9 @@ struct Stages: ~Copyable {
                 starved: &starved, trace: &trace)
             if trace.decision.isDecided || meter.exhaustedPart != nil || !readTooLittle(trace) { break }
         }
-        if !trace.decision.isDecided, trace.decision.candidates.allSatisfy({ $0.characters == 0 }) {
+        // "No text" only when the windows, if any were read, read no confident character either.
+        let windowsReadNothing = trace.evidence.values.allSatisfy { $0.allSatisfy { $0.confidentCharacters == 0 } }
+        if !trace.decision.isDecided, windowsReadNothing, trace.decision.candidates.allSatisfy({ $0.characters == 0 }) {
             trace.decision.reason =
                 "no text found (\(analysis.glyphs) letter-like mark\(analysis.glyphs == 1 ? "" : "s"), "
                 + "no word read at a coarse scale)"
