@@ -104,6 +104,12 @@ public final class Resolver: Sendable {
     /// words may read in two orientations, "NOON", "SIS", "MOW"), a sign of three is not.
     static let minConfidentWords = 3
 
+    /// Whether `e` is too little to answer on: fewer than `minConfidentWords` confident words, or
+    /// a score under `minScore` (`conclude`'s first rule).
+    func readsTooLittle(_ e: Evidence, minScore: Double) -> Bool {
+        e.confidentWords < Self.minConfidentWords || e.score(calibration.scoring) < minScore
+    }
+
     /// The decision from the evidence gathered: the winner (the prior when it is nearly as good),
     /// its calibrated confidence, or undecidable with the reason.
     func conclude(
@@ -141,7 +147,7 @@ public final class Resolver: Sendable {
         let rounded = (confidence * 1000).rounded() / 1000
         let roundedMargin = (margin * 1000).rounded() / 1000
 
-        if best < minScore || evidence(winner).confidentWords < Self.minConfidentWords {
+        if readsTooLittle(evidence(winner), minScore: minScore) {
             let words = evidence(winner).confidentWords
             return Decision(
                 orientation: nil, confidence: rounded, margin: roundedMargin,

@@ -2,8 +2,9 @@ import Foundation
 
 // One image's resolution, stage by stage: the text lines, then the text windows (when marks pair
 // up like letters), then the page: the paper, then the whole frame, looked at by Tesseract's
-// sparse-text mode at a coarse scale. Each stage is one method; they share the pixels decoded once, the probes that found the paper and
-// the text once, the work meter, and the candidate policy (`CandidatePolicy`).
+// sparse-text mode at a coarse scale. Each stage is one method; they share the pixels decoded
+// once, the probes that found the paper and the text once, the work meter, and the candidate
+// policy (`CandidatePolicy`).
 
 /// The stages of one resolution and what they share. Owns the decoded pixels: not copyable.
 struct Stages: ~Copyable {
@@ -84,8 +85,9 @@ struct Stages: ~Copyable {
         // The paper first; then, when that read too little, the whole frame: the paper found in a
         // street scene can be a strip of a stone wall, and a licence plate's paper can leave out
         // its bottom line.
-        let paper = [(analysis.paper, c.confidence.minScore)]
-        for (region, minScore) in paper + (analysis.paper == frame ? [] : [(frame, c.page.minScore)]) {
+        var looks = [(region: analysis.paper, minScore: c.confidence.minScore)]
+        if analysis.paper != frame { looks.append((frame, c.page.minScore)) }
+        for (region, minScore) in looks {
             try resolver.coarseLook(
                 source: source, region: region, minScore: minScore, skew: analysis.skew,
                 alongX: analysis.horizontalPairs >= analysis.verticalPairs, prior: prior, meter: meter,
@@ -101,15 +103,14 @@ struct Stages: ~Copyable {
         }
     }
 
-    /// Whether the page's best reading had too few confident words or too low a score to decide
-    /// on (`Resolver.conclude`'s first rule).
+    /// Whether the page's best reading is too little to answer on by the page's standard
+    /// (`Resolver.readsTooLittle` at `page.minScore`).
     private func readTooLittle(_ trace: Trace) -> Bool {
         let weights = resolver.calibration.scoring
         guard let best = trace.pageEvidence.values.max(by: { $0.score(weights) < $1.score(weights) }) else {
             return false
         }
-        return best.confidentWords < Resolver.minConfidentWords
-            || best.score(weights) < resolver.calibration.page.minScore
+        return resolver.readsTooLittle(best, minScore: resolver.calibration.page.minScore)
     }
 
     /// Reads the candidates of a stack of windows or lines by the cascade (`Cascade`).
