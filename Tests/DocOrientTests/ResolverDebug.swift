@@ -123,3 +123,32 @@ struct ProbeDebug {
         }
     }
 }
+
+/// For each file listed in DOCORIENT_DEBUG_PAPERS, one JSON line: the probe's size, the paper
+/// found, and the glyphs (paired marks) measured over the whole frame at the paper's threshold.
+struct PaperDebug {
+    static var list: String? { ProcessInfo.processInfo.environment["DOCORIENT_DEBUG_PAPERS"] }
+
+    @Test(.enabled(if: list != nil))
+    func dumpPapers() throws {
+        let files = try String(contentsOfFile: try #require(Self.list), encoding: .utf8).split(separator: "\n")
+        let p = Calibration.embedded.analysis
+        var out = ""
+        for file in files {
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: String(file))))
+            let metadata = try ImageMetadata.read(bytes)
+            let source = try GraySource(bytes: bytes, metadata: metadata, maxPixels: 100_000_000)
+            let gray = try source.gray(longSide: p.probeLongSide)
+            let normalized = try gray.backgroundNormalized(tile: max(16, gray.width / 30))
+            let frame = PixelBox(x: 0, y: 0, width: gray.width, height: gray.height)
+            let paper = try AnalysisImage.paper(in: gray) ?? frame
+            let otsu = try normalized.otsuThreshold(in: paper, step: 2)
+            let threshold = min(max(otsu, p.probeThreshold), p.probeMaxThreshold)
+            let m = AnalysisImage.measureGlyphs(try normalized.thresholded(threshold).componentBoxes(), lines: true)
+            let glyphs = m.glyphs.map { "[\($0.box.x),\($0.box.y),\($0.box.width),\($0.box.height)]" }
+            out +=
+                "{\"file\":\"\(file)\",\"w\":\(gray.width),\"h\":\(gray.height),\"paper\":[\(paper.x),\(paper.y),\(paper.width),\(paper.height)],\"threshold\":\(threshold),\"glyphs\":[\(glyphs.joined(separator: ","))]}\n"
+        }
+        try out.write(toFile: "/tmp/papers.jsonl", atomically: true, encoding: .utf8)
+    }
+}
