@@ -152,3 +152,33 @@ struct PaperDebug {
         try out.write(toFile: "/tmp/papers.jsonl", atomically: true, encoding: .utf8)
     }
 }
+
+/// For each file listed in DOCORIENT_DEBUG_SKEWS, one JSON line: the probe's page skew, its
+/// glyphs and links, and the share of links within `lineAngleReach` of the skew's direction.
+struct SkewDebug {
+    static var list: String? { ProcessInfo.processInfo.environment["DOCORIENT_DEBUG_SKEWS"] }
+
+    @Test(.enabled(if: list != nil))
+    func dumpSkews() throws {
+        let files = try String(contentsOfFile: try #require(Self.list), encoding: .utf8).split(separator: "\n")
+        let p = Calibration.embedded.analysis
+        var out = ""
+        for file in files {
+            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: String(file))))
+            let metadata = try ImageMetadata.read(bytes)
+            let source = try GraySource(bytes: bytes, metadata: metadata, maxPixels: 100_000_000)
+            let measure = try AnalysisImage.Survey(source: source, parameters: p, lines: false).probe.measure
+            guard let lines = measure.pageLines else {
+                out += "{\"file\":\"\(file)\",\"glyphs\":\(measure.glyphs.count),\"links\":\(measure.links.count)}\n"
+                continue
+            }
+            let near = measure.links.filter {
+                NeighbourLink.difference($0.angle, lines.radians) <= AnalysisImage.GlyphMeasure.lineAngleReach * .pi
+                    / 180
+            }.count
+            out +=
+                "{\"file\":\"\(file)\",\"glyphs\":\(measure.glyphs.count),\"links\":\(measure.links.count),\"near\":\(near),\"skew\":\(lines.skew * 180 / .pi)}\n"
+        }
+        try out.write(toFile: "/tmp/skews.jsonl", atomically: true, encoding: .utf8)
+    }
+}
