@@ -54,7 +54,7 @@ SAMPLES_DIR = os.path.join(HERE, "samples")
 MANIFEST_COLUMNS = [
     "file", "upright_orientation", "decidable", "exif_orientation", "kind",
     "degradations", "format", "width", "height", "seed", "source",
-    "family", "font_class", "capture", "split",
+    "family", "font_class", "capture", "split", "paper",
 ]
 SPLITS_PATH = os.path.join(HERE, "splits.json")
 
@@ -87,6 +87,25 @@ def store_for_upright(upright: Image.Image, u: int) -> Image.Image:
 
 def display(stored: Image.Image, u: int) -> Image.Image:
     return stored if u == 1 else stored.transpose(DISPLAY_OP[u])
+
+
+def transposed_point(op: Image.Transpose, x: float, y: float, w: int, h: int) -> tuple:
+    """Where the point (x, y) of a w x h image lands after `image.transpose(op)` (continuous
+    coordinates: a pixel's centre is at +0.5)."""
+    T = Image.Transpose
+    return {
+        T.FLIP_LEFT_RIGHT: (w - x, y), T.FLIP_TOP_BOTTOM: (x, h - y), T.ROTATE_180: (w - x, h - y),
+        T.ROTATE_90: (y, w - x), T.ROTATE_270: (h - y, x), T.TRANSPOSE: (y, x), T.TRANSVERSE: (h - y, w - x),
+    }[op]
+
+
+def stored_points(points, size: tuple, u: int) -> list:
+    """The points of the upright frame (of `size`) in the pixels stored for EXIF u
+    (`store_for_upright`)."""
+    inv = INVERSE_OF[u]
+    if inv == 1:
+        return list(points)
+    return [transposed_point(DISPLAY_OP[inv], x, y, size[0], size[1]) for x, y in points]
 
 
 # ---------------------------------------------------------------------------
@@ -1564,7 +1583,8 @@ class Shot:
 
 
 def photograph(doc: Doc, shot: Shot, rng, undecidable: bool) -> tuple:
-    """Place the document on a table and apply the camera; returns (RGB image, tags)."""
+    """Place the document on a table and apply the camera; returns (RGB image, tags, the sheet's
+    four corners in the frame: top left, top right, bottom right, bottom left of the page)."""
     tags = []
     dw, dh = doc.image.size
     long_side = shot.long_side
@@ -1710,7 +1730,7 @@ def photograph(doc: Doc, shot: Shot, rng, undecidable: bool) -> tuple:
         a = a + luma + chroma
         img = Image.fromarray(np.clip(a, 0, 255).astype(np.uint8))
         tags.append(f"noise:{shot.noise:.1f}")
-    return img, tags
+    return img, tags, corners
 
 
 def keystone_corners(base, sw, sh, k, edge):
@@ -1898,6 +1918,7 @@ def make_file(spec: Spec, out_dir: str) -> dict:
         shot.curl = float(rng.uniform(0.06, 0.15))     # a slip that remembers its roll
     source = ""
     doc_family = ""
+    corners = []
     if kind == "photo":
         W, H = (shot.long_side, shot.long_side * 3 // 4) if shot.landscape else (shot.long_side * 3 // 4, shot.long_side)
         upright = scene_photo(rng, (W, H))
@@ -1920,9 +1941,12 @@ def make_file(spec: Spec, out_dir: str) -> dict:
             doc = apply_printer(doc, fam, kind, rng)
         source = doc.source
         doc_family = doc.family
-        upright, tags = photograph(doc, shot, rng, undecidable)
+        upright, tags, corners = photograph(doc, shot, rng, undecidable)
         tags = doc.tags + tags
     stored = store_for_upright(upright, spec.upright)
+    # The sheet's corners where they are stored, in whole pixels (a curled page bulges past them
+    # by a little; a photo has no sheet).
+    paper = " ".join(f"{round(v)}" for p in stored_points(corners, upright.size, spec.upright) for v in p)
 
     name = f"{spec.index:04d}_{kind}"
     if spec.tag_mode == "png":
@@ -1961,7 +1985,7 @@ def make_file(spec: Spec, out_dir: str) -> dict:
         "format": "png" if name.endswith(".png") else "jpeg", "width": stored.size[0],
         "height": stored.size[1], "seed": spec.seed, "source": source,
         "family": family, "font_class": fcls, "capture": spec.capture,
-        "split": split_of(family, kind),
+        "split": split_of(family, kind), "paper": paper,
     }
 
 

@@ -347,3 +347,14 @@ def test_a_generated_set_with_heic_twins_gives_the_other_peers_the_jpeg_and_doco
             assert "read_twin" not in d_h and d_h.get("note") != "missing" and d_h.get("verdict")
             assert d_h["answer"] == d_j["answer"], name          # the same stored pixels
         assert "docorient on HEIC twins vs the same captures as JPEG" in text
+
+
+def test_the_paper_finder_measure_tells_a_box_on_the_sheet_from_one_beside_it():
+    import paper_finder
+    quad = [(100, 100), (300, 110), (290, 400), (90, 390)]
+    on = paper_finder.overlap(quad, (80, 90, 240, 330), 400, 500)
+    assert on[0] > 0.98 and on[1] > 0.7
+    beside = paper_finder.overlap(quad, (300, 0, 100, 500), 400, 500)
+    assert beside[0] < 0.05 and beside[1] < 0.05
+    half = paper_finder.overlap(quad, (80, 90, 240, 160), 400, 500)
+    assert 0.4 < half[0] < 0.6

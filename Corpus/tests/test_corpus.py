@@ -71,7 +71,8 @@ def test_manifest_has_the_columns_later_tooling_relies_on():
         header = next(csv.reader(fh))
     assert header[: len(REQUIRED_COLUMNS)] == REQUIRED_COLUMNS
     assert header == generate.MANIFEST_COLUMNS
-    assert header[-len(CORPUS2_COLUMNS):] == CORPUS2_COLUMNS
+    # The Corpus 2 columns, then where the sheet lies (session 14).
+    assert header[-len(CORPUS2_COLUMNS) - 1:] == CORPUS2_COLUMNS + ["paper"]
 
 
 def test_exiftool_reads_the_manifest_orientation_from_every_sample():
@@ -356,3 +357,35 @@ def test_without_the_heic_option_nothing_is_marked_and_the_plan_is_the_same():
     assert marked() == marked()                        # the choice comes from the seed
     with pytest.raises(SystemExit):
         generate.choose_heic(a, 1.5, 1)
+
+
+# ---------------------------------------------------------------------------
+# The paper column: where the sheet lies in the stored pixels
+# ---------------------------------------------------------------------------
+
+def test_stored_points_follow_the_pixels_for_every_orientation():
+    w, h = 7, 5
+    for u in range(1, 9):
+        upright = Image.new("L", (w, h), 0)
+        upright.putpixel((2, 1), 255)
+        stored = generate.store_for_upright(upright, u)
+        lit = [(x, y) for x in range(stored.width) for y in range(stored.height) if stored.getpixel((x, y)) == 255]
+        (x, y), = generate.stored_points([(2.5, 1.5)], (w, h), u)
+        assert lit == [(x - 0.5, y - 0.5)], u
+
+
+def test_the_paper_column_gives_the_sheets_corners_and_shown_upright_the_sheet_is_upright():
+    for r in read_manifest(SAMPLES):
+        if r["kind"] == "photo":
+            assert r["paper"] == "", r["file"]
+            continue
+        v = [int(t) for t in r["paper"].split()]
+        assert len(v) == 8, r["file"]
+        w, h, u = int(r["width"]), int(r["height"]), int(r["upright_orientation"])
+        assert all(-0.05 * w <= x <= 1.05 * w and -0.05 * h <= y <= 1.05 * h for x, y in zip(v[::2], v[1::2])), r["file"]
+        # Shown with the upright orientation's transform, the corners are the page's top left,
+        # top right, bottom right and bottom left.
+        shown = [(x, y) if u == 1 else generate.transposed_point(generate.DISPLAY_OP[u], x, y, w, h)
+                 for x, y in zip(v[::2], v[1::2])]
+        (tl, tr, br, bl) = shown
+        assert tl[0] < tr[0] and bl[0] < br[0] and tl[1] < bl[1] and tr[1] < br[1], (r["file"], shown)
