@@ -20,6 +20,7 @@ import json
 import os
 import sys
 
+import numpy as np
 from PIL import Image, ImageDraw
 
 # The side of the grid the two shapes are compared on: a sheet's area to about 1 part in 10,000.
@@ -37,15 +38,14 @@ def overlap(quad, box, width, height):
     """
     k = GRID / max(width, height)
     size = (max(1, round(width * k)), max(1, round(height * k)))
-    sheet = Image.new("1", size, 0)
+    sheet = Image.new("L", size, 0)
     ImageDraw.Draw(sheet).polygon([(x * k, y * k) for x, y in quad], fill=1)
-    found = Image.new("1", size, 0)
+    found = Image.new("L", size, 0)
     x, y, w, h = box
     ImageDraw.Draw(found).rectangle([x * k, y * k, (x + w) * k - 1, (y + h) * k - 1], fill=1)
-    a = list(sheet.getdata())
-    b = list(found.getdata())
-    both = sum(1 for p, q in zip(a, b) if p and q)
-    return (both / max(1, sum(a)), both / max(1, sum(b)))
+    a, b = np.asarray(sheet, bool), np.asarray(found, bool)
+    both = int((a & b).sum())
+    return (both / max(1, int(a.sum())), both / max(1, int(b.sum())))
 
 
 def main(argv=None):

@@ -125,7 +125,8 @@ struct ProbeDebug {
 }
 
 /// For each file listed in DOCORIENT_DEBUG_PAPERS, one JSON line: the probe's size, the paper
-/// found, and the glyphs (paired marks) measured over the whole frame at the paper's threshold.
+/// found, and the glyphs (paired marks) measured over the whole frame at the probe's threshold
+/// (Benchmarks/orientation/paper_finder.py scores the papers).
 struct PaperDebug {
     static var list: String? { ProcessInfo.processInfo.environment["DOCORIENT_DEBUG_PAPERS"] }
 
@@ -138,16 +139,17 @@ struct PaperDebug {
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: String(file))))
             let metadata = try ImageMetadata.read(bytes)
             let source = try GraySource(bytes: bytes, metadata: metadata, maxPixels: 100_000_000)
-            let gray = try source.gray(longSide: p.probeLongSide)
+            // The paper the resolver uses: the probe's (the first probe's, scaled when the text was
+            // too small and the probe doubled).
+            let probe = try AnalysisImage.Survey(source: source, parameters: p, lines: false).probe
+            let gray = try source.gray(longSide: probe.width >= probe.height ? probe.width : probe.height)
             let normalized = try gray.backgroundNormalized(tile: max(16, gray.width / 30))
-            let frame = PixelBox(x: 0, y: 0, width: gray.width, height: gray.height)
-            let paper = try AnalysisImage.paper(in: gray) ?? frame
-            let otsu = try normalized.otsuThreshold(in: paper, step: 2)
-            let threshold = min(max(otsu, p.probeThreshold), p.probeMaxThreshold)
-            let m = AnalysisImage.measureGlyphs(try normalized.thresholded(threshold).componentBoxes(), lines: true)
+            let paper = probe.paper
+            let m = AnalysisImage.measureGlyphs(
+                try normalized.thresholded(probe.threshold).componentBoxes(), lines: true)
             let glyphs = m.glyphs.map { "[\($0.box.x),\($0.box.y),\($0.box.width),\($0.box.height)]" }
             out +=
-                "{\"file\":\"\(file)\",\"w\":\(gray.width),\"h\":\(gray.height),\"paper\":[\(paper.x),\(paper.y),\(paper.width),\(paper.height)],\"threshold\":\(threshold),\"glyphs\":[\(glyphs.joined(separator: ","))]}\n"
+                "{\"file\":\"\(file)\",\"w\":\(gray.width),\"h\":\(gray.height),\"paper\":[\(paper.x),\(paper.y),\(paper.width),\(paper.height)],\"threshold\":\(probe.threshold),\"glyphs\":[\(glyphs.joined(separator: ","))]}\n"
         }
         try out.write(toFile: "/tmp/papers.jsonl", atomically: true, encoding: .utf8)
     }
