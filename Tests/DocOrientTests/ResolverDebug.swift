@@ -124,63 +124,63 @@ struct ProbeDebug {
     }
 }
 
-/// For each file listed in DOCORIENT_DEBUG_PAPERS, one JSON line: the probe's size, the paper
-/// found, and the glyphs (paired marks) measured over the whole frame at the probe's threshold
-/// (Benchmarks/orientation/paper_finder.py scores the papers).
+/// Surveys each file listed (one path a line) in the file `list` names, as the resolver does, and
+/// writes the JSON line `line` makes of it to `output`.
+private func dumpEachListedFile(
+    _ list: String, to output: String,
+    _ line: (_ file: String, _ source: borrowing GraySource, _ probe: AnalysisImage.Probe) throws -> String
+) throws {
+    let files = try String(contentsOfFile: list, encoding: .utf8).split(separator: "\n").map(String.init)
+    var out = ""
+    for file in files {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
+        let source = try GraySource(bytes: bytes, metadata: try ImageMetadata.read(bytes), maxPixels: 100_000_000)
+        let probe = try AnalysisImage.Survey(source: source, parameters: Calibration.embedded.analysis, lines: false)
+            .probe
+        out += try line(file, source, probe) + "\n"
+    }
+    try out.write(toFile: output, atomically: true, encoding: .utf8)
+}
+
+/// For each file listed in DOCORIENT_DEBUG_PAPERS, one JSON line in /tmp/papers.jsonl: the probe's
+/// size, the paper the resolver uses (the first probe's, scaled when the text was too small and the
+/// probe doubled), and the glyphs (paired marks) measured over the whole frame at the probe's
+/// threshold (Benchmarks/orientation/paper_finder.py scores the papers).
 struct PaperDebug {
     static var list: String? { ProcessInfo.processInfo.environment["DOCORIENT_DEBUG_PAPERS"] }
 
     @Test(.enabled(if: list != nil))
     func dumpPapers() throws {
-        let files = try String(contentsOfFile: try #require(Self.list), encoding: .utf8).split(separator: "\n")
-        let p = Calibration.embedded.analysis
-        var out = ""
-        for file in files {
-            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: String(file))))
-            let metadata = try ImageMetadata.read(bytes)
-            let source = try GraySource(bytes: bytes, metadata: metadata, maxPixels: 100_000_000)
-            // The paper the resolver uses: the probe's (the first probe's, scaled when the text was
-            // too small and the probe doubled).
-            let probe = try AnalysisImage.Survey(source: source, parameters: p, lines: false).probe
-            let gray = try source.gray(longSide: probe.width >= probe.height ? probe.width : probe.height)
+        try dumpEachListedFile(try #require(Self.list), to: "/tmp/papers.jsonl") { file, source, probe in
+            let gray = try source.gray(longSide: max(probe.width, probe.height))
             let normalized = try gray.backgroundNormalized(tile: max(16, gray.width / 30))
             let paper = probe.paper
             let m = AnalysisImage.measureGlyphs(
                 try normalized.thresholded(probe.threshold).componentBoxes(), lines: true)
             let glyphs = m.glyphs.map { "[\($0.box.x),\($0.box.y),\($0.box.width),\($0.box.height)]" }
-            out +=
-                "{\"file\":\"\(file)\",\"w\":\(gray.width),\"h\":\(gray.height),\"paper\":[\(paper.x),\(paper.y),\(paper.width),\(paper.height)],\"threshold\":\(probe.threshold),\"glyphs\":[\(glyphs.joined(separator: ","))]}\n"
+            return
+                "{\"file\":\"\(file)\",\"w\":\(gray.width),\"h\":\(gray.height),\"paper\":[\(paper.x),\(paper.y),\(paper.width),\(paper.height)],\"threshold\":\(probe.threshold),\"glyphs\":[\(glyphs.joined(separator: ","))]}"
         }
-        try out.write(toFile: "/tmp/papers.jsonl", atomically: true, encoding: .utf8)
     }
 }
 
-/// For each file listed in DOCORIENT_DEBUG_SKEWS, one JSON line: the probe's page skew, its
-/// glyphs and links, and the share of links within `lineAngleReach` of the skew's direction.
+/// For each file listed in DOCORIENT_DEBUG_SKEWS, one JSON line in /tmp/skews.jsonl: the probe's
+/// page skew, its glyphs and links, and how many links run within `lineAngleReach` of the skew's
+/// direction.
 struct SkewDebug {
     static var list: String? { ProcessInfo.processInfo.environment["DOCORIENT_DEBUG_SKEWS"] }
 
     @Test(.enabled(if: list != nil))
     func dumpSkews() throws {
-        let files = try String(contentsOfFile: try #require(Self.list), encoding: .utf8).split(separator: "\n")
-        let p = Calibration.embedded.analysis
-        var out = ""
-        for file in files {
-            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: String(file))))
-            let metadata = try ImageMetadata.read(bytes)
-            let source = try GraySource(bytes: bytes, metadata: metadata, maxPixels: 100_000_000)
-            let measure = try AnalysisImage.Survey(source: source, parameters: p, lines: false).probe.measure
+        try dumpEachListedFile(try #require(Self.list), to: "/tmp/skews.jsonl") { file, _, probe in
+            let measure = probe.measure
             guard let lines = measure.pageLines else {
-                out += "{\"file\":\"\(file)\",\"glyphs\":\(measure.glyphs.count),\"links\":\(measure.links.count)}\n"
-                continue
+                return "{\"file\":\"\(file)\",\"glyphs\":\(measure.glyphs.count),\"links\":\(measure.links.count)}"
             }
-            let near = measure.links.filter {
-                NeighbourLink.difference($0.angle, lines.radians) <= AnalysisImage.GlyphMeasure.lineAngleReach * .pi
-                    / 180
-            }.count
-            out +=
-                "{\"file\":\"\(file)\",\"glyphs\":\(measure.glyphs.count),\"links\":\(measure.links.count),\"near\":\(near),\"skew\":\(lines.skew * 180 / .pi)}\n"
+            let reach = AnalysisImage.GlyphMeasure.lineAngleReach * .pi / 180
+            let near = measure.links.filter { NeighbourLink.difference($0.angle, lines.radians) <= reach }.count
+            return
+                "{\"file\":\"\(file)\",\"glyphs\":\(measure.glyphs.count),\"links\":\(measure.links.count),\"near\":\(near),\"skew\":\(lines.skew * 180 / .pi)}"
         }
-        try out.write(toFile: "/tmp/skews.jsonl", atomically: true, encoding: .utf8)
     }
 }
