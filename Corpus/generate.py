@@ -1503,6 +1503,18 @@ DOC_MAKERS = {
 }
 UNDECIDABLE = {"blank", "photo", "twowords", "barcode"}
 
+
+def is_decidable(kind: str, tags: list) -> bool:
+    """Whether the document's text fixes its orientation: not for the hard negatives, and not
+    for a sign of a couple of words. Issue 14 counts "a couple of words" among the negatives with
+    blank pages and photos (two words may read in two orientations), and `twowords` is one; a
+    sign of two words ("NO PARKING") is the same evidence in larger letters. Only the label says
+    so: the sign is made and photographed like any other."""
+    if kind in UNDECIDABLE:
+        return False
+    words = next((t[len("words:"):] for t in tags if t.startswith("words:")), None)
+    return not (kind == "sign" and words is not None and len(words.split("_")) <= 2)
+
 # ---------------------------------------------------------------------------
 # The camera: table, placement, perspective, light, blur, noise
 # ---------------------------------------------------------------------------
@@ -1980,7 +1992,7 @@ def make_file(spec: Spec, out_dir: str) -> dict:
     family = file_family(spec, kind, tags, doc_family)
     fcls = FAMILY_BY_NAME[family].cls if family in FAMILY_BY_NAME else ""
     return {
-        "file": name, "upright_orientation": spec.upright, "decidable": 0 if undecidable else 1,
+        "file": name, "upright_orientation": spec.upright, "decidable": int(is_decidable(kind, tags)),
         "exif_orientation": tag, "kind": kind, "degradations": ";".join(tags),
         "format": "png" if name.endswith(".png") else "jpeg", "width": stored.size[0],
         "height": stored.size[1], "seed": spec.seed, "source": source,

@@ -389,3 +389,18 @@ def test_the_paper_column_gives_the_sheets_corners_and_shown_upright_the_sheet_i
                  for x, y in zip(v[::2], v[1::2])]
         (tl, tr, br, bl) = shown
         assert tl[0] < tr[0] and bl[0] < br[0] and tl[1] < bl[1] and tr[1] < br[1], (r["file"], shown)
+
+
+def test_a_sign_of_a_couple_of_words_is_a_hard_negative_and_of_three_decidable(tmp_path):
+    # Issue 14 counts "a couple of words" among the negatives; a sign's words are its `words:` tag.
+    assert not generate.is_decidable("sign", ["words:NO_PARKING"])
+    assert not generate.is_decidable("sign", ["words:Quiet_Please"])
+    assert generate.is_decidable("sign", ["words:KEEP_DOOR_CLOSED"])
+    assert not generate.is_decidable("twowords", ["words:Thank_you"])
+    assert generate.is_decidable("oneline", ["words:2"])
+    specs = generate.bench_plan(seed=4, count=40, kinds=["sign"])[:8]
+    rows = generate.generate(small(specs), str(tmp_path), jobs=1)
+    words = [len(tokens(r)["words"].split("_")) for r in rows]
+    assert {w <= 2 for w in words} == {True, False}, words
+    for r, w in zip(rows, words):
+        assert r["decidable"] == int(w > 2), r
