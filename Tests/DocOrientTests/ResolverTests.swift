@@ -227,6 +227,57 @@ struct ResolverTests {
         #expect(decided.orientation == .rotate270)
     }
 
+    /// Words read as plain text at `confidence`.
+    static func words(_ texts: String..., confidence: Double = 95) -> [RecognizedWord] {
+        texts.map { RecognizedWord(text: $0, confidence: confidence, isFromDictionary: true, isNumeric: false) }
+    }
+
+    @Test func aWordReadByManyStagesCountsOnce() throws {
+        let weights = try SharedResolver.get().calibration.scoring
+        let line = Evidence(words: Self.words("Shopping", "list"), weights: weights)
+        let look = Evidence(words: Self.words("SHOPPING", "Bread", confidence: 80), weights: weights)
+        let both = line.adding(look).distinct
+        // "Shopping" once, at its more confident reading, and "list" and "Bread".
+        #expect(both.confidentWords == 3)
+        #expect(both.dictionaryWords == 3)
+        let expected = Evidence(
+            words: Self.words("Shopping", "list") + Self.words("Bread", confidence: 80), weights: weights)
+        #expect(abs(both.score(weights) - expected.score(weights)) < 1e-9)
+    }
+
+    @Test func theStagesTogetherDecideWhatNoneReadEnoughOf() throws {
+        let resolver = try SharedResolver.get()
+        let weights = resolver.calibration.scoring
+        // A handwritten list: the lines read its heading, the coarse look two items; each is two
+        // words, too few alone (`Resolver.minConfidentWords`).
+        let heading = Evidence(words: Self.words("Shopping", "list"), weights: weights)
+        let items = Evidence(words: Self.words("Bread", "Eggs"), weights: weights)
+        let clutter = Evidence(words: Self.words("ee"), weights: weights)
+        let together = resolver.concludeTogether(
+            [.identity: heading.adding(items), .rotate180: clutter], prior: .rotate90)
+        #expect(together.orientation == .identity, "\(together)")
+    }
+
+    @Test func aCoupleOfWordsReadByEveryStageStaysUndecidable() throws {
+        let resolver = try SharedResolver.get()
+        let weights = resolver.calibration.scoring
+        // A two-word sign read by the lines, the windows and the coarse look alike is still two words.
+        let sign = Evidence(words: Self.words("PRIVATE", "PROPERTY"), weights: weights)
+        let decision = resolver.concludeTogether([.identity: sign.adding(sign).adding(sign)], prior: nil)
+        #expect(decision.orientation == nil, "\(decision)")
+    }
+
+    @Test func theStagesTogetherNeedAClearLeader() throws {
+        let resolver = try SharedResolver.get()
+        let weights = resolver.calibration.scoring
+        // Confident words in two orientations, a little more in one: each stage's clutter adds up
+        // in every candidate, and the likeliest clutter must not win.
+        let more = Evidence(words: Self.words("Tease", "nose", "ones", "else"), weights: weights)
+        let fewer = Evidence(words: Self.words("sale", "lose", "nest"), weights: weights)
+        let decision = resolver.concludeTogether([.identity: more, .rotate180: fewer], prior: nil)
+        #expect(decision.orientation == nil, "\(decision)")
+    }
+
     /// A grey scene of `width` x `height` at `background`, with `(box, level)` rectangles painted in order.
     static func scene(_ width: Int, _ height: Int, background: UInt8, _ rects: [(PixelBox, UInt8)]) throws -> Pix {
         var pixels = [UInt8](repeating: background, count: width * height)

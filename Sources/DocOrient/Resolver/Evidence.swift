@@ -29,6 +29,15 @@ struct Evidence: Sendable, Codable, Equatable {
     var amounts = 0
     /// Sum of the confidences of all words.
     var confidenceSum = 0.0
+    /// Each distinct confident word (by its text, lower-cased) as the evidence of that word
+    /// alone, at its most confident reading: what `distinct` adds up when readings overlap (a
+    /// line read by the line stage, again in a window and again in the coarse look).
+    var byText: [String: Evidence] = [:]
+
+    private enum CodingKeys: String, CodingKey {
+        case words, confidentWords, confidentCharacters, weightedCharacters, dictionaryWords
+        case weightedDictionaryCharacters, longDictionaryWords, amounts, confidenceSum
+    }
 
     /// Letters that make a dictionary word long.
     static let longWordLetters = 5
@@ -57,6 +66,10 @@ struct Evidence: Sendable, Codable, Equatable {
     init() {}
 
     init(words recognized: [RecognizedWord], weights: ScoringWeights) {
+        self.init(words: recognized, weights: weights, byText: true)
+    }
+
+    private init(words recognized: [RecognizedWord], weights: ScoringWeights, byText keepingText: Bool) {
         for word in recognized {
             var alphanumerics = 0
             var letters = 0
@@ -72,6 +85,10 @@ struct Evidence: Sendable, Codable, Equatable {
             words += 1
             confidenceSum += word.confidence
             guard alphanumerics >= 2, word.confidence >= weights.minWordConfidence else { continue }
+            if keepingText {
+                let single = Evidence(words: [word], weights: weights, byText: false)
+                byText.merge([word.text.lowercased(): single], uniquingKeysWith: Self.likelier)
+            }
             let weight = word.confidence / 100
             confidentWords += 1
             confidentCharacters += alphanumerics
@@ -97,7 +114,19 @@ struct Evidence: Sendable, Codable, Equatable {
         sum.longDictionaryWords += other.longDictionaryWords
         sum.amounts += other.amounts
         sum.confidenceSum += other.confidenceSum
+        sum.byText.merge(other.byText, uniquingKeysWith: Self.likelier)
         return sum
+    }
+
+    /// Of two readings of one word, the more confident.
+    private static func likelier(_ a: Evidence, _ b: Evidence) -> Evidence {
+        a.weightedCharacters >= b.weightedCharacters ? a : b
+    }
+
+    /// The confident words counted once each, however many readings found them (in a fixed
+    /// order, so that the sum is the same in every run).
+    var distinct: Evidence {
+        byText.keys.sorted().reduce(Evidence()) { $0.adding(byText[$1]!) }
     }
 
     /// The candidate's score: confident characters, dictionary characters counted extra.

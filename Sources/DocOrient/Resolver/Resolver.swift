@@ -177,6 +177,31 @@ public final class Resolver: Sendable {
     }
 }
 
+extension Resolver {
+    /// The decision on everything the stages read (`gathered`, per candidate), each word counted
+    /// once (`Evidence.distinct`), for when no stage alone read enough: the page's text may have
+    /// been read in pieces, a line here, a window there, a heading in the coarse look. The sum is
+    /// over reads of different kinds and sizes, which the confidence model was never fitted on,
+    /// so the winner must also lead the way the cascade's early exit asks
+    /// (`cascade.earlyExitScore` and `earlyExitRatio`): every candidate gathers some confident
+    /// clutter over a dozen reads, and without that rule the likeliest clutter won. Undecidable
+    /// without a reason otherwise: the last stage's reason stands.
+    func concludeTogether(_ gathered: [Orientation: Evidence], prior: Orientation?) -> Decision {
+        let undecided = Decision(orientation: nil, confidence: 0, margin: 0, reason: nil, candidates: [])
+        let candidates = gathered.keys.sorted { $0.exifValue < $1.exifValue }
+        let distinct = gathered.mapValues(\.distinct)
+        let weights = calibration.scoring
+        let decision = conclude(
+            evidence: { distinct[$0] ?? Evidence() }, candidates, minScore: calibration.confidence.minScore,
+            minPlainWords: calibration.page.minPlainWords, prior: prior, note: "the stages' readings together")
+        guard let winner = decision.orientation else { return undecided }
+        let best = distinct[winner]!.score(weights)
+        let second = candidates.filter { $0 != winner }.map { distinct[$0]!.score(weights) }.max() ?? 0
+        let c = calibration.cascade
+        return best >= c.earlyExitScore && best + 1 >= c.earlyExitRatio * (second + 1) ? decision : undecided
+    }
+}
+
 /// The decision and the evidence behind it.
 struct Trace: Sendable {
     var glyphs: Int

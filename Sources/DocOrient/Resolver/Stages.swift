@@ -4,7 +4,8 @@ import Foundation
 // up like letters), then the page: the paper, then the whole frame, looked at by Tesseract's
 // sparse-text mode at a coarse scale. Each stage is one method; they share the pixels decoded
 // once, the probes that found the paper and the text once, the work meter, and the candidate
-// policy (`CandidatePolicy`).
+// policy (`CandidatePolicy`). What each stage read is gathered, so that a page whose text no
+// stage alone read enough of may still be decided on all of it.
 
 /// The stages of one resolution and what they share. Owns the decoded pixels: not copyable.
 struct Stages: ~Copyable {
@@ -15,6 +16,8 @@ struct Stages: ~Copyable {
     let meter: WorkMeter
     /// Candidates the work budget denied a read that a stage asked for.
     private(set) var starved: Set<Orientation> = []
+    /// Everything every stage read, per candidate (`Evidence.distinct` counts each word once).
+    private var gathered: [Orientation: Evidence] = [:]
     private let started = ContinuousClock.now
 
     /// Decodes the image once and surveys it (`AnalysisImage.Survey`).
@@ -33,10 +36,12 @@ struct Stages: ~Copyable {
         self.source = source
     }
 
-    /// Runs the stages until one decides, the budget is spent or none is left.
+    /// Runs the stages until one decides, the budget is spent or none is left; then, when none
+    /// decided, concludes on all they read together (`Resolver.concludeTogether`).
     mutating func run() throws -> Trace {
-        if let lines = try readLines(), lines.decision.isDecided || meter.exhaustedPart != nil {
-            return finished(lines)
+        if let lines = try readLines() {
+            gather(lines)
+            if lines.decision.isDecided || meter.exhaustedPart != nil { return finished(lines) }
         }
         let c = resolver.calibration.cascade
         let analysis = try AnalysisImage.make(
@@ -51,12 +56,31 @@ struct Stages: ~Copyable {
         try meter.checkCancellation()
         if analysis.glyphs >= c.minGlyphs, !analysis.windows.isEmpty {
             try read(analysis, trace: &trace)
+            gather(trace)
             if trace.decision.isDecided || meter.exhaustedPart != nil { return finished(trace) }
             try meter.checkCancellation()
         }
         try lookCoarsely(analysis, trace: &trace)
         try meter.checkCancellation()
+        if !trace.decision.isDecided {
+            let together = resolver.concludeTogether(gathered, prior: prior)
+            if together.isDecided { trace.decision = together }
+        }
         return finished(trace)
+    }
+
+    /// Adds what the lines or windows of a stage read to `gathered`.
+    private mutating func gather(_ trace: Trace) {
+        for (o, parts) in trace.evidence {
+            for e in parts { gathered[o, default: Evidence()] = gathered[o, default: Evidence()].adding(e) }
+        }
+    }
+
+    /// Adds what a coarse look read to `gathered`.
+    private mutating func gatherLook(_ trace: Trace) {
+        for (o, e) in trace.pageEvidence {
+            gathered[o, default: Evidence()] = gathered[o, default: Evidence()].adding(e)
+        }
     }
 
     /// The line stage: the page's longest text lines in either direction, each read at the size
@@ -92,6 +116,7 @@ struct Stages: ~Copyable {
                 source: source, region: region, minScore: minScore, skew: analysis.skew,
                 alongX: analysis.horizontalPairs >= analysis.verticalPairs, prior: prior, meter: meter,
                 starved: &starved, trace: &trace)
+            gatherLook(trace)
             if trace.decision.isDecided || meter.exhaustedPart != nil || !readTooLittle(trace) { break }
         }
         // "No text" only when the windows, if any were read, read no confident character either.
