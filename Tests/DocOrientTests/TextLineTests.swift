@@ -36,3 +36,27 @@ struct TextLineTests {
         #expect(lines.windowAlongX.contains(alongX))
     }
 }
+
+/// What is not a line of text.
+struct NotTextLineTests {
+    @Test func aLoneRuleIsNotALineOfText() throws {
+        // A line of twelve letters 20 pixels high, and under it a form's rule: one mark 4 pixels
+        // thick and 300 long, 75 of its own heights (0216_vlabels of the seed-23 set: five of its
+        // eight lines were rules, ranked first by their length over their thickness).
+        let letters = (0..<12).map { PixelBox(x: 40 + $0 * 16, y: 100, width: 12, height: 20) }
+        let rule = PixelBox(x: 40, y: 160, width: 300, height: 4)
+        let measure = AnalysisImage.measureGlyphs(letters + [rule], lines: true)
+        let lines = measure.textLines(page: try #require(measure.pageLines))
+        #expect(lines.count == 1, "\(lines)")
+        #expect(lines.first?.marks == 12)
+    }
+
+    @Test func aWordWhoseLettersTouchIsStillALine() throws {
+        // One mark six heights long: a blurred word of some ten letters.
+        let letters = (0..<12).map { PixelBox(x: 40 + $0 * 16, y: 100, width: 12, height: 20) }
+        let word = PixelBox(x: 40, y: 160, width: 120, height: 20)
+        let measure = AnalysisImage.measureGlyphs(letters + [word], lines: true)
+        let lines = measure.textLines(page: try #require(measure.pageLines))
+        #expect(lines.count == 2, "\(lines)")
+    }
+}

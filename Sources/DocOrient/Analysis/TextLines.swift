@@ -51,6 +51,13 @@ extension AnalysisImage.GlyphMeasure {
     /// Fewest heights a line is long: a word of four letters.
     static let minLineLength = 3.0
 
+    /// Most heights a line of one mark is long: a word whose letters touch, of up to about 14
+    /// letters at a little over half a height each. A longer lone mark is a rule, a bar or a
+    /// box's edge; ranked by its length over its thickness it came first and pushed the text out
+    /// of the lines read (0216_vlabels of the seed-23 set: five of its eight lines were the rules
+    /// of a form).
+    static let maxLoneMarkLength = 8.0
+
     /// Chains the marks `members` into lines running along `direction`.
     private func chain(_ members: [Int], of marks: [PixelBox], along direction: LineAngle) -> [TextLine] {
         guard !members.isEmpty else { return [] }
@@ -105,7 +112,9 @@ extension AnalysisImage.GlyphMeasure {
             }
             let heights = group.map { projected[$0].height }.sorted()
             let height = heights[heights.count / 2]
-            guard height >= 4, (a1 - a0) >= Self.minLineLength * height else { continue }
+            guard height >= 4, (a1 - a0) >= Self.minLineLength * height,
+                group.count > 1 || (a1 - a0) <= Self.maxLoneMarkLength * height
+            else { continue }
             let (a, b) = ((a0 + a1) / 2, (b0 + b1) / 2)
             lines.append(
                 TextLine(
