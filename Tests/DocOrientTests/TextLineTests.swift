@@ -59,4 +59,29 @@ struct NotTextLineTests {
         let lines = measure.textLines(page: try #require(measure.pageLines))
         #expect(lines.count == 2, "\(lines)")
     }
+
+    @Test func aDashedLeaderIsNotALineOfText() throws {
+        // A line of letters, and under it a form's leader of twenty identical dashes, each three
+        // times as long as it is thick (0021_form of the seed-23 set).
+        let letters = (0..<12).map { PixelBox(x: 40 + $0 * 16, y: 100, width: 12, height: 20) }
+        let dashes = (0..<20).map { PixelBox(x: 40 + $0 * 16, y: 160, width: 12, height: 4) }
+        let measure = AnalysisImage.measureGlyphs(letters + dashes, lines: true)
+        let lines = measure.textLines(page: try #require(measure.pageLines))
+        #expect(lines.map(\.marks) == [12], "\(lines)")
+    }
+
+    @Test func wordsWhoseLettersTouchAreALineOfText() throws {
+        // Blurred print: each word one mark, longer than high, of the lengths words have.
+        let lengths = [30, 62, 44, 20, 75, 50, 36, 58]
+        var x = 40
+        var words: [PixelBox] = []
+        for length in lengths {
+            words.append(PixelBox(x: x, y: 100, width: length, height: 20))
+            x += length + 8
+        }
+        let letters = (0..<12).map { PixelBox(x: 40 + $0 * 16, y: 160, width: 12, height: 20) }
+        let measure = AnalysisImage.measureGlyphs(words + letters, lines: true)
+        let lines = measure.textLines(page: try #require(measure.pageLines))
+        #expect(lines.map(\.marks).sorted() == [8, 12], "\(lines)")
+    }
 }

@@ -58,6 +58,27 @@ extension AnalysisImage.GlyphMeasure {
     /// of a form).
     static let maxLoneMarkLength = 8.0
 
+    /// A line of at least `dashedMinMarks` marks, each longer along the line than `dashedMinAspect`
+    /// of its height across (not letters: words whose letters touch, or dashes), whose lengths
+    /// differ by less than `dashedMaxLengthVariation` of their mean (standard deviation over
+    /// mean), is a dashed or dotted rule: a form's leaders, a table of contents' dots. Words
+    /// differ in length by about half their mean; on the fit part of the seed-23 set the
+    /// most alike of such lines of text varied by 0.18, the leaders of its two dashed forms by
+    /// 0.13 at most. Reading the eight leaders of 0021_form in four orientations took 1.5 s.
+    static let dashedMinMarks = 6
+    static let dashedMinAspect = 1.5
+    static let dashedMaxLengthVariation = 0.15
+
+    /// Whether marks of these lengths along a line and heights across it are a dashed rule.
+    static func isDashed(lengths: [Double], heights: [Double]) -> Bool {
+        guard lengths.count >= dashedMinMarks else { return false }
+        let aspects = zip(lengths, heights).map { $0 / max($1, 1) }.sorted()
+        guard aspects[aspects.count / 2] >= dashedMinAspect else { return false }
+        let mean = lengths.reduce(0, +) / Double(lengths.count)
+        let variance = lengths.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(lengths.count)
+        return variance.squareRoot() < dashedMaxLengthVariation * mean
+    }
+
     /// Chains the marks `members` into lines running along `direction`.
     private func chain(_ members: [Int], of marks: [PixelBox], along direction: LineAngle) -> [TextLine] {
         guard !members.isEmpty else { return [] }
@@ -113,7 +134,9 @@ extension AnalysisImage.GlyphMeasure {
             let heights = group.map { projected[$0].height }.sorted()
             let height = heights[heights.count / 2]
             guard height >= 4, (a1 - a0) >= Self.minLineLength * height,
-                group.count > 1 || (a1 - a0) <= Self.maxLoneMarkLength * height
+                group.count > 1 || (a1 - a0) <= Self.maxLoneMarkLength * height,
+                !Self.isDashed(
+                    lengths: group.map { 2 * projected[$0].halfAlong }, heights: group.map { projected[$0].height })
             else { continue }
             let (a, b) = ((a0 + a1) / 2, (b0 + b1) / 2)
             lines.append(
