@@ -63,8 +63,9 @@ extension AnalysisImage.GlyphMeasure {
     /// differ by less than `dashedMaxLengthVariation` of their mean (standard deviation over
     /// mean), is a dashed or dotted rule: a form's leaders, a table of contents' dots. Words
     /// differ in length by about half their mean; on the fit part of the seed-23 set the
-    /// most alike of such lines of text varied by 0.18, the leaders of its two dashed forms by
-    /// 0.13 at most. Reading the eight leaders of 0021_form in four orientations took 1.5 s.
+    /// leaders of its two dashed forms varied by 0.13 at most, the lines of words by 0.18 and
+    /// more, but for one line of six marks on a page of fine print (0.08; that page's answer
+    /// did not change). Reading the eight leaders of 0021_form in four orientations took 1.5 s.
     static let dashedMinMarks = 6
     static let dashedMinAspect = 1.5
     static let dashedMaxLengthVariation = 0.15
