@@ -14,6 +14,26 @@ struct TextLineTests {
         #expect(Self.minority.count == 4)
     }
 
+    @Test func aLongLineIsReadOnlyAboutItsMiddle() throws {
+        // A typed letter's lines run 50 heights and more; a read takes 32 (`TextLine.maxReadLength`).
+        let sample = try #require(ResolverSample.all.first { $0.kind == "letter" })
+        let bytes = try sample.bytes()
+        let source = try GraySource(bytes: bytes, metadata: try ImageMetadata.read(bytes), maxPixels: 100_000_000)
+        let c = Calibration.embedded
+        let survey = try AnalysisImage.Survey(source: source, parameters: c.analysis, lines: true)
+        guard
+            let lines = try AnalysisImage.lines(
+                source: source, survey: survey, parameters: c.analysis, count: c.cascade.maxLines)
+        else {
+            Issue.record("no text lines found")
+            return
+        }
+        let longest = lines.windows.map { max($0.width, $0.height) }.max() ?? 0
+        // Its lines are some 70 reading heights long (1,556 pixels at 22): read, 32 and a margin.
+        #expect(Double(longest) <= 33 * lines.textHeight, "\(lines.windows)")
+        #expect(Double(longest) >= 16 * c.analysis.minTextHeight, "\(lines.windows)")
+    }
+
     @Test(arguments: minority)
     func mostOfTheLinesTextRunsAlongThePagesAxis(_ sample: ResolverSample) throws {
         let bytes = try sample.bytes()
@@ -83,5 +103,26 @@ struct NotTextLineTests {
         let measure = AnalysisImage.measureGlyphs(words + letters, lines: true)
         let lines = measure.textLines(page: try #require(measure.pageLines))
         #expect(lines.map(\.marks).sorted() == [8, 12], "\(lines)")
+    }
+
+    @Test func aBoldParagraphIsReadAlongItsLinesNotDownItsColumns() throws {
+        // Bold print whose letters touch: each word one mark, 20 high and 42-64 long, 8 apart
+        // along a line, lines 24 apart. Centre to centre the word below is nearer than the next
+        // word (0169_phototext of the seed-23 set was chained down its columns and read nothing).
+        let lengths = [[44, 62, 50, 58, 42], [56, 42, 64, 48, 52], [58, 46, 42, 60, 50]]
+        var words: [PixelBox] = []
+        for (row, line) in lengths.enumerated() {
+            var x = 40
+            for length in line {
+                words.append(PixelBox(x: x, y: 100 + row * 24, width: length, height: 20))
+                x += length + 8
+            }
+        }
+        // The page's lines run along x (on a page the heading's and the other paragraphs' letters
+        // say so; here it is given).
+        let measure = AnalysisImage.measureGlyphs(words, lines: true)
+        let lines = measure.textLines(page: LineAngle(radians: 0))
+        #expect(lines.map(\.marks) == [5, 5, 5], "\(lines)")
+        #expect(lines.allSatisfy { $0.direction.alongX })
     }
 }

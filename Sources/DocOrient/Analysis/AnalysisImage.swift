@@ -361,7 +361,8 @@ extension AnalysisImage {
             var reduction = 1
             while reduction < 8, scale * Double(reduction * 2) <= 1 { reduction *= 2 }
             let r = 1 / Double(reduction)
-            let (length, thickness) = (line.length * k * r, line.thickness * k * r)
+            let length = min(line.length, TextLine.maxReadLength * line.markHeight) * k * r
+            let thickness = line.thickness * k * r
             let band = max(thickness, 12 * height * r)
             let (w, h) = line.direction.alongX ? (length, band) : (band, length)
             let box = PixelBox(
