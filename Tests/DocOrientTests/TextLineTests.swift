@@ -14,20 +14,24 @@ struct TextLineTests {
         #expect(Self.minority.count == 4)
     }
 
-    @Test func aLongLineIsReadOnlyAboutItsMiddle() throws {
-        // A typed letter's lines run 50 heights and more; a read takes 32 (`TextLine.maxReadLength`).
-        let sample = try #require(ResolverSample.all.first { $0.kind == "letter" })
+    /// The lines the line stage reads on a committed sample, as the resolver finds them.
+    static func lines(of sample: ResolverSample) throws -> AnalysisImage? {
         let bytes = try sample.bytes()
         let source = try GraySource(bytes: bytes, metadata: try ImageMetadata.read(bytes), maxPixels: 100_000_000)
         let c = Calibration.embedded
         let survey = try AnalysisImage.Survey(source: source, parameters: c.analysis, lines: true)
-        guard
-            let lines = try AnalysisImage.lines(
-                source: source, survey: survey, parameters: c.analysis, count: c.cascade.maxLines)
-        else {
+        return try AnalysisImage.lines(
+            source: source, survey: survey, parameters: c.analysis, count: c.cascade.maxLines)
+    }
+
+    @Test func aLongLineIsReadOnlyAboutItsMiddle() throws {
+        // A typed letter's lines run 50 heights and more; a read takes 32 (`TextLine.maxReadLength`).
+        let sample = try #require(ResolverSample.all.first { $0.kind == "letter" })
+        guard let lines = try Self.lines(of: sample) else {
             Issue.record("no text lines found")
             return
         }
+        let c = Calibration.embedded
         let longest = lines.windows.map { max($0.width, $0.height) }.max() ?? 0
         // Its lines are some 70 reading heights long (1,556 pixels at 22): read, 32 and a margin.
         #expect(Double(longest) <= 33 * lines.textHeight, "\(lines.windows)")
@@ -36,15 +40,7 @@ struct TextLineTests {
 
     @Test(arguments: minority)
     func mostOfTheLinesTextRunsAlongThePagesAxis(_ sample: ResolverSample) throws {
-        let bytes = try sample.bytes()
-        let metadata = try ImageMetadata.read(bytes)
-        let source = try GraySource(bytes: bytes, metadata: metadata, maxPixels: 100_000_000)
-        let c = Calibration.embedded
-        let survey = try AnalysisImage.Survey(source: source, parameters: c.analysis, lines: true)
-        guard
-            let lines = try AnalysisImage.lines(
-                source: source, survey: survey, parameters: c.analysis, count: c.cascade.maxLines)
-        else {
+        guard let lines = try Self.lines(of: sample) else {
             Issue.record("no text lines found")
             return
         }
