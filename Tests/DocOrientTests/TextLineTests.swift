@@ -55,49 +55,52 @@ struct TextLineTests {
 
 /// What is not a line of text.
 struct NotTextLineTests {
+    /// Twelve letters 20 pixels high, 16 apart, in a row at `y`.
+    static func letters(y: Int) -> [PixelBox] {
+        (0..<12).map { PixelBox(x: 40 + $0 * 16, y: y, width: 12, height: 20) }
+    }
+
+    /// Words whose letters touch, one mark each, 20 high and `lengths` long, 8 apart, in a row at `y`.
+    static func words(_ lengths: [Int], y: Int) -> [PixelBox] {
+        var x = 40
+        return lengths.map { length in
+            defer { x += length + 8 }
+            return PixelBox(x: x, y: y, width: length, height: 20)
+        }
+    }
+
+    /// The text lines of `marks`, along `page` or else the direction their links give.
+    static func lines(_ marks: [PixelBox], page: LineAngle? = nil) throws -> [TextLine] {
+        let measure = AnalysisImage.measureGlyphs(marks, lines: true)
+        return measure.textLines(page: try page ?? #require(measure.pageLines))
+    }
+
     @Test func aLoneRuleIsNotALineOfText() throws {
         // A line of twelve letters 20 pixels high, and under it a form's rule: one mark 4 pixels
         // thick and 300 long, 75 of its own heights (0216_vlabels of the seed-23 set: five of its
         // eight lines were rules, ranked first by their length over their thickness).
-        let letters = (0..<12).map { PixelBox(x: 40 + $0 * 16, y: 100, width: 12, height: 20) }
-        let rule = PixelBox(x: 40, y: 160, width: 300, height: 4)
-        let measure = AnalysisImage.measureGlyphs(letters + [rule], lines: true)
-        let lines = measure.textLines(page: try #require(measure.pageLines))
+        let lines = try Self.lines(Self.letters(y: 100) + [PixelBox(x: 40, y: 160, width: 300, height: 4)])
         #expect(lines.count == 1, "\(lines)")
         #expect(lines.first?.marks == 12)
     }
 
     @Test func aWordWhoseLettersTouchIsStillALine() throws {
         // One mark six heights long: a blurred word of some ten letters.
-        let letters = (0..<12).map { PixelBox(x: 40 + $0 * 16, y: 100, width: 12, height: 20) }
-        let word = PixelBox(x: 40, y: 160, width: 120, height: 20)
-        let measure = AnalysisImage.measureGlyphs(letters + [word], lines: true)
-        let lines = measure.textLines(page: try #require(measure.pageLines))
+        let lines = try Self.lines(Self.letters(y: 100) + Self.words([120], y: 160))
         #expect(lines.count == 2, "\(lines)")
     }
 
     @Test func aDashedLeaderIsNotALineOfText() throws {
         // A line of letters, and under it a form's leader of twenty identical dashes, each three
         // times as long as it is thick (0021_form of the seed-23 set).
-        let letters = (0..<12).map { PixelBox(x: 40 + $0 * 16, y: 100, width: 12, height: 20) }
         let dashes = (0..<20).map { PixelBox(x: 40 + $0 * 16, y: 160, width: 12, height: 4) }
-        let measure = AnalysisImage.measureGlyphs(letters + dashes, lines: true)
-        let lines = measure.textLines(page: try #require(measure.pageLines))
+        let lines = try Self.lines(Self.letters(y: 100) + dashes)
         #expect(lines.map(\.marks) == [12], "\(lines)")
     }
 
     @Test func wordsWhoseLettersTouchAreALineOfText() throws {
         // Blurred print: each word one mark, longer than high, of the lengths words have.
-        let lengths = [30, 62, 44, 20, 75, 50, 36, 58]
-        var x = 40
-        var words: [PixelBox] = []
-        for length in lengths {
-            words.append(PixelBox(x: x, y: 100, width: length, height: 20))
-            x += length + 8
-        }
-        let letters = (0..<12).map { PixelBox(x: 40 + $0 * 16, y: 160, width: 12, height: 20) }
-        let measure = AnalysisImage.measureGlyphs(words + letters, lines: true)
-        let lines = measure.textLines(page: try #require(measure.pageLines))
+        let lines = try Self.lines(Self.words([30, 62, 44, 20, 75, 50, 36, 58], y: 100) + Self.letters(y: 160))
         #expect(lines.map(\.marks).sorted() == [8, 12], "\(lines)")
     }
 
@@ -105,19 +108,11 @@ struct NotTextLineTests {
         // Bold print whose letters touch: each word one mark, 20 high and 42-64 long, 8 apart
         // along a line, lines 24 apart. Centre to centre the word below is nearer than the next
         // word (0169_phototext of the seed-23 set was chained down its columns and read nothing).
-        let lengths = [[44, 62, 50, 58, 42], [56, 42, 64, 48, 52], [58, 46, 42, 60, 50]]
-        var words: [PixelBox] = []
-        for (row, line) in lengths.enumerated() {
-            var x = 40
-            for length in line {
-                words.append(PixelBox(x: x, y: 100 + row * 24, width: length, height: 20))
-                x += length + 8
-            }
-        }
+        let rows = [[44, 62, 50, 58, 42], [56, 42, 64, 48, 52], [58, 46, 42, 60, 50]]
+        let words = rows.enumerated().flatMap { Self.words($0.element, y: 100 + $0.offset * 24) }
         // The page's lines run along x (on a page the heading's and the other paragraphs' letters
         // say so; here it is given).
-        let measure = AnalysisImage.measureGlyphs(words, lines: true)
-        let lines = measure.textLines(page: LineAngle(radians: 0))
+        let lines = try Self.lines(words, page: LineAngle(radians: 0))
         #expect(lines.map(\.marks) == [5, 5, 5], "\(lines)")
         #expect(lines.allSatisfy { $0.direction.alongX })
     }

@@ -26,6 +26,14 @@ struct CandidatePolicy: Sendable {
             .sorted { $0.s != $1.s ? $0.s > $1.s : $0.index < $1.index }.map(\.o)
     }
 
+    /// Whether a leader scoring `best` is clear of a runner-up scoring `second`: it scores at
+    /// least `score`, and at least `ratio` times the runner-up (both plus one, so that zero scores
+    /// compare). The early exit of the cascade and of the page stage, and the bar of the stages'
+    /// readings together.
+    static func leads(_ best: Double, over second: Double, score: Double, ratio: Double) -> Bool {
+        best >= score && best + 1 >= ratio * (second + 1)
+    }
+
     /// Whether mirrored candidates are read whatever the rotations read: on request, or for a
     /// mirrored tag.
     func asksMirrored(prior: Orientation?) -> Bool {

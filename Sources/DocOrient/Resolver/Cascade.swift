@@ -205,8 +205,8 @@ struct Cascade {
         guard reader.evidence(ranked[0], depth: depth).confidentWords >= Resolver.minConfidentWords else {
             return false
         }
-        let best = reader.score(ranked[0], depth: depth)
-        let second = reader.score(ranked[1], depth: depth)
-        return best >= c.earlyExitScore && best + 1 >= c.earlyExitRatio * (second + 1)
+        return CandidatePolicy.leads(
+            reader.score(ranked[0], depth: depth), over: reader.score(ranked[1], depth: depth),
+            score: c.earlyExitScore, ratio: c.earlyExitRatio)
     }
 }

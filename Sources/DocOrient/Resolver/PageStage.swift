@@ -37,9 +37,9 @@ extension Resolver {
             e.dictionaryShare >= p.mirrorMinDictionaryShare && e.tellingWords >= p.mirrorMinTellingWords
         }
         let settled =
-            lead.score(weights) >= p.earlyExitScore
-            && lead.score(weights) + 1 >= p.earlyExitRatio * (read[order[1]]!.score(weights) + 1)
-            && readsAsText(lead)
+            CandidatePolicy.leads(
+                lead.score(weights), over: read[order[1]]!.score(weights), score: p.earlyExitScore,
+                ratio: p.earlyExitRatio) && readsAsText(lead)
         if configuration.exhaustive || !settled {
             for o in second { try readPage(o) }
             order = ranked()

@@ -198,7 +198,8 @@ extension Resolver {
         let best = distinct[winner]!.score(weights)
         let second = candidates.filter { $0 != winner }.map { distinct[$0]!.score(weights) }.max() ?? 0
         let c = calibration.cascade
-        return best >= c.earlyExitScore && best + 1 >= c.earlyExitRatio * (second + 1) ? decision : undecided
+        return CandidatePolicy.leads(best, over: second, score: c.earlyExitScore, ratio: c.earlyExitRatio)
+            ? decision : undecided
     }
 }
 

@@ -40,7 +40,7 @@ struct Stages: ~Copyable {
     /// decided, concludes on all they read together (`Resolver.concludeTogether`).
     mutating func run() throws -> Trace {
         if let lines = try readLines() {
-            gather(lines)
+            gather(lines.evidence)
             if lines.decision.isDecided || meter.exhaustedPart != nil { return finished(lines) }
         }
         let c = resolver.calibration.cascade
@@ -56,7 +56,7 @@ struct Stages: ~Copyable {
         try meter.checkCancellation()
         if analysis.glyphs >= c.minGlyphs, !analysis.windows.isEmpty {
             try read(analysis, trace: &trace)
-            gather(trace)
+            gather(trace.evidence)
             if trace.decision.isDecided || meter.exhaustedPart != nil { return finished(trace) }
             try meter.checkCancellation()
         }
@@ -69,17 +69,11 @@ struct Stages: ~Copyable {
         return finished(trace)
     }
 
-    /// Adds what the lines or windows of a stage read to `gathered`.
-    private mutating func gather(_ trace: Trace) {
-        for (o, parts) in trace.evidence {
+    /// Adds what a stage read, per candidate (its lines' or windows' parts, or a coarse look),
+    /// to `gathered`.
+    private mutating func gather(_ read: [Orientation: [Evidence]]) {
+        for (o, parts) in read {
             for e in parts { gathered[o, default: Evidence()] = gathered[o, default: Evidence()].adding(e) }
-        }
-    }
-
-    /// Adds what a coarse look read to `gathered`.
-    private mutating func gatherLook(_ trace: Trace) {
-        for (o, e) in trace.pageEvidence {
-            gathered[o, default: Evidence()] = gathered[o, default: Evidence()].adding(e)
         }
     }
 
@@ -116,7 +110,7 @@ struct Stages: ~Copyable {
                 source: source, region: region, minScore: minScore, skew: analysis.skew,
                 alongX: analysis.horizontalPairs >= analysis.verticalPairs, prior: prior, meter: meter,
                 starved: &starved, trace: &trace)
-            gatherLook(trace)
+            gather(trace.pageEvidence.mapValues { [$0] })
             if trace.decision.isDecided || meter.exhaustedPart != nil || !readTooLittle(trace) { break }
         }
         // "No text" only when the windows, if any were read, read no confident character either.
