@@ -86,7 +86,7 @@ struct ResolverTests {
     }
 
     @Test func theRegressionFilesArePresent() {
-        #expect(ResolverSample.regressions.count >= 3)
+        #expect(ResolverSample.regressions.count >= 4)
     }
 
     @Test(arguments: ResolverSample.regressions)

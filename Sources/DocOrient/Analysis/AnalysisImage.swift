@@ -484,10 +484,15 @@ extension AnalysisImage {
                         $0.x >= box.x && $0.y >= box.y && $0.maxX <= box.maxX && $0.maxY <= box.maxY
                     }, lines: true)
             }
-            threshold = min(max(otsu, p.probeThreshold), p.probeMaxThreshold)
+            func bounded(_ otsu: Int) -> Int { min(max(otsu, p.probeThreshold), p.probeMaxThreshold) }
+            threshold = bounded(otsu)
             measure = try glyphs(at: threshold, in: paper)
             guard !measure.isConvincing(p) else { return }
-            var alternatives = [(p.probeMaxThreshold, paper), (p.blurProbeThreshold, paper), (threshold, frame)]
+            // The whole frame at its own threshold: when the paper found is not the page (the lit
+            // side of a table can be brighter than a small page on it), the paper's threshold
+            // was set by the table and can lose the page's letters (0210_menu of the seed-23 set).
+            let frameThreshold = paper == frame ? threshold : bounded(try normalized.otsuThreshold(in: frame, step: 2))
+            var alternatives = [(p.probeMaxThreshold, paper), (p.blurProbeThreshold, paper), (frameThreshold, frame)]
             alternatives.removeAll { $0 == (threshold, paper) || ($0.1 == frame && paper == frame) }
             var best: (measure: GlyphMeasure, threshold: Int)? = nil
             for (t, box) in alternatives {
