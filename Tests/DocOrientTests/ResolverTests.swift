@@ -118,6 +118,20 @@ struct ResolverTests {
         #expect(decision.orientation == .identity, "\(decision)")
     }
 
+    /// A handwritten diagram (Corpus/real 007) stored so that it shows upright under orientation
+    /// 8 spends the work budget in the coarse look, after its lines had read every candidate: the
+    /// budget cut short a later stage, not the comparison, and the clear leader stands. Before,
+    /// a candidate starved in the last stage counted as never read, and the answer was undecidable.
+    @Test func aCandidateReadInAnEarlierStageIsNotUnreadWhenALaterStageSpendsTheBudget() throws {
+        let url = ResolverSample.corpus.appendingPathComponent("real/007_handwriting_copernicus_diagram.png")
+        let shown = try #require(Orientation(exifValue: 8))
+        let stored = try Pix.decode([UInt8](Data(contentsOf: url))).oriented(shown.inverse).encodedPNG()
+        let decision = try SharedResolver.get().decide(
+            imageBytes: stored, metadata: try ImageMetadata.read(stored), prior: nil)
+        #expect(decision.orientation == shown, "\(decision)")
+        #expect(decision.reason?.contains("work budget spent") == true, "\(decision)")
+    }
+
     @Test(arguments: ResolverSample.all.filter { !$0.decidable })
     func everyHardNegativeIsUndecidableWithAReason(_ sample: ResolverSample) throws {
         let decision = try SharedResolver.decide(sample)

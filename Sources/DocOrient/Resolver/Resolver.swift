@@ -69,8 +69,9 @@ public final class Resolver: Sendable {
     }
 
     /// A decision reached when the work budget ran out: it stands when every candidate the
-    /// resolver asked to read was read (the budget only cut deeper reads short); when one went
-    /// unread the comparison is not fair, and the answer is undecidable.
+    /// resolver asked to read was read by some stage (the budget only cut deeper reads or a later
+    /// stage short); when one went unread in every stage (`starved`) the comparison is not fair,
+    /// and the answer is undecidable.
     static func budgeted(_ decision: Decision, starved: Set<Orientation>, part: String, spent: String) -> Decision {
         var decision = decision
         let note = "work budget spent (\(part): \(spent))"

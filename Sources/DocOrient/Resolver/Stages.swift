@@ -16,6 +16,9 @@ struct Stages: ~Copyable {
     let meter: WorkMeter
     /// Candidates the work budget denied a read that a stage asked for.
     private(set) var starved: Set<Orientation> = []
+    /// Candidates some stage read (or, for a line shown sideways, chose not to: it reads as
+    /// nothing): one starved in a later stage still had its reading.
+    private var read: Set<Orientation> = []
     /// Everything every stage read, per candidate (`Evidence.distinct` counts each word once).
     private var gathered: [Orientation: Evidence] = [:]
     private let started = ContinuousClock.now
@@ -40,7 +43,7 @@ struct Stages: ~Copyable {
     /// decided, concludes on all they read together (`Resolver.concludeTogether`).
     mutating func run() throws -> Trace {
         if let lines = try readLines() {
-            gather(lines.evidence)
+            gather(lines.evidence, starvedBefore: [])
             if lines.decision.isDecided || meter.exhaustedPart != nil { return finished(lines) }
         }
         let c = resolver.calibration.cascade
@@ -55,8 +58,9 @@ struct Stages: ~Copyable {
         trace.analysisSeconds = (ContinuousClock.now - started).milliseconds / 1000
         try meter.checkCancellation()
         if analysis.glyphs >= c.minGlyphs, !analysis.windows.isEmpty {
+            let before = starved
             try read(analysis, trace: &trace)
-            gather(trace.evidence)
+            gather(trace.evidence, starvedBefore: before)
             if trace.decision.isDecided || meter.exhaustedPart != nil { return finished(trace) }
             try meter.checkCancellation()
         }
@@ -71,9 +75,12 @@ struct Stages: ~Copyable {
 
     /// Adds what a stage read, per candidate (its lines' or windows' parts, or a coarse look),
     /// to `gathered`.
-    private mutating func gather(_ read: [Orientation: [Evidence]]) {
+    /// `starvedBefore`: the candidates starved before this stage; a candidate this stage starved
+    /// was not read by it.
+    private mutating func gather(_ read: [Orientation: [Evidence]], starvedBefore: Set<Orientation>) {
         for (o, parts) in read {
             for e in parts { gathered[o, default: Evidence()] = gathered[o, default: Evidence()].adding(e) }
+            if !parts.isEmpty, !starved.subtracting(starvedBefore).contains(o) { self.read.insert(o) }
         }
     }
 
@@ -106,11 +113,12 @@ struct Stages: ~Copyable {
         var looks = [(region: analysis.paper, minScore: c.confidence.minScore)]
         if analysis.paper != frame { looks.append((frame, c.page.minScore)) }
         for (region, minScore) in looks {
+            let before = starved
             try resolver.coarseLook(
                 source: source, region: region, minScore: minScore, skew: analysis.skew,
                 alongX: analysis.horizontalPairs >= analysis.verticalPairs, prior: prior, meter: meter,
                 starved: &starved, trace: &trace)
-            gather(trace.pageEvidence.mapValues { [$0] })
+            gather(trace.pageEvidence.mapValues { [$0] }, starvedBefore: before)
             if trace.decision.isDecided || meter.exhaustedPart != nil || !readTooLittle(trace) { break }
         }
         // "No text" only when the windows, if any were read, read no confident character either.
@@ -153,7 +161,8 @@ struct Stages: ~Copyable {
     private func finished(_ trace: Trace) -> Trace {
         guard let part = meter.exhaustedPart else { return trace }
         var trace = trace
-        trace.decision = Resolver.budgeted(trace.decision, starved: starved, part: part, spent: meter.summary)
+        trace.decision = Resolver.budgeted(
+            trace.decision, starved: starved.subtracting(read), part: part, spent: meter.summary)
         return trace
     }
 }
