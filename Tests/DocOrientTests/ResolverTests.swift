@@ -325,6 +325,18 @@ struct ResolverTests {
         #expect(paper.area < 2 * receipt.area, "\(paper) should be the receipt, not the streak")
     }
 
+    @Test func aStripOfPaperAFewHundredthsOfTheFrameIsThePaper() throws {
+        // A mid-grey table, lighter on its left half; a white strip of paper of 3% of the frame.
+        let strip = PixelBox(x: 300, y: 60, width: 24, height: 200)
+        let scene = try Self.scene(
+            400, 400, background: 90, [(PixelBox(x: 0, y: 0, width: 200, height: 400), 140), (strip, 230)])
+        let paper = try #require(try AnalysisImage.paper(in: scene))
+        #expect(
+            paper.x <= strip.x && paper.maxX >= strip.maxX && paper.y <= strip.y && paper.maxY >= strip.maxY,
+            "\(paper) should hold the strip")
+        #expect(paper.area < 2 * strip.area, "\(paper) should be the strip, not the table's lit half")
+    }
+
     @Test func aFramedBoxOnThePageIsPartOfThePaper() throws {
         // A white page on a dark table, with a dark frame line around a white box near its top.
         let page = PixelBox(x: 60, y: 40, width: 280, height: 330)

@@ -504,8 +504,8 @@ extension AnalysisImage {
     }
 
     /// The paper: the bounding box of the brightest of the bright regions that cover at least a
-    /// twentieth of the image; nil when there is none (the page fills the frame, or no region
-    /// stands out). Judged on a thumbnail: the paper is large, and a dark table around a small
+    /// fiftieth of the image (`paperMinShare`); nil when there is none (the page fills the frame,
+    /// or no region stands out). Judged on a thumbnail: the paper is large, and a dark table around a small
     /// page would otherwise hold marks and take thresholds. The brightest, not the largest: the
     /// light streaks of a wood grain table can outgrow a receipt lying on it (0041_receipt of the
     /// seed-1 set).
@@ -516,7 +516,7 @@ extension AnalysisImage {
         // Holes filled: a framed box or a photo on the page is enclosed by the paper, not a
         // region of its own.
         let bright = try thumb.thresholded(try thumb.otsuThreshold()).inverted().holesFilled()
-        let minArea = 0.05 * Double(thumb.width * thumb.height)
+        let minArea = paperMinShare * Double(thumb.width * thumb.height)
         var brightest: (box: PixelBox, mean: Double)? = nil
         for box in try bright.componentBoxes() where Double(box.area) >= minArea {
             let mean = try thumb.cropped(to: box).meanGray()
@@ -532,6 +532,12 @@ extension AnalysisImage {
             width: min(gray.width, Int((Double(x1 - x0) * k).rounded(.up))),
             height: min(gray.height, Int((Double(y1 - y0) * k).rounded(.up))))
     }
+
+    /// Least share of the frame a region must cover to be the paper: a fiftieth. A strip of paper
+    /// with one line on it, shot whole from a phone's distance, covers a few hundredths of the
+    /// frame (0123_oneline of the seed-23 fit part: 3.7%), and below a twentieth, the bound before,
+    /// the paper was missed and the table's grain set the page's line direction.
+    static let paperMinShare = 0.02
 
     /// Keeps the marks that can be characters (drops speckle, page edges, table texture, photos):
     /// up to six text heights along the lines (blurred letters merge into words) and three across.
