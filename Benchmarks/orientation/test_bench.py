@@ -157,6 +157,8 @@ def test_headline_rows_keep_the_parts_apart_and_compare_time_with_osd_on_the_sam
     real = {r[0]: r for r in bench.headline_rows(records, peers, "real")}
     assert real["docorient"][col["hard negatives abstained"]] == "1/1"
     assert real["osd-inprocess"][col["hard negatives abstained"]] == "0/1"
+    assert real["docorient"][col["hard negatives max s"]] == "2.000"
+    assert fit["docorient"][col["hard negatives max s"]] == "-"     # no hard negative in this part
     everything = {r[0]: r for r in bench.headline_rows(records, peers, "all")}
     assert everything["docorient"][col["files"]] == 4
     assert everything["docorient"][col["total / OSD"]] == f"{8 / 7:.2f}"
