@@ -488,12 +488,14 @@ extension AnalysisImage {
             threshold = bounded(otsu)
             measure = try glyphs(at: threshold, in: paper)
             guard !measure.isConvincing(p) else { return }
+            var alternatives = [(p.probeMaxThreshold, paper), (p.blurProbeThreshold, paper)]
+            alternatives.removeAll { $0 == (threshold, paper) }
             // The whole frame at its own threshold: when the paper found is not the page (the lit
             // side of a table can be brighter than a small page on it), the paper's threshold
             // was set by the table and can lose the page's letters (0210_menu of the seed-23 set).
-            let frameThreshold = paper == frame ? threshold : bounded(try normalized.otsuThreshold(in: frame, step: 2))
-            var alternatives = [(p.probeMaxThreshold, paper), (p.blurProbeThreshold, paper), (frameThreshold, frame)]
-            alternatives.removeAll { $0 == (threshold, paper) || ($0.1 == frame && paper == frame) }
+            if paper != frame {
+                alternatives.append((bounded(try normalized.otsuThreshold(in: frame, step: 2)), frame))
+            }
             var best: (measure: GlyphMeasure, threshold: Int)? = nil
             for (t, box) in alternatives {
                 let m = try glyphs(at: t, in: box)
@@ -505,10 +507,10 @@ extension AnalysisImage {
 
     /// The paper: the bounding box of the brightest of the bright regions that cover at least a
     /// fiftieth of the image (`paperMinShare`); nil when there is none (the page fills the frame,
-    /// or no region stands out). Judged on a thumbnail: the paper is large, and a dark table around a small
-    /// page would otherwise hold marks and take thresholds. The brightest, not the largest: the
-    /// light streaks of a wood grain table can outgrow a receipt lying on it (0041_receipt of the
-    /// seed-1 set).
+    /// or no region stands out). Judged on a thumbnail: the paper is many thumbnail pixels, and a
+    /// dark table around a small page would otherwise hold marks and take thresholds. The
+    /// brightest, not the largest: the light streaks of a wood grain table can outgrow a receipt
+    /// lying on it (0041_receipt of the seed-1 set).
     static func paper(in gray: borrowing Pix) throws -> PixelBox? {
         let side = max(gray.width, gray.height)
         let factor = side > 400 ? 400 / Double(side) : 1
