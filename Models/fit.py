@@ -177,6 +177,13 @@ def replay(fe: FileEvidence, p, prior, mirror_always=False):
     depth = 1
     considered = []
 
+    def mirrored_beside(o):
+        """CandidatePolicy.mirrored(beside:prior:)."""
+        mirrored = list(MIRRORED) if mirror_always else ([2, 4] if o in (1, 3) else [5, 7])
+        if prior is not None and prior in MIRRORED and prior not in mirrored:
+            mirrored.append(prior)
+        return mirrored
+
     def read_deeper(cands, d):
         """One more part of each candidate, the leader first; True once one reads as plain text."""
         for o in ranked(cands, d - 1):
@@ -190,14 +197,24 @@ def replay(fe: FileEvidence, p, prior, mirror_always=False):
         read(o, depth)
         if reads_as_plain_text(fe, o, depth, p):
             return ranked(considered, depth), depth, len(calls)
+    # Cascade.readMirroredBeside: the mirrored pair at the first part unless the first pair leads.
+    if not clear(considered, depth):
+        for o in mirrored_beside(pairs[0][0]):
+            if o in considered:
+                continue
+            considered.append(o)
+            read(o, depth)
+            if reads_as_plain_text(fe, o, depth, p):
+                return ranked(considered, depth), depth, len(calls)
+    early = [o for o in considered if o in MIRRORED]
     if not clear(considered, depth):
         if axis_is_clear(fe.row, p):
             while depth < windows and not clear(considered, depth):
                 depth += 1
-                if read_deeper(pairs[0], depth):
+                if read_deeper(pairs[0] + early, depth):
                     return ranked(considered, depth), depth, len(calls)
         else:
-            considered = list(rotations)
+            considered = list(rotations) + early
             for o in pairs[1]:
                 read(o, depth)
                 if reads_as_plain_text(fe, o, depth, p):
@@ -205,11 +222,11 @@ def replay(fe: FileEvidence, p, prior, mirror_always=False):
             if not clear(considered, depth):
                 for d in range(2, windows + 1):
                     depth = d
-                    if read_deeper(rotations, d):
+                    if read_deeper(considered, d):
                         return ranked(considered, depth), depth, len(calls)
                     if clear(considered, depth):
                         break
-    best_rotation = ranked(considered, depth)[0]
+    best_rotation = ranked([o for o in considered if o not in MIRRORED], depth)[0]
     mirrored_asked = mirror_always or (prior is not None and prior in MIRRORED)
     if not mirrored_asked and depth < windows and not reads_as_plain_text(fe, best_rotation, depth, p):
         # One more part of the best rotation before the mirrored rivals.
@@ -217,12 +234,10 @@ def replay(fe: FileEvidence, p, prior, mirror_always=False):
         if reads_as_plain_text(fe, best_rotation, depth + 1, p):
             return ranked(considered, depth + 1), depth + 1, len(calls)
     if mirrored_asked or not reads_as_plain_text(fe, best_rotation, depth, p):
-        mirrored = list(MIRRORED) if mirror_always else ([2, 4] if best_rotation in (1, 3) else [5, 7])
-        if prior is not None and prior in MIRRORED and prior not in mirrored:
-            mirrored.append(prior)
+        mirrored = mirrored_beside(best_rotation)
         for o in mirrored:
             read(o, depth)
-        considered += mirrored
+        considered += [o for o in mirrored if o not in considered]
     return ranked(considered, depth), depth, len(calls)
 
 

@@ -61,3 +61,21 @@ def test_a_split_field_in_the_trace_wins_and_a_file_missing_from_the_manifest_st
         fit.fit_part([t], [m])
     with pytest.raises(SystemExit):
         fit.fit_part([t, t, t], [m, m])
+
+
+def test_the_replay_reads_the_mirrored_pair_at_the_first_part_as_the_cascade_does():
+    # A mirrored page (shown upright as 2): its rotations read a few confident non-words on every
+    # part, the mirrored candidate reads plain text from its first part (Cascade.readMirroredBeside).
+    cascade = json.load(open(fit.CALIBRATION))["cascade"]
+    junk = [{"text": "xq", "confidence": 80, "isFromDictionary": False}]
+    plain = [{"text": w, "confidence": 90, "isFromDictionary": True}
+             for w in ("receipt", "payment", "thank", "you", "total")]
+    parts = 6
+    words = {str(o): [junk] * parts for o in (1, 3, 4, 6, 8, 5, 7)}
+    words["2"] = [plain] * parts
+    row = {"windows": parts, "words": words, "horizontalPairs": 40, "verticalPairs": 2, "uprightness": {}}
+    fe = fit.FileEvidence(row, 70, 1.0)
+    ranked, depth, calls = fit.replay(fe, cascade, prior=None)
+    assert ranked[0] == 2
+    assert depth == 1
+    assert calls == 3  # 1 and 3 at the first part, then 2, which settles it

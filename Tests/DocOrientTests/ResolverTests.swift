@@ -132,6 +132,19 @@ struct ResolverTests {
         #expect(decision.reason?.contains("work budget spent") == true, "\(decision)")
     }
 
+    /// A mirrored page (Corpus/real 043, a poem, shown flipped left to right) is settled by its
+    /// mirrored candidates at the first lines: within six reads. Before, the rotations were read
+    /// every line deep first, and six reads left the answer undecidable ("work budget spent").
+    @Test func aMirroredPageIsReadMirroredAtItsFirstLines() throws {
+        let url = ResolverSample.corpus.appendingPathComponent("real/043_poster_tyger_poem.jpg")
+        let shown = Orientation.flipHorizontal
+        let stored = try Pix.decode([UInt8](Data(contentsOf: url))).oriented(shown.inverse).encodedPNG()
+        let decision = try SharedResolver.get().decide(
+            imageBytes: stored, metadata: try ImageMetadata.read(stored), prior: nil,
+            budget: WorkBudget(reads: 6, words: 600, pixels: 16_000_000))
+        #expect(decision.orientation == shown, "\(decision)")
+    }
+
     @Test(arguments: ResolverSample.all.filter { !$0.decidable })
     func everyHardNegativeIsUndecidableWithAReason(_ sample: ResolverSample) throws {
         let decision = try SharedResolver.decide(sample)

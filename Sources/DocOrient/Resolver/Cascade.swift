@@ -30,6 +30,7 @@ struct Cascade {
     mutating func run(on image: borrowing AnalysisImage) throws {
         let pairs = try candidatePairs(image)
         if try readFirstPair(pairs[0], image) { return }
+        if try readMirroredBeside(pairs[0], image) { return }
         if exhaustive || !leaderIsClear() {
             // Text lines are sorted to an axis by their marks, which a table's columns or a stack
             // of fine print can outnumber: for them, the other axis is always read.
@@ -77,12 +78,29 @@ struct Cascade {
         return false
     }
 
+    /// The mirrored pair along the likelier pair's axis, at the first part, unless that pair
+    /// already leads clearly; they then take part in every deeper read. Mirrored print read
+    /// unmirrored gives a few confident characters a line (2 to 11 on the mirrored files of the
+    /// seed-23 fit part) and never plain text, so the rotations alone were read every part deep
+    /// before a mirrored candidate was read at all: 16 reads before the first that settled
+    /// 0374_pdfpage. A rotated page pays for the two reads only when its best rotation comes to
+    /// read as plain text in a deeper part; otherwise they were read at the end anyway.
+    private mutating func readMirroredBeside(_ pair: [Orientation], _ image: borrowing AnalysisImage) throws -> Bool {
+        guard !exhaustive, !leaderIsClear() else { return false }
+        for o in resolver.policy.mirrored(beside: pair[0], prior: prior) where !considered.contains(o) {
+            considered.append(o)
+            try reader.read(o, windows: depth, of: image)
+            if settled(by: o) { return true }
+        }
+        return false
+    }
+
     /// The lines run one way beyond doubt: the other pair shows them sideways and cannot read
     /// better. More parts of this pair instead.
     private mutating func readDeeper(along pair: [Orientation], _ image: borrowing AnalysisImage) throws -> Bool {
         while depth < partCount, !leaderIsClear() {
             depth += 1
-            if try readOneMorePart(of: pair, image) { return true }
+            if try readOneMorePart(of: pair + mirroredConsidered, image) { return true }
         }
         return false
     }
@@ -94,7 +112,7 @@ struct Cascade {
         throws -> Bool
     {
         let rotations = pairs.flatMap { $0 }
-        considered = rotations
+        considered = rotations + mirroredConsidered
         for o in pairs[1] {
             try reader.read(o, windows: depth, of: image)
             if settled(by: o) { return true }
@@ -102,7 +120,7 @@ struct Cascade {
         guard exhaustive || !leaderIsClear() else { return false }
         for d in 2...max(2, partCount) where d <= partCount {
             depth = d
-            if try readOneMorePart(of: rotations, image) { return true }
+            if try readOneMorePart(of: considered, image) { return true }
             if !exhaustive, leaderIsClear() { break }
         }
         return false
@@ -114,7 +132,7 @@ struct Cascade {
     /// confidence.
     private mutating func readMirrored(_ image: borrowing AnalysisImage) throws -> Bool {
         let policy = resolver.policy
-        let bestRotation = reader.ranked(considered, depth: depth)[0]
+        let bestRotation = reader.ranked(considered.filter { !$0.isMirrored }, depth: depth)[0]
         let asked = policy.asksMirrored(prior: prior)
         if !asked, depth < partCount, !readsAsPlainText(bestRotation) {
             // One more part of the best rotation first: a receipt's first lines (a date, a till
@@ -128,10 +146,13 @@ struct Cascade {
         if asked || !readsAsPlainText(bestRotation) {
             let mirrored = policy.mirrored(beside: bestRotation, prior: prior)
             for o in mirrored { try reader.read(o, windows: depth, of: image) }
-            considered += mirrored
+            considered += mirrored.filter { !considered.contains($0) }
         }
         return false
     }
+
+    /// The mirrored candidates read so far (`readMirroredBeside`).
+    private var mirroredConsidered: [Orientation] { considered.filter(\.isMirrored) }
 
     /// Reads one more part of each of `candidates`, the leader so far first; true once one of
     /// them settles it.
