@@ -107,6 +107,28 @@ struct ResolverTests {
         #expect(decision.orientation == .identity, "\(decision)")
     }
 
+    /// Inverted retries only where light print can be: a light-corrected page (paper at 200) with
+    /// near-white marks over a word's strokes asks for them, one with a speck of glare does not,
+    /// and so does the advert's page, whose captions read only inverted.
+    @Test func invertedRetriesAreAskedForWhereLightPrintCanBe() throws {
+        func page(whiteSide: Int) throws -> Pix {
+            let page = try Pix.blank(width: 1200, height: 900, depth: 8)
+            page.fill(gray: 200)
+            let white = try Pix.blank(width: whiteSide, height: whiteSide, depth: 8)
+            white.fill(gray: 255)
+            page.paste(white, x: 300, y: 400)
+            return page
+        }
+        #expect(try Resolver.mayHoldLightPrint(page(whiteSide: 12)))  // 144 pixels: a short word's strokes
+        #expect(try !Resolver.mayHoldLightPrint(page(whiteSide: 6)))  // 36 pixels: a speck
+        let bytes = try [UInt8](
+            Data(contentsOf: ResolverSample.corpus.appendingPathComponent("real/091_poster_advert_photo.jpg")))
+        let source = try GraySource(bytes: bytes, metadata: try ImageMetadata.read(bytes), maxPixels: 100_000_000)
+        let advert = try SharedResolver.get().calibration.page.pageImage(
+            source: source, paper: PixelBox(x: 0, y: 0, width: source.storedWidth, height: source.storedHeight))
+        #expect(try Resolver.mayHoldLightPrint(advert))
+    }
+
     /// Street signs whose "paper" is a strip of the stone wall behind them (Corpus/real 048), and a
     /// licence plate whose paper leaves out its bottom line (077), both stored upright: read on the
     /// whole frame when the paper reads too little.

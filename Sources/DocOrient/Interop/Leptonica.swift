@@ -155,6 +155,27 @@ struct Pix: ~Copyable {
         return Int(threshold)
     }
 
+    /// Share of the pixels of an 8 bpp image at `level` or brighter, sampling every `step`th pixel
+    /// of every `step`th row. Stands for `pixGetGrayHistogram`.
+    func share(atLeast level: Int, step: Int) throws -> Double {
+        guard let histogram = pixGetGrayHistogram(raw, Int32(max(1, step))) else {
+            throw DocOrientError(.library, "Leptonica pixGetGrayHistogram failed")
+        }
+        defer {
+            var owned: UnsafeMutablePointer<NUMA>? = histogram
+            numaDestroy(&owned)
+        }
+        var total: Float = 0
+        var bright: Float = 0
+        for i in 0..<256 {
+            var v: Float = 0
+            numaGetFValue(histogram, Int32(i), &v)
+            total += v
+            if i >= level { bright += v }
+        }
+        return total > 0 ? Double(bright / total) : 0
+    }
+
     /// Mean grey level of an 8 bpp image. Stands for `pixGetAverageMasked` (no mask).
     func meanGray() throws -> Double {
         var mean: Float = 0
