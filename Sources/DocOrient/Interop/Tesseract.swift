@@ -81,9 +81,9 @@ final class TesseractEngine: @unchecked Sendable {
         }
         self.handle = handle
         // Inverted-line retries double the recognition time of every low-confidence line, and the
-        // wrong candidates are all low-confidence lines: off, except in the coarse look
-        // (`Resolver.coarseLook`), where a sign's or a poster's light print on a dark panel may be
-        // all the text there is.
+        // wrong candidates are all low-confidence lines: off, except in the coarse look of a page
+        // that may hold light print on a dark panel (`Resolver.mayHoldLightPrint`), where a sign's
+        // or a poster's may be all the text there is.
         _ = TessBaseAPISetVariable(handle, "tessedit_do_invert", "0")
     }
 
