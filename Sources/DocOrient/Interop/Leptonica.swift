@@ -155,10 +155,9 @@ struct Pix: ~Copyable {
         return Int(threshold)
     }
 
-    /// Share of the pixels of an 8 bpp image at `level` or brighter, sampling every `step`th pixel
-    /// of every `step`th row. Stands for `pixGetGrayHistogram`.
-    func share(atLeast level: Int, step: Int) throws -> Double {
-        guard let histogram = pixGetGrayHistogram(raw, Int32(max(1, step))) else {
+    /// Share of the pixels of an 8 bpp image at `level` or brighter. Stands for `pixGetGrayHistogram`.
+    func share(atLeast level: Int) throws -> Double {
+        guard let histogram = pixGetGrayHistogram(raw, 1) else {
             throw DocOrientError(.library, "Leptonica pixGetGrayHistogram failed")
         }
         defer {

@@ -85,15 +85,16 @@ extension Resolver {
 
     /// Whether a page image (light corrected, the paper at 200) may hold light print on a dark
     /// panel, which Tesseract reads only inverted. Asked to, Tesseract retries inverted every
-    /// line that reads poorly, which doubles what a page's clutter costs (a photo, a grid, a barcode, table
-    /// grain); so the retries are asked for only where light print can be: light print on a
-    /// darker panel comes out near white after the correction (`lightPrintLevel`), over at least
-    /// the strokes of one short word (`lightPrintMinShare`). The sign and poster pages that read
-    /// only inverted (Corpus/real 047, 048, 077, 091) have 2-7% of their pixels there; 53% of the
-    /// page images of the seed-23 fit part have under 0.01% and skip the retries (no answer
-    /// changed on any part; time -2% held out, -5% real, whose p99 fell from 1.82 to 1.46 s).
+    /// line that reads poorly, which doubles what a page's clutter costs (a photo, a grid, a
+    /// barcode, table grain); so the retries are asked for only where light print can be: light
+    /// print on a darker panel comes out near white after the correction (`lightPrintLevel`),
+    /// over at least the strokes of one short word (`lightPrintMinShare`). The sign and poster
+    /// pages that read only inverted (Corpus/real 047, 048, 077, 091) have 2-7% of their pixels
+    /// there; 53% of the page images of the seed-23 fit part have under 0.01% and skip the
+    /// retries (no answer changed on any part; time -2% held out, -5% real, whose p99 fell from
+    /// 1.82 to 1.46 s).
     static func mayHoldLightPrint(_ page: borrowing Pix) throws -> Bool {
-        try page.share(atLeast: lightPrintLevel, step: 1) >= lightPrintMinShare
+        try page.share(atLeast: lightPrintLevel) >= lightPrintMinShare
     }
 
     /// Grey level light print comes out at, or brighter, after the light correction that sets
