@@ -108,6 +108,32 @@ struct LibraryAPITests {
         #expect(starved.reason?.hasPrefix("work budget spent") == true, "\(starved.reason ?? "")")
     }
 
+    /// A read stops at the text lines its crop can hold. Tesseract's progress callback, which
+    /// the work meter counts, comes once per text line; letters are scaled to at least
+    /// `minTextHeight` before reading, so a crop `h` pixels high holds at most `h / minTextHeight`
+    /// lines of them, and a read that finds more is reading noise as lines. Here, a window part
+    /// of blank receipt paper as the reader sees it (light corrected at reading size; from
+    /// 0361_receipt of the seed-23 set, Tests/Fixtures/paper-grain-window.png): unbounded,
+    /// Tesseract finds more lines of grain than the cap; bounded, it stops at the cap.
+    @Test func aReadStopsAtTheLinesItsCropCanHold() throws {
+        let resolver = try Resolver(configuration: ResolverConfiguration())
+        let url = Fixtures.repoRoot.appendingPathComponent("Tests/Fixtures/paper-grain-window.png")
+        let grain = try Pix.decode([UInt8](try Data(contentsOf: url)))
+        grain.setResolution(300)
+        let height = grain.height
+        let cap = CandidateReader.maxLines(height: height, minTextHeight: resolver.calibration.analysis.minTextHeight)
+        func lines(maxLines: Int) throws -> Int {
+            let meter = WorkMeter(budget: .unlimited)
+            try resolver.pool.withEngine { engine in
+                _ = try engine.recognize(grain, mode: PageSegmentation.singleBlock, meter: meter, maxWords: maxLines)
+            }
+            return meter.words
+        }
+        let unbounded = try lines(maxLines: .max)
+        #expect(unbounded > cap, "the premise: \(unbounded) lines found, cap \(cap)")
+        #expect(try lines(maxLines: cap) <= cap)
+    }
+
     /// Work units are charged by what a read goes through: a block read's every pixel, a laid-out
     /// page's pixels at a fifth of the rate, a unit per word; a read the work left cannot pay for
     /// is not made, and one that starts may recognise only the words left.

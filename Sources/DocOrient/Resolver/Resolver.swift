@@ -232,6 +232,8 @@ struct CandidateReader {
     let windows: [PixelBox]
     let weights: ScoringWeights
     let meter: WorkMeter
+    /// The smallest letter height of the crops, in pixels (`AnalysisParameters.minTextHeight`).
+    let minTextHeight: Double
     private var read: [Orientation: [Evidence]] = [:]
     /// Candidates the work budget denied a read that the cascade asked for.
     private(set) var starved: Set<Orientation> = []
@@ -239,18 +241,25 @@ struct CandidateReader {
     var keepWords = false
     private(set) var words: [Orientation: [[RecognizedWord]]] = [:]
 
-    init(engine: TesseractEngine, windows: [PixelBox], weights: ScoringWeights, meter: WorkMeter) {
+    init(
+        engine: TesseractEngine, windows: [PixelBox], weights: ScoringWeights, meter: WorkMeter, minTextHeight: Double
+    ) {
         self.engine = engine
+        self.minTextHeight = minTextHeight
         self.windows = windows
         self.weights = weights
         self.meter = meter
     }
 
-    /// Most words one window read may recognise. It stands in for the 2 s recognition deadline
-    /// windows had: a window is `cascade.windowSideInTextHeights` (16) text heights square, so it
-    /// holds at most about 10 lines of some 10 words, far under this; only noise read as a swarm
-    /// of one-letter words reaches it.
-    static let maxWordsPerWindow = 400
+    /// Most text lines one read of a `height`-pixel crop may recognise: as many lines of the
+    /// smallest letters the crop holds as fit one above the other (`minTextHeight`: the analysis
+    /// scales the text into its reading band, so no line of it is lower), and one more for a line
+    /// cut at the edge. Tesseract's cancel callback, which the work meter counts, comes once per
+    /// text line in LSTM mode; a read that finds more lines than fit is reading noise as lines (a
+    /// dotted receipt's window parts read as 20 to 36 lines, each junk, at 4 ms a line).
+    static func maxLines(height: Int, minTextHeight: Double) -> Int {
+        Int(Double(height) / minTextHeight) + 1
+    }
 
     /// Makes sure the first `windows` windows of candidate `o` have been read.
     mutating func read(_ o: Orientation, windows count: Int, of image: borrowing AnalysisImage) throws {
@@ -267,7 +276,9 @@ struct CandidateReader {
             view.setResolution(300)
             let words: [RecognizedWord]
             do {
-                words = try engine.recognize(view, mode: .singleBlock, meter: meter, maxWords: Self.maxWordsPerWindow)
+                words = try engine.recognize(
+                    view, mode: .singleBlock, meter: meter,
+                    maxWords: Self.maxLines(height: view.height, minTextHeight: minTextHeight))
             } catch is WorkMeter.Exhausted {
                 starved.insert(o)
                 return

@@ -146,7 +146,8 @@ struct Stages: ~Copyable {
         defer { self.starved = starved }
         try resolver.pool.withEngine { engine in
             var reader = CandidateReader(
-                engine: engine, windows: image.windows, weights: resolver.calibration.scoring, meter: meter)
+                engine: engine, windows: image.windows, weights: resolver.calibration.scoring, meter: meter,
+                minTextHeight: resolver.calibration.analysis.minTextHeight)
             reader.keepWords = resolver.configuration.exhaustive
             var cascade = Cascade(resolver: resolver, reader: reader, prior: prior, trace: trace)
             defer {
