@@ -106,9 +106,10 @@ final class TesseractEngine: @unchecked Sendable {
     /// - Parameters:
     ///   - meter: charged for the recognition and its words; recognition stops at the word where
     ///     `maxWords` (or what is left of the meter's budget) runs out, or where the meter's caller
-    ///     cancels (Tesseract's cancel callback, `TessMonitorSetCancelFunc`, asked once per word).
+    ///     cancels (Tesseract's cancel callback, `TessMonitorSetCancelFunc`, asked before each word
+    ///     the recogniser starts: with the LSTM engine, once per text line).
     ///     Layout analysis before the first word is not interrupted: psm 4 and 6 keep it bounded.
-    ///   - maxWords: most words this recognition may read.
+    ///   - maxWords: most words this recognition may start (with the LSTM engine, text lines).
     /// - Throws: `WorkMeter.Exhausted` when the budget cannot pay for this recognition (nothing is
     ///   read), `CancellationError` when the caller cancelled.
     func recognize(

@@ -255,8 +255,8 @@ struct CandidateReader {
     /// smallest letters the crop holds as fit one above the other (`minTextHeight`: the analysis
     /// scales the text into its reading band, so no line of it is lower), and one more for a line
     /// cut at the edge. Tesseract's cancel callback, which the work meter counts, comes once per
-    /// text line in LSTM mode; a read that finds more lines than fit is reading noise as lines (a
-    /// dotted receipt's window parts read as 20 to 36 lines, each junk, at 4 ms a line).
+    /// text line in LSTM mode; a read that finds more lines than fit is reading noise as lines
+    /// (window parts of a receipt's paper grain read as 20 to 36 lines, at 4 ms a line).
     static func maxLines(height: Int, minTextHeight: Double) -> Int {
         Int(Double(height) / minTextHeight) + 1
     }
