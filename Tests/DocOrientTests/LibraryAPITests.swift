@@ -116,7 +116,7 @@ struct LibraryAPITests {
     /// 0361_receipt of the seed-23 set, Tests/Fixtures/paper-grain-window.png): unbounded,
     /// Tesseract finds more lines of grain than the cap; bounded, it stops at the cap.
     @Test func aReadStopsAtTheLinesItsCropCanHold() throws {
-        let resolver = try Resolver(configuration: ResolverConfiguration())
+        let resolver = try SharedResolver.get()
         let url = Fixtures.repoRoot.appendingPathComponent("Tests/Fixtures/paper-grain-window.png")
         let grain = try Pix.decode([UInt8](try Data(contentsOf: url)))
         grain.setResolution(300)
