@@ -98,6 +98,15 @@ struct NotTextLineTests {
         #expect(lines.map(\.marks) == [12], "\(lines)")
     }
 
+    @Test func aRowOfDotsIsNotALineOfText() throws {
+        // Two lines of letters 20 pixels high, and under them a menu's leader: sixteen dots 5
+        // pixels across, a height apart, so that they chain like letters; they are a quarter of
+        // the letters' height (0100_menu of the seed-23 set read six leaders before any dish).
+        let dots = (0..<16).map { PixelBox(x: 40 + $0 * 10, y: 190, width: 5, height: 5) }
+        let lines = try Self.lines(Self.letters(y: 100) + Self.letters(y: 140) + dots)
+        #expect(lines.map(\.marks) == [12, 12], "\(lines)")
+    }
+
     @Test func wordsWhoseLettersTouchAreALineOfText() throws {
         // Blurred print: each word one mark, longer than high, of the lengths words have.
         let lines = try Self.lines(Self.words([30, 62, 44, 20, 75, 50, 36, 58], y: 100) + Self.letters(y: 160))
