@@ -66,15 +66,20 @@ extension AnalysisImage.GlyphMeasure {
             .sorted(by: Self.longestFirst)
     }
 
-    /// Least height of a line's marks, against the page's letters (`textHeight`), for the line to
-    /// be text. A row of dots (a menu's or a contents page's leaders, a dotted rule) or of specks
-    /// of grain chains into a line that is long in heights of its own marks, so it came first
-    /// among the longest: 0100_menu of the seed-23 set read six
-    /// leaders in six orientations each before any dish. A dot or speck is under a third of a
-    /// letter's height, blurred; the smallest print worth reading on a page, a footnote or a
-    /// receipt's small print, is about half the height of its body text. On the seed-23 set no
-    /// line under this share read five confident characters in any orientation (fit 16 such
-    /// lines read, 96 reads; held out 40 lines, 242 reads; real 87 lines, 522 reads).
+    /// Least height of a line's marks, against the page's letters (`textHeight`, the glyph pairs'
+    /// median), for the line to be text. A row of dots or short dashes (a leader, a dotted rule)
+    /// or of specks of grain chains into a line that is long in heights of its own marks, so it
+    /// came first among the longest: the first line 0228_pdfpage of the seed-23 fit part read, in
+    /// six orientations, was a dotted rule of 41 marks a third of its letters' height. A dot or
+    /// speck is under a third of a letter's height, blurred; the smallest print worth reading on
+    /// a page, a footnote or a receipt's small print, is about half the height of its body text.
+    /// On the seed-23 set no line under this share read five confident characters in any
+    /// orientation (fit 16 such lines read, 96 reads; held out 40 lines, 242 reads; real 87
+    /// lines, 522 reads). Where leaders outnumber the letters, the glyph pairs measure the dots
+    /// and this does not tell them apart (0100_menu of the held-out part). The height of the
+    /// marks along the lines does not serve instead: on some held-out and real pages it is two to
+    /// three times the glyph pairs', and lines that read 6 to 38 confident characters fell under
+    /// the share of it.
     static let minMarkShare = 0.4
 
     /// Least length over height of a mark that is a word (letters touching) rather than a letter:
