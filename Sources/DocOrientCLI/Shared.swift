@@ -49,7 +49,10 @@ struct BudgetOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Work budget: most Tesseract reads per image.", valueName: "N"))
     var maxReads = WorkBudget.standard.reads
 
-    @Option(help: ArgumentHelp("Work budget: most words Tesseract may recognise per image.", valueName: "N"))
+    @Option(
+        help: ArgumentHelp(
+            "Work budget: most recognition steps Tesseract may start per image (words in its API; with its LSTM engine, text lines).",
+            valueName: "N"))
     var maxWords = WorkBudget.standard.words
 
     @Option(help: ArgumentHelp("Work budget: most megapixels handed to Tesseract per image.", valueName: "N"))
@@ -57,7 +60,7 @@ struct BudgetOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Work budget: most work units per image; a unit is about what Tesseract spends recognising one word.",
+            "Work budget: most work units per image; a unit is about what Tesseract spends recognising one text line.",
             valueName: "N"))
     var maxWork = WorkBudget.standard.work
 

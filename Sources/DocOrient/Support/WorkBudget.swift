@@ -5,21 +5,24 @@ import Synchronization
 ///
 /// Every Tesseract recognition (one text line or window, or the whole page, in one candidate
 /// orientation) is one read. The budget's main measure is `work`, in units of about what
-/// Tesseract spends recognising one word (`WorkCost`): a read costs its pixels, weighed by how
-/// Tesseract goes through them, plus the words it recognises. The reads, the words and the pixels
-/// are capped as well. When the budget runs out, the resolver stops reading and answers from what
+/// Tesseract spends on one recognition step (`WorkCost`): a read costs its pixels, weighed by how
+/// Tesseract goes through them, plus its steps. A step is what Tesseract's cancel callback
+/// counts: it is asked before each word the recogniser starts, which with the LSTM engine is once
+/// per text line (in the sparse-text look a "line" is often one word). The reads, the steps
+/// (`words`, after Tesseract's name for them) and the pixels are capped as well. When the budget runs out, the resolver stops reading and answers from what
 /// it read, or answers `undecidable` with a reason naming the budget when a candidate it needed
 /// went unread.
 public struct WorkBudget: Sendable, Equatable, Codable {
     /// Most Tesseract recognitions for one image.
     public var reads: Int
-    /// Most words Tesseract may recognise for one image, summed over its reads. A read stops at
-    /// the word where the budget ends.
+    /// Most recognition steps Tesseract may start for one image, summed over its reads: words in
+    /// Tesseract's API, text lines with its LSTM engine (see the type's documentation). A read
+    /// stops at the step where the budget ends.
     public var words: Int
     /// Most pixels handed to Tesseract for one image, summed over its reads.
     public var pixels: Int
     /// Most work units for one image, summed over its reads (`WorkCost`). A read stops at the
-    /// word where the budget ends.
+    /// step where the budget ends.
     public var work: Int
 
     /// A budget of `reads` recognitions, `words` words, `pixels` pixels and `work` work units.
@@ -43,15 +46,16 @@ public struct WorkBudget: Sendable, Equatable, Codable {
     /// set needed (579, Benchmarks/orientation/RESULTS.md "Session 12"), so that it cuts short
     /// only files that end undecidable there, and bounds the slowest: a unit is 1.5-6 ms on the
     /// 2-core reference machine, 2.6 ms for the median file. The other caps (Session 8): 64 reads,
-    /// 600 words, 16 megapixels (eight readings of a 1600-pixel page).
+    /// 600 steps, 16 megapixels (eight readings of a 1600-pixel page).
     public static let standard = WorkBudget(reads: 64, words: 600, pixels: 16_000_000, work: 600)
 
     /// No limit (for measurement).
     public static let unlimited = WorkBudget(reads: .max, words: .max, pixels: .max, work: .max)
 }
 
-/// What one Tesseract read costs in work units. A unit is about what Tesseract spends
-/// recognising one word, so each recognised word costs one. Pixels cost by how Tesseract goes
+/// What one Tesseract read costs in work units. A unit is about what Tesseract spends on one
+/// recognition step (`WorkBudget`: with the LSTM engine, a text line), so each step costs one;
+/// "word" below is such a step, as Tesseract's callback names it. Pixels cost by how Tesseract goes
 /// through them: a text line or window is read as one block of text, every pixel of it by the
 /// line recogniser, while a page or a coarse look is laid out first and only what looks like
 /// text is recognised, most of it being paper. Measured on the fit part of the seed-23 set
