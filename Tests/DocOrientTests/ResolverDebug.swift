@@ -135,8 +135,9 @@ private func dumpEachListedFile(
     for file in files {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
         let source = try GraySource(bytes: bytes, metadata: try ImageMetadata.read(bytes), maxPixels: 100_000_000)
-        let probe = try AnalysisImage.Survey(source: source, parameters: Calibration.embedded.analysis, lines: false)
-            .probe
+        let analysis = Calibration.embedded.analysis
+        let probe = try AnalysisImage.Survey(source: source, parameters: analysis, lines: false)
+            .probe(source: source, parameters: analysis)
         out += try line(file, source, probe) + "\n"
     }
     try out.write(toFile: output, atomically: true, encoding: .utf8)

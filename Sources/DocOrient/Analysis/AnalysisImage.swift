@@ -154,30 +154,49 @@ extension AnalysisImage {
     /// What the probes found on the page, made once per image and shared by the line stage and the
     /// windows.
     struct Survey {
-        /// The probe that measures the text: small, then twice the size while the text is too
-        /// small to measure.
-        let probe: Probe
-        /// The probe the lines are found on, at the first pass's size: at the probe's, fine print
-        /// beside a larger heading or stamp runs together (the probe measured the heading's
-        /// letters). Nil unless asked for.
+        /// The probe the lines are found on, at the first pass's size: at the windows' probe size,
+        /// fine print beside a larger heading or stamp runs together (the probe measured the
+        /// heading's letters). It finds the paper. Nil unless asked for.
         let linesProbe: Probe?
+        /// The windows' probe, made at once when no lines probe was asked for.
+        private let madeProbe: Probe?
 
         init(source: borrowing GraySource, parameters p: AnalysisParameters, lines: Bool) throws {
-            let firstPass = min(max(source.storedWidth, source.storedHeight), p.firstPassLongSide)
+            if lines {
+                linesProbe = try Probe(
+                    source: source, longSide: Self.firstPass(source, p), parameters: p, paperOf: nil)
+                madeProbe = nil
+            } else {
+                linesProbe = nil
+                madeProbe = try Self.windowsProbe(source: source, parameters: p, lines: nil)
+            }
+        }
+
+        /// The probe that measures the text for the windows: small, then twice the size while the
+        /// text is too small to measure (the lines probe, when there is one, at that size). Made
+        /// only when the windows are read: the lines decide most pages first.
+        func probe(source: borrowing GraySource, parameters p: AnalysisParameters) throws -> Probe {
+            if let madeProbe { return madeProbe }
+            return try Self.windowsProbe(source: source, parameters: p, lines: linesProbe)
+        }
+
+        private static func firstPass(_ source: borrowing GraySource, _ p: AnalysisParameters) -> Int {
+            min(max(source.storedWidth, source.storedHeight), p.firstPassLongSide)
+        }
+
+        private static func windowsProbe(
+            source: borrowing GraySource, parameters p: AnalysisParameters, lines: Probe?
+        ) throws -> Probe {
+            let firstPass = firstPass(source, p)
             var side = min(max(source.storedWidth, source.storedHeight), p.probeLongSide)
-            var probe = try Probe(source: source, longSide: side, parameters: p, paperOf: nil)
+            if let lines, side >= firstPass { return lines }
+            var probe = try Probe(source: source, longSide: side, parameters: p, paperOf: lines)
             while side < firstPass, (probe.measure.textHeight ?? 0) < p.minProbeTextHeight {
                 side = min(firstPass, side * 2)
+                if let lines, side >= firstPass { return lines }
                 probe = try Probe(source: source, longSide: side, parameters: p, paperOf: probe)
             }
-            self.probe = probe
-            guard lines else {
-                linesProbe = nil
-                return
-            }
-            linesProbe =
-                side < firstPass
-                ? try Probe(source: source, longSide: firstPass, parameters: p, paperOf: probe) : probe
+            return probe
         }
     }
 
@@ -202,7 +221,8 @@ extension AnalysisImage {
         source: borrowing GraySource, parameters p: AnalysisParameters, windows request: WindowRequest,
         survey: Survey? = nil
     ) throws -> AnalysisImage {
-        let probe = try survey?.probe ?? Survey(source: source, parameters: p, lines: false).probe
+        let probe = try (survey ?? Survey(source: source, parameters: p, lines: false)).probe(
+            source: source, parameters: p)
         let measure = probe.measure
         guard let glyphHeight = measure.textHeight else {
             return AnalysisImage(
@@ -452,8 +472,9 @@ extension AnalysisImage {
             return PixelBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
         }
 
-        /// - Parameter previous: a smaller probe of the same image, whose paper is taken (scaled)
-        ///   rather than found again: it is judged on a thumbnail of the same size either way.
+        /// - Parameter previous: another probe of the same image (the lines probe, or a smaller
+        ///   one), whose paper is taken (scaled) rather than found again: it is judged on a
+        ///   thumbnail of the same size either way.
         init(
             source: borrowing GraySource, longSide: Int, parameters p: AnalysisParameters, paperOf previous: Probe?
         ) throws {
