@@ -158,45 +158,31 @@ extension AnalysisImage {
         /// fine print beside a larger heading or stamp runs together (the probe measured the
         /// heading's letters). It finds the paper. Nil unless asked for.
         let linesProbe: Probe?
-        /// The windows' probe, made at once when no lines probe was asked for.
-        private let madeProbe: Probe?
 
         init(source: borrowing GraySource, parameters p: AnalysisParameters, lines: Bool) throws {
-            if lines {
-                linesProbe = try Probe(
-                    source: source, longSide: Self.firstPass(source, p), parameters: p, paperOf: nil)
-                madeProbe = nil
-            } else {
-                linesProbe = nil
-                madeProbe = try Self.windowsProbe(source: source, parameters: p, lines: nil)
-            }
+            linesProbe =
+                lines
+                ? try Probe(source: source, longSide: Self.firstPass(source, p), parameters: p, paperOf: nil) : nil
         }
 
         /// The probe that measures the text for the windows: small, then twice the size while the
         /// text is too small to measure (the lines probe, when there is one, at that size). Made
         /// only when the windows are read: the lines decide most pages first.
         func probe(source: borrowing GraySource, parameters p: AnalysisParameters) throws -> Probe {
-            if let madeProbe { return madeProbe }
-            return try Self.windowsProbe(source: source, parameters: p, lines: linesProbe)
+            let firstPass = Self.firstPass(source, p)
+            var side = min(max(source.storedWidth, source.storedHeight), p.probeLongSide)
+            if let linesProbe, side >= firstPass { return linesProbe }
+            var probe = try Probe(source: source, longSide: side, parameters: p, paperOf: linesProbe)
+            while side < firstPass, (probe.measure.textHeight ?? 0) < p.minProbeTextHeight {
+                side = min(firstPass, side * 2)
+                if let linesProbe, side >= firstPass { return linesProbe }
+                probe = try Probe(source: source, longSide: side, parameters: p, paperOf: probe)
+            }
+            return probe
         }
 
         private static func firstPass(_ source: borrowing GraySource, _ p: AnalysisParameters) -> Int {
             min(max(source.storedWidth, source.storedHeight), p.firstPassLongSide)
-        }
-
-        private static func windowsProbe(
-            source: borrowing GraySource, parameters p: AnalysisParameters, lines: Probe?
-        ) throws -> Probe {
-            let firstPass = firstPass(source, p)
-            var side = min(max(source.storedWidth, source.storedHeight), p.probeLongSide)
-            if let lines, side >= firstPass { return lines }
-            var probe = try Probe(source: source, longSide: side, parameters: p, paperOf: lines)
-            while side < firstPass, (probe.measure.textHeight ?? 0) < p.minProbeTextHeight {
-                side = min(firstPass, side * 2)
-                if let lines, side >= firstPass { return lines }
-                probe = try Probe(source: source, longSide: side, parameters: p, paperOf: probe)
-            }
-            return probe
         }
     }
 
