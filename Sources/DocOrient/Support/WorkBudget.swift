@@ -9,9 +9,9 @@ import Synchronization
 /// Tesseract goes through them, plus its steps. A step is what Tesseract's cancel callback
 /// counts: it is asked before each word the recogniser starts, which with the LSTM engine is once
 /// per text line (in the sparse-text look a "line" is often one word). The reads, the steps
-/// (`words`, after Tesseract's name for them) and the pixels are capped as well. When the budget runs out, the resolver stops reading and answers from what
-/// it read, or answers `undecidable` with a reason naming the budget when a candidate it needed
-/// went unread.
+/// (`words`, after Tesseract's name for them) and the pixels are capped as well. When the budget
+/// runs out, the resolver stops reading and answers from what it read, or answers `undecidable`
+/// with a reason naming the budget when a candidate it needed went unread.
 public struct WorkBudget: Sendable, Equatable, Codable {
     /// Most Tesseract recognitions for one image.
     public var reads: Int
