@@ -1,4 +1,3 @@
-import CoreMetrics
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -7,37 +6,61 @@ import Synchronization
 
 /// The service's metrics, kept in one Prometheus registry per application.
 ///
-/// The swift-metrics types are made through a `PrometheusMetricsFactory` over that registry and
-/// never through `MetricsSystem`: the global factory can be bootstrapped once per process, and a
-/// process (a test run, or a program serving twice) may build many applications.
+/// Made on the registry itself, never through swift-metrics' `MetricsSystem`: the global factory
+/// can be bootstrapped once per process, and a process (a test run, or a program serving twice)
+/// may build many applications. The registry's own types also carry the `# HELP` line a
+/// dashboard shows beside each metric, which swift-metrics' API has no place for.
 final class ServiceMetrics: Sendable {
     /// The status recorded for a request whose client went away before its answer (nginx's
     /// "client closed request"); no response reaches the client.
     static let clientClosedRequest = HTTPResponse.Status(code: 499, reasonPhrase: "Client Closed Request")
 
+    /// OCR of a large photo can take several seconds on a busy machine: buckets up to 30 s.
+    static let durationBuckets: [Duration] = [
+        .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
+        .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10), .seconds(30),
+    ]
+
+    /// Each metric's name and help text (README "Metrics"); computed, as the descriptor type is
+    /// not `Sendable`.
+    enum Name {
+        static var requests: MetricNameDescriptor {
+            MetricNameDescriptor(
+                metricName: "docorient_http_requests_total", unitName: "",
+                helpText: "Requests answered, by endpoint (the route, or \"unmatched\") and HTTP status.")
+        }
+        static var duration: MetricNameDescriptor {
+            MetricNameDescriptor(
+                metricName: "docorient_http_request_duration", unitName: "seconds",
+                helpText: "Time from a request's arrival to its answer, by endpoint and HTTP status.")
+        }
+        static var inFlight: MetricNameDescriptor {
+            MetricNameDescriptor(
+                metricName: "docorient_http_requests_in_flight", unitName: "",
+                helpText: "Image requests admitted and not yet answered.")
+        }
+        static var queued: MetricNameDescriptor {
+            MetricNameDescriptor(
+                metricName: "docorient_http_requests_queued", unitName: "",
+                helpText: "Admitted image requests waiting for an OCR engine.")
+        }
+    }
+
     let registry: PrometheusCollectorRegistry
-    private let factory: PrometheusMetricsFactory
-    private let inFlight: Meter
-    private let queued: Meter
+    private let inFlight: Gauge
+    private let queued: Gauge
     private let series = Mutex<[Series.Key: Series]>([:])
 
     private struct Series: Sendable {
         struct Key: Hashable { var endpoint: String, status: Int }
-        let requests: CoreMetrics.Counter
-        let duration: CoreMetrics.Timer
+        let requests: Counter
+        let duration: DurationHistogram
     }
 
     init(registry: PrometheusCollectorRegistry) {
         self.registry = registry
-        var factory = PrometheusMetricsFactory(registry: registry)
-        // OCR of a large photo can take several seconds on a busy machine: buckets up to 30 s.
-        factory.defaultDurationHistogramBuckets = [
-            .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
-            .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10), .seconds(30),
-        ]
-        self.factory = factory
-        inFlight = Meter(label: "docorient_http_requests_in_flight", factory: factory)
-        queued = Meter(label: "docorient_http_requests_queued", factory: factory)
+        inFlight = registry.makeGauge(descriptor: Name.inFlight)
+        queued = registry.makeGauge(descriptor: Name.queued)
         // The refusals a dashboard alerts on exist from the start, at 0, rather than appearing
         // with the first one.
         for endpoint in ["/v1/orientation", "/v1/fix"] {
@@ -54,14 +77,14 @@ final class ServiceMetrics: Sendable {
     func record(endpoint: String, status: HTTPResponse.Status, duration: Duration) {
         let s = series(endpoint: endpoint, status: status)
         s.requests.increment()
-        s.duration.recordNanoseconds(duration.nanoseconds)
+        s.duration.record(duration)
     }
 
     /// The Prometheus text exposition of every metric, with the gauges set to `inFlight` and
     /// `queued` first (read at scrape time, so they are exact then).
     func exposition(inFlight: Int, queued: Int) -> [UInt8] {
-        self.inFlight.set(inFlight)
-        self.queued.set(queued)
+        self.inFlight.set(Int64(inFlight))
+        self.queued.set(Int64(queued))
         return registry.emitToBuffer()
     }
 
@@ -69,13 +92,11 @@ final class ServiceMetrics: Sendable {
         let key = Series.Key(endpoint: endpoint, status: status.code)
         return series.withLock { all in
             if let s = all[key] { return s }
-            let dimensions = [("endpoint", endpoint), ("status", String(status.code))]
+            let labels = [("endpoint", endpoint), ("status", String(status.code))]
             let s = Series(
-                requests: CoreMetrics.Counter(
-                    label: "docorient_http_requests_total", dimensions: dimensions, factory: factory),
-                duration: CoreMetrics.Timer(
-                    label: "docorient_http_request_duration_seconds", dimensions: dimensions,
-                    preferredDisplayUnit: .seconds, factory: factory))
+                requests: registry.makeCounter(descriptor: Name.requests, labels: labels),
+                duration: registry.makeDurationHistogram(
+                    descriptor: Name.duration, labels: labels, buckets: Self.durationBuckets))
             all[key] = s
             return s
         }
@@ -111,12 +132,5 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
     private func endpoint(_ context: Context) -> String {
         // The route pattern, never the raw path: one series per route, whatever clients ask for.
         context.endpointPath ?? "unmatched"
-    }
-}
-
-extension Duration {
-    fileprivate var nanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
     }
 }
