@@ -25,24 +25,25 @@ final class ServiceMetrics: Sendable {
     /// not `Sendable`.
     enum Name {
         static var requests: MetricNameDescriptor {
-            MetricNameDescriptor(
-                metricName: "docorient_http_requests_total", unitName: "",
-                helpText: "Requests answered, by endpoint (the route, or \"unmatched\") and HTTP status.")
+            named(
+                "docorient_http_requests_total",
+                "Requests answered, by endpoint (the route, or \"unmatched\") and HTTP status.")
         }
         static var duration: MetricNameDescriptor {
-            MetricNameDescriptor(
-                metricName: "docorient_http_request_duration", unitName: "seconds",
-                helpText: "Time from a request's arrival to its answer, by endpoint and HTTP status.")
+            named(
+                "docorient_http_request_duration_seconds",
+                "Time from a request's arrival to its answer, by endpoint and HTTP status.")
         }
         static var inFlight: MetricNameDescriptor {
-            MetricNameDescriptor(
-                metricName: "docorient_http_requests_in_flight", unitName: "",
-                helpText: "Image requests admitted and not yet answered.")
+            named("docorient_http_requests_in_flight", "Image requests admitted and not yet answered.")
         }
         static var queued: MetricNameDescriptor {
-            MetricNameDescriptor(
-                metricName: "docorient_http_requests_queued", unitName: "",
-                helpText: "Admitted image requests waiting for an OCR engine.")
+            named("docorient_http_requests_queued", "Admitted image requests waiting for an OCR engine.")
+        }
+
+        /// The whole Prometheus name as given (no namespace or unit parts to join).
+        private static func named(_ name: String, _ help: String) -> MetricNameDescriptor {
+            MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
         }
     }
 
