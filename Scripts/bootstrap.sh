@@ -18,6 +18,9 @@ apt_packages=(
   # A real browser for the review page's test (headless: its DOM after the page's script ran),
   # strace, which lists the files a resumed batch opens, and curl, the service test's client.
   chromium strace curl hyperfine
+  # The Debian package and its clean-root test (Scripts/package-deb.sh, Tests/Package): dpkg-shlibdeps,
+  # lintian, a minimal bookworm root, man to render its pages, systemd-analyze for the unit, the image.
+  dpkg-dev lintian mmdebstrap man-db systemd umoci jq
 )
 while read -r line; do
   line=${line%%#*}; line=${line// /}

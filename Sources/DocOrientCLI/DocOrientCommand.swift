@@ -22,7 +22,7 @@ struct DocOrientCommand: AsyncParsableCommand {
 
             Exit codes: 0 every file handled, 1 some file failed, 64 usage error.
             """,
-        version: "0.1.0",
+        version: docorientVersion,
         subcommands: [
             FixCommand.self, ReportCommand.self, UndoCommand.self, InspectCommand.self, TagCommand.self,
             BakeCommand.self,
