@@ -42,7 +42,7 @@ root=$out/root
 install -d "$root/DEBIAN" "$root/usr/bin" "$root/usr/share/docorient" "$root/usr/share/doc/docorient" \
     "$root/usr/share/man/man1" "$root/usr/share/bash-completion/completions" \
     "$root/usr/share/zsh/vendor-completions" "$root/usr/share/fish/vendor_completions.d" \
-    "$root/lib/systemd/system" "$root/usr/share/lintian/overrides"
+    "$root/lib/systemd/system"
 
 # What dh_strip does for an executable: the symbols go, Swift's metadata sections stay.
 strip --remove-section=.comment --remove-section=.note -o "$root/usr/bin/docorient" "$bin"
@@ -67,7 +67,6 @@ done
 "$bin" --generate-completion-script fish > "$root/usr/share/fish/vendor_completions.d/docorient.fish"
 
 install -m 0644 Packaging/docorient.service "$root/lib/systemd/system/docorient.service"
-install -m 0644 Packaging/lintian-overrides "$root/usr/share/lintian/overrides/docorient"
 
 python3 Packaging/copyright.py "$bin_dir/docorient.product/Objects.LinkFileList" .build/checkouts \
     > "$root/usr/share/doc/docorient/copyright"

@@ -7,4 +7,5 @@ Scripts/bootstrap.sh
 swift format lint --strict -r Sources Tests
 swift build --build-tests
 swift test --skip-build
-python3 -m pytest -q Corpus/tests Benchmarks/orientation Benchmarks/service Models Tests/Consumer Tests/Docs Tests/Layers
+python3 -m pytest -q Corpus/tests Benchmarks/orientation Benchmarks/service Models Tests/Consumer Tests/Docs Tests/Layers \
+    Tests/Package
