@@ -36,12 +36,22 @@ let package = Package(
             name: "CHeif", pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"])]),
 
+        // The orientation classifier (an ONNX model) through OpenCV's dnn module (Debian's
+        // libopencv-dnn-dev 4.6, which has no pkg-config file): a C API over C++, so no C++ or OpenCV
+        // type reaches Swift. `opencv4` is a link to /usr/include/opencv4, the headers' Debian home.
+        .target(
+            name: "COrientationNet", exclude: ["opencv4"],
+            cxxSettings: [.headerSearchPath("opencv4")],
+            linkerSettings: [
+                .linkedLibrary("opencv_dnn"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core"),
+            ]),
+
         // The core: orientation model, containers, tag rewrite, bake, resolver. No GRDB; of Swift
         // packages only swift-system (FilePath).
         .target(
             name: "DocOrient",
             dependencies: [
-                "CTesseract", "CLeptonica", "CTurboJPEG", "CExif", "CHeif",
+                "CTesseract", "CLeptonica", "CTurboJPEG", "CExif", "CHeif", "COrientationNet",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
         // Batches over folders: the walker, the SQLite journal (GRDB), resume, undo, the report.

@@ -32,6 +32,8 @@ SECTIONS = {
     "page": ("PageParameters", [
         "longSide", "maxUpscale", "backgroundTile", "maxWordsPerRead", "earlyExitScore", "earlyExitRatio",
         "minScore", "minPlainWords", "mirrorMinDictionaryShare", "mirrorMinTellingWords"]),
+    "classifier": ("ClassifierParameters", [
+        "shortSide", "squares", "orderAt", "decideAloneAt", "aloneConfidence", "overruleAt", "ocrStandsAt"]),
 }
 
 

@@ -9,6 +9,9 @@ cd "$(dirname "$0")/.."
 apt_packages=(
   # Build: the C libraries docorient links (pkg-config names tesseract, lept, libturbojpeg, libexif, libheif).
   pkg-config libtesseract-dev libleptonica-dev libturbojpeg0-dev libexif-dev libheif-dev libsqlite3-dev
+  # The orientation classifier runs through OpenCV's dnn module (resizing through imgproc); no
+  # pkg-config file: Package.swift names the libraries and the headers (/usr/include/opencv4).
+  libopencv-dnn-dev libopencv-imgproc-dev
   # Models: eng for docorient's OCR, osd for the Tesseract OSD peer in the benchmark.
   tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd
   # Independent witnesses and benchmark peers.

@@ -26,7 +26,7 @@ KINDS = {"receipt", "book", "letter", "form", "table", "sign", "poster", "label"
 FORBIDDEN_SOURCES = {"ocrmypdf/ocrmypdf", "jbarlow83/ocrmypdf", "scikit-image/scikit-image",
                      "sirfz/tesserocr", "mzucker/page_dewarp"}
 MAX_SIDE = 1600
-MAX_TOTAL_BYTES = 12_000_000
+MAX_TOTAL_BYTES = 24_000_000
 MIN_ROWS = 60
 EXIF_ORIENTATION = 0x0112
 

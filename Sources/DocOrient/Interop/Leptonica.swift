@@ -85,6 +85,22 @@ struct Pix: ~Copyable {
 
     // MARK: Conversions
 
+    /// The 8-bit grey pixels in reading order, one byte each (what a library outside Leptonica
+    /// reads). Stands for `pixEndianByteSwapNew`, which undoes Leptonica's word packing (see
+    /// `gray(width:height:fill:)`).
+    func grayRaster() throws -> Raster {
+        precondition(depth == 8, "grayRaster reads 8-bit images")
+        let swapped = try Pix(taking: pixEndianByteSwapNew(raw), "pixEndianByteSwapNew")
+        guard let data = pixGetData(swapped.raw) else { throw DocOrientError(.library, "Leptonica pixGetData failed") }
+        let (w, h, pitch) = (width, height, Int(pixGetWpl(swapped.raw)) * 4)
+        let rows = UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self)
+        var pixels = [UInt8](repeating: 0, count: w * h)
+        pixels.withUnsafeMutableBufferPointer { out in
+            for y in 0..<h { (out.baseAddress! + y * w).update(from: rows + y * pitch, count: w) }
+        }
+        return Raster(width: w, height: h, pixels: pixels)
+    }
+
     /// The image as 8-bit grey (colour maps removed, RGB to luminance). Stands for `pixConvertTo8`.
     func gray8() throws -> Pix {
         try Pix(taking: pixConvertTo8(raw, LeptonicaArgument.noColormap), "pixConvertTo8")

@@ -28,6 +28,12 @@ public struct FixRecord: Sendable, Encodable, Equatable {
     public var errorCode: DocOrientError.Code?
     /// Every candidate orientation that was read, best first; empty when it failed before a decision.
     public var candidates: [CandidateScore]
+    /// Which reader the answer rests on: the text (Tesseract) or, where the text did not decide,
+    /// the orientation classifier alone; nil when undecidable or failed. JSON `decided_by`.
+    public var decidedBy: Reader?
+    /// The orientation classifier's probability of each rotation (1, 3, 6, 8); empty when it did
+    /// not look. JSON `classifier`, an object keyed by the EXIF value.
+    public var classifier: [Orientation: Double] = [:]
     /// Wall-clock time for this file, in milliseconds: reading, deciding and writing for a file,
     /// deciding and rewriting for an image in memory. JSON `elapsed_ms`, to 0.1 ms.
     public var elapsedMilliseconds: Double
@@ -50,6 +56,8 @@ public struct FixRecord: Sendable, Encodable, Equatable {
         confidence = decision.confidence
         margin = decision.margin
         candidates = decision.candidates
+        decidedBy = decision.decidedBy
+        classifier = decision.classifier
         reason = decision.reason
         switch (decision.orientation, original) {
         case (nil, _): verdict = .undecidable
@@ -96,7 +104,18 @@ public struct FixRecord: Sendable, Encodable, Equatable {
         case exifOrientation = "exif_orientation"
         case detectedOrientation = "detected_orientation"
         case errorCode = "error_code"
+        case decidedBy = "decided_by"
+        case classifier
         case elapsedMilliseconds = "elapsed_ms"
+    }
+
+    /// An EXIF orientation value as a JSON key ("1" ... "8").
+    struct ExifKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ o: Orientation) { stringValue = String(o.exifValue) }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 
     enum CandidateKey: String, CodingKey {
@@ -124,6 +143,11 @@ public struct FixRecord: Sendable, Encodable, Equatable {
             try item.encode(candidate.characters, forKey: .characters)
             try item.encode(rounded(candidate.meanConfidence, 2), forKey: .meanConfidence)
         }
+        try c.encode(decidedBy?.rawValue, forKey: .decidedBy)
+        var probabilities = c.nestedContainer(keyedBy: ExifKey.self, forKey: .classifier)
+        for (o, p) in classifier.sorted(by: { $0.key.exifValue < $1.key.exifValue }) {
+            try probabilities.encode(rounded(p, 4), forKey: ExifKey(o))
+        }
         try c.encode(rounded(elapsedMilliseconds, 1), forKey: .elapsedMilliseconds)
     }
 
@@ -146,12 +170,15 @@ public struct FixRecord: Sendable, Encodable, Equatable {
             return
                 "\(path): undecidable (\(reason ?? "the text does not decide")); tag \(o(exifOrientation)) left alone"
         case .agrees: return "\(path): tag \(o(exifOrientation)) is right (confidence \(conf)%)\(actionText)"
-        case .noTag: return "\(path): no tag; text says \(o(detectedOrientation)) (confidence \(conf)%)\(actionText)"
+        case .noTag: return "\(path): no tag; \(says) \(o(detectedOrientation)) (confidence \(conf)%)\(actionText)"
         case .disagrees:
             return
-                "\(path): tag \(o(exifOrientation)) is wrong, text says \(o(detectedOrientation)) (confidence \(conf)%)\(actionText)"
+                "\(path): tag \(o(exifOrientation)) is wrong, \(says) \(o(detectedOrientation)) (confidence \(conf)%)\(actionText)"
         }
     }
+
+    /// Who gave the answer, as the human line says it.
+    private var says: String { decidedBy == .classifier ? "the classifier says" : "text says" }
 
     private var actionText: String {
         var text: String

@@ -23,5 +23,8 @@ extension Calibration {
         page: PageParameters(
             longSide: 1200, maxUpscale: 1.0, backgroundTile: 40, maxWordsPerRead: 60, earlyExitScore: 60,
             earlyExitRatio: 4.0, minScore: 20, minPlainWords: 1, mirrorMinDictionaryShare: 0.6, mirrorMinTellingWords: 1
-        ))
+        ),
+        classifier: ClassifierParameters(
+            shortSide: 256, squares: 1, orderAt: 0.5, decideAloneAt: 2.0, aloneConfidence: 0.0, overruleAt: 2.0,
+            ocrStandsAt: 0.9))
 }

@@ -127,6 +127,32 @@ struct PageParameters: Sendable, Codable, Equatable {
     }
 }
 
+/// The orientation classifier, the resolver's second reader (`ClassifierReading`): how it is shown
+/// the image, and how far its word goes beside the text's. The text that reads decides; the
+/// classifier orders what is read first, decides alone only where the text does not decide, and
+/// makes a weak reading of the text undecidable where it disagrees.
+struct ClassifierParameters: Sendable, Codable, Equatable {
+    /// The image is resized so that its short side is this many pixels (the model's own
+    /// preprocessing: 256, then a 224-pixel square)...
+    var shortSide: Int
+    /// ...and this many 224-pixel squares of it, spread along its long side (1: the centre), are
+    /// classified; their readings are combined (`ClassifierReading.combined`).
+    var squares: Int
+    /// The classifier's best rotation is read first, in every stage, at this probability or more.
+    var orderAt: Double
+    /// Where the text does not decide, the classifier decides alone at this probability or more
+    /// (unless the text reads better mirrored).
+    var decideAloneAt: Double
+    /// The confidence given to an answer the classifier gave alone is its probability times this:
+    /// the share of such answers right on the fit part, where it cannot tell a mirrored page.
+    var aloneConfidence: Double
+    /// A text answer under `ocrStandsAt` is undecidable when the classifier gives another rotation
+    /// at least this probability.
+    var overruleAt: Double
+    /// A text answer at this confidence or more stands whatever the classifier says.
+    var ocrStandsAt: Double
+}
+
 /// Everything fitted on the corpus.
 struct Calibration: Sendable, Codable, Equatable {
     /// Version of the file format; bump when fields change meaning.
@@ -138,6 +164,7 @@ struct Calibration: Sendable, Codable, Equatable {
     var cascade: CascadeParameters
     var confidence: ConfidenceModel
     var page: PageParameters
+    var classifier: ClassifierParameters
 }
 
 #if canImport(Glibc)

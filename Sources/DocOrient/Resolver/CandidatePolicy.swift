@@ -20,6 +20,14 @@ struct CandidatePolicy: Sendable {
             ? [[.identity, .rotate180], [.rotate90, .rotate270]] : [[.rotate90, .rotate270], [.identity, .rotate180]]
     }
 
+    /// The axis pairs with `lead`'s pair first and `lead` first in it (unchanged when nil).
+    static func leading(_ pairs: [[Orientation]], with lead: Orientation?) -> [[Orientation]] {
+        guard let lead, let i = pairs.firstIndex(where: { $0.contains(lead) }) else { return pairs }
+        var pairs = pairs
+        let pair = pairs.remove(at: i)
+        return [[lead] + pair.filter { $0 != lead }] + pairs
+    }
+
     /// `candidates` best first by `score`; ties keep the given order.
     static func ranked(_ candidates: [Orientation], by score: (Orientation) -> Double) -> [Orientation] {
         candidates.enumerated().map { (index: $0.offset, o: $0.element, s: score($0.element)) }

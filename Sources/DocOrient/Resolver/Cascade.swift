@@ -7,6 +7,8 @@
 struct Cascade {
     let resolver: Resolver
     let prior: Orientation?
+    /// The rotation to read first (the classifier's, when it is sure), nil for none.
+    let lead: Orientation?
     var reader: CandidateReader
     var trace: Trace
     /// Parts (lines or window parts) read per candidate so far.
@@ -14,10 +16,11 @@ struct Cascade {
     /// The candidates the decision is taken among.
     private var considered: [Orientation] = []
 
-    init(resolver: Resolver, reader: CandidateReader, prior: Orientation?, trace: Trace) {
+    init(resolver: Resolver, reader: CandidateReader, prior: Orientation?, lead: Orientation?, trace: Trace) {
         self.resolver = resolver
         self.reader = reader
         self.prior = prior
+        self.lead = lead
         self.trace = trace
     }
 
@@ -48,7 +51,9 @@ struct Cascade {
     /// lines run in the stored pixels: upright or upside down (1, 3) when along x, a quarter turn
     /// (6, 8) when along y; a hint for the order only. Within a pair, the tag's rotation first,
     /// unless Leptonica's ascender and descender count points the other way clearly; without a
-    /// tag, the way it points.
+    /// tag, the way it points. The classifier's rotation, when it is sure (`lead`), comes first of
+    /// all: it names the axis and the way up in one look, where the glyph pairs are fooled by a
+    /// table's columns and the tag by how the phone was held.
     private mutating func candidatePairs(_ image: borrowing AnalysisImage) throws -> [[Orientation]] {
         var pairs = CandidatePolicy.axisPairs(alongX: image.horizontalPairs >= image.verticalPairs)
         for i in pairs.indices {
@@ -63,7 +68,7 @@ struct Cascade {
                 pairs[i].reverse()
             }
         }
-        return pairs
+        return CandidatePolicy.leading(pairs, with: lead)
     }
 
     /// The first part (`cascade.windowParts`; a line is one part) of the likelier pair, likelier

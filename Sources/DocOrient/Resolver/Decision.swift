@@ -19,6 +19,15 @@ public struct CandidateScore: Sendable, Codable, Equatable {
     }
 }
 
+/// Which of the resolver's two readers an answer rests on.
+public enum Reader: String, Sendable, Codable, Equatable {
+    /// Tesseract read the text in the winning orientation (it alone tells a mirrored page).
+    case text
+    /// The text did not decide (handwriting, other scripts, print Tesseract cannot read); the
+    /// orientation classifier was sure enough alone.
+    case classifier
+}
+
 /// The resolver's answer for one image.
 public struct Decision: Sendable, Equatable {
     /// The EXIF orientation that displays the stored pixels upright; nil when undecidable.
@@ -33,12 +42,18 @@ public struct Decision: Sendable, Equatable {
     public var reason: String?
     /// Every candidate read, best first.
     public var candidates: [CandidateScore]
+    /// Which reader the answer rests on; nil when undecidable.
+    public var decidedBy: Reader?
+    /// The orientation classifier's probability of each rotation (1, 3, 6, 8); empty when it did
+    /// not look. It cannot name a mirrored orientation.
+    public var classifier: [Orientation: Double] = [:]
 
     /// A decision as the resolver makes it: a nil `orientation` means undecidable, and `reason` says why.
     public init(
         orientation: Orientation?, confidence: Double, margin: Double, reason: String?,
-        candidates: [CandidateScore]
+        candidates: [CandidateScore], decidedBy: Reader? = nil
     ) {
+        self.decidedBy = decidedBy ?? (orientation == nil ? nil : .text)
         self.orientation = orientation
         self.confidence = confidence
         self.margin = margin

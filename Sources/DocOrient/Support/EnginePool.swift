@@ -1,0 +1,117 @@
+import Foundation
+
+/// Engines with a model loaded (Tesseract's, the orientation classifier's), reused across images
+/// and threads: loading a model takes tens of milliseconds, using a loaded one a few.
+///
+/// Thread-safe: `withEngine` lends each engine to exactly one caller at a time. It creates engines
+/// on demand up to `capacity`; further callers wait until one is given back. An engine left unused
+/// for `idleTimeout` is freed. Init runs once per engine, never per image.
+final class EnginePool<Engine: AnyObject>: @unchecked Sendable {
+    let capacity: Int
+    let idleTimeout: Duration
+    // All mutable state below is guarded by `condition`'s lock.
+    private let condition = NSCondition()
+    private let make: @Sendable () throws -> Engine
+    private var idle: [(engine: Engine, since: ContinuousClock.Instant)] = []
+    private var alive = 0
+    private var trimScheduled = false
+
+    /// A pool of at most `capacity` engines, each made by `make` when first needed.
+    init(capacity: Int, idleTimeout: Duration, make: @escaping @Sendable () throws -> Engine) {
+        self.make = make
+        self.capacity = max(1, capacity)
+        self.idleTimeout = idleTimeout
+    }
+
+    /// Runs `body` with an engine that no other caller uses meanwhile, waiting for one when
+    /// `capacity` engines are all lent out.
+    func withEngine<R>(_ body: (Engine) throws -> R) throws -> R {
+        let engine = try borrow()
+        defer { giveBack(engine) }
+        return try body(engine)
+    }
+
+    /// Engines alive now, lent out or idle.
+    var engineCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return alive
+    }
+
+    /// Engines waiting to be lent.
+    var idleCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return idle.count
+    }
+
+    /// Creates one engine now, so that a missing or broken model fails at setup, not mid-batch.
+    func warmUp() throws {
+        try withEngine { _ in }
+    }
+
+    private func borrow() throws -> Engine {
+        condition.lock()
+        while idle.isEmpty, alive >= capacity { condition.wait() }
+        if let entry = idle.popLast() {
+            condition.unlock()
+            return entry.engine
+        }
+        alive += 1
+        condition.unlock()
+        do {
+            return try make()
+        } catch {
+            condition.lock()
+            alive -= 1
+            condition.signal()
+            condition.unlock()
+            throw error
+        }
+    }
+
+    private func giveBack(_ engine: Engine) {
+        condition.lock()
+        idle.append((engine, .now))
+        let schedule = !trimScheduled
+        trimScheduled = true
+        condition.signal()
+        condition.unlock()
+        if schedule { scheduleTrim() }
+    }
+
+    private func scheduleTrim() {
+        let (seconds, attoseconds) = idleTimeout.components
+        let delay = Double(seconds) + Double(attoseconds) / 1e18
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + max(0.01, delay)) { [weak self] in
+            self?.trimIdle()
+        }
+    }
+
+    /// Frees the engines idle for `idleTimeout` or longer; looks again later while any stay idle.
+    private func trimIdle() {
+        let now = ContinuousClock.now
+        condition.lock()
+        let expired = idle.filter { now - $0.since >= idleTimeout }
+        idle.removeAll { now - $0.since >= idleTimeout }
+        alive -= expired.count
+        let again = !idle.isEmpty
+        trimScheduled = again
+        if !expired.isEmpty { condition.broadcast() }
+        condition.unlock()
+        if again { scheduleTrim() }
+        _ = expired  // the engines are freed here, outside the lock, as `expired` goes
+    }
+}
+
+/// Tesseract engines for one model configuration.
+typealias TesseractPool = EnginePool<TesseractEngine>
+
+extension EnginePool where Engine == TesseractEngine {
+    /// Engines reading `languages` with the models in `datapath`.
+    convenience init(datapath: String, languages: String, capacity: Int, idleTimeout: Duration) {
+        self.init(capacity: capacity, idleTimeout: idleTimeout) {
+            try TesseractEngine(datapath: datapath, languages: languages)
+        }
+    }
+}
