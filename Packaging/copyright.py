@@ -71,21 +71,24 @@ def field_text(text: str) -> str:
     return "\n".join(" " + line if line.strip() else " ." for line in lines)
 
 
-def linked_modules(link_file_list: pathlib.Path) -> set[str]:
-    """The module names of the object files SwiftPM handed to the linker (`Module.build/x.o`)."""
-    modules = set()
+def linked_module_dirs(link_file_list: pathlib.Path) -> set[pathlib.Path]:
+    """The build folders (`Module.build`) of the object files SwiftPM handed to the linker."""
+    folders = set()
     for line in link_file_list.read_text().splitlines():
-        match = re.search(r"/([^/]+)\.build/[^/]+\.o'?$", line.strip())
+        path = pathlib.Path(line.strip().strip("'"))
+        if path.suffix == ".o" and path.parent.name.endswith(".build"):
+            folders.add(path.parent)
+    return folders
+
+
+def package_of(module_dir: pathlib.Path, checkouts: pathlib.Path) -> pathlib.Path | None:
+    """The checked-out package whose sources a module was compiled from, read from the module's
+    output file map (Swift) or dependency files (C), which name every source file."""
+    pattern = re.compile(re.escape(str(checkouts.resolve())) + r"/([^/\"]+)/")
+    for record in sorted(module_dir.glob("*.json")) + sorted(module_dir.glob("*.d")):
+        match = pattern.search(record.read_text(errors="replace"))
         if match:
-            modules.add(match.group(1))
-    return modules
-
-
-def package_of(module: str, checkouts: pathlib.Path) -> pathlib.Path | None:
-    """The checked-out package that declares a module (its `Sources/<module>` folder)."""
-    for package in sorted(checkouts.iterdir()):
-        if (package / "Sources" / module).is_dir():
-            return package
+            return checkouts / match.group(1)
     return None
 
 
@@ -110,8 +113,8 @@ def holders(*texts: str) -> str:
 def main() -> None:
     link_file_list, checkouts = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
     packages = {}
-    for module in sorted(linked_modules(link_file_list)):
-        package = package_of(module, checkouts)
+    for module_dir in sorted(linked_module_dirs(link_file_list)):
+        package = package_of(module_dir, checkouts)
         if package is not None:
             packages.setdefault(package.name, package)
 
