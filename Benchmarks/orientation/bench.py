@@ -257,7 +257,8 @@ def peer_docorient(files, jobs, binary=None):
         yield result(path, int(det) if det is not None else None,
                      (ms / 1000.0) if ms is not None else None,
                      verdict=obj.get("verdict"), confidence=obj.get("confidence"),
-                     reason=obj.get("reason"))
+                     reason=obj.get("reason"), decided_by=obj.get("decided_by"),
+                     classifier=obj.get("classifier"))
     rc = p.wait()
     for path in files:
         if path not in seen:

@@ -74,6 +74,12 @@ struct FixCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "The orientation classifier's model file (default: $DOCORIENT_MODELS, then /usr/share/docorient, then the source tree's Models/classifier).",
+            valueName: "FILE"))
+    var classifier: String?
+
+    @Option(
+        help: ArgumentHelp(
             "Refuse images with more pixels than this, before decoding (decompression bombs).", valueName: "N"))
     var maxPixels = Bake.defaultMaxPixels
 
@@ -135,7 +141,8 @@ struct FixCommand: ParsableCommand {
         let journalPath = journal ?? folders.first.map(Journal.location)
 
         let configuration = ResolverConfiguration(
-            tessdata: tessdata, languages: lang, mirror: mirror ? .always : .auto, maxPixels: maxPixels,
+            tessdata: tessdata, classifierModel: classifier, languages: lang, mirror: mirror ? .always : .auto,
+            maxPixels: maxPixels,
             budget: budget.budget)
         let resolver: Resolver
         let openedJournal: Journal?
@@ -144,7 +151,9 @@ struct FixCommand: ParsableCommand {
             // A dry run changes nothing, not even by creating a journal in the user's folder.
             openedJournal = dryRun ? nil : try journalPath.map { try Journal(path: $0) }
         } catch let error as DocOrientError {
-            printError("docorient: \(error)" + (error.code == .missingModel ? " (here: --tessdata DIR)" : ""))
+            printError(
+                "docorient: \(error)"
+                    + (error.code == .missingModel ? " (here: --tessdata DIR or --classifier FILE)" : ""))
             throw ExitCode(1)
         }
         let writer = try ReportWriter(json: json, reportPath: report, quiet: quiet || !folders.isEmpty)

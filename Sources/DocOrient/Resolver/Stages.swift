@@ -45,7 +45,7 @@ struct Stages: ~Copyable {
     }
 
     /// Runs the stages until one decides, the budget is spent or none is left; then, when none
-    /// decided, concludes on all they read together (`Resolver.concludeTogether`).
+    /// decided, concludes on all they read together (`DecisionRules.concludeTogether`).
     mutating func run() throws -> Trace {
         if let lines = try readLines() {
             gather(lines.evidence, starvedBefore: [])
@@ -72,7 +72,7 @@ struct Stages: ~Copyable {
         try lookCoarsely(analysis, trace: &trace)
         try meter.checkCancellation()
         if !trace.decision.isDecided {
-            let together = resolver.concludeTogether(gathered, prior: prior)
+            let together = resolver.rules.concludeTogether(gathered, prior: prior)
             if together.isDecided { trace.decision = together }
         }
         return finished(trace)
@@ -142,13 +142,13 @@ struct Stages: ~Copyable {
     }
 
     /// Whether the page's best reading is too little to answer on by the page's standard
-    /// (`Resolver.readsTooLittle` at `page.minScore`).
+    /// (`DecisionRules.readsTooLittle` at `page.minScore`).
     private func readTooLittle(_ trace: Trace) -> Bool {
         let weights = resolver.calibration.scoring
         guard let best = trace.pageEvidence.values.max(by: { $0.score(weights) < $1.score(weights) }) else {
             return false
         }
-        return resolver.readsTooLittle(best, minScore: resolver.calibration.page.minScore)
+        return resolver.rules.readsTooLittle(best, minScore: resolver.calibration.page.minScore)
     }
 
     /// Reads the candidates of a stack of windows or lines by the cascade (`Cascade`).
@@ -169,15 +169,15 @@ struct Stages: ~Copyable {
         }
     }
 
-    /// The trace with the budget's note when it ran out (`Resolver.budgeted`), and the text's
-    /// decision weighed with the classifier's reading (`Resolver.arbitrate`).
+    /// The trace with the budget's note when it ran out (`DecisionRules.budgeted`), and the text's
+    /// decision weighed with the classifier's reading (`DecisionRules.arbitrate`).
     private func finished(_ trace: Trace) -> Trace {
         var trace = trace
         if let part = meter.exhaustedPart {
-            trace.decision = Resolver.budgeted(
+            trace.decision = DecisionRules.budgeted(
                 trace.decision, starved: starved.subtracting(read), part: part, spent: meter.summary)
         }
-        trace.decision = resolver.arbitrate(trace.decision, reading: reading, gathered: gathered)
+        trace.decision = resolver.rules.arbitrate(trace.decision, reading: reading, gathered: gathered)
         return trace
     }
 }
