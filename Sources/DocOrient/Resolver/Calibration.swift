@@ -153,6 +153,9 @@ struct ClassifierParameters: Sendable, Codable, Equatable {
     var overruleAt: Double
     /// A text answer at this confidence or more stands whatever the classifier says.
     var ocrStandsAt: Double
+    /// Stop after the text lines when they read no dictionary word or amount in any orientation
+    /// and the classifier is sure enough to answer alone (`Stages.readsNoWordTheClassifierNeeds`).
+    var stopsUnreadText: Bool
 }
 
 /// Everything fitted on the corpus.

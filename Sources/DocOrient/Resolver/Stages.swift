@@ -50,6 +50,12 @@ struct Stages: ~Copyable {
         if let lines = try readLines() {
             gather(lines.evidence, starvedBefore: [])
             if lines.decision.isDecided || meter.exhaustedPart != nil { return finished(lines) }
+            if readsNoWordTheClassifierNeeds() {
+                var lines = lines
+                lines.decision.reason = (lines.decision.reason.map { $0 + "; " } ?? "")
+                    + "Tesseract read no dictionary word or amount in any orientation of the text lines"
+                return finished(lines)
+            }
         }
         let c = resolver.calibration.cascade
         let analysis = try AnalysisImage.make(
@@ -82,6 +88,19 @@ struct Stages: ~Copyable {
     /// (`classifier.orderAt`); nil leaves the order to the text's own signs and the tag.
     private var lead: Orientation? {
         reading.bestProbability >= resolver.calibration.classifier.orderAt ? reading.best : nil
+    }
+
+    /// Whether reading on is futile: the classifier is sure enough to answer alone
+    /// (`classifier.decideAloneAt`), and the text lines, read in every orientation the cascade
+    /// asked for (mirrored ones included where the rotations read no plain text), gave no
+    /// dictionary word or amount in any (`classifier.stopsUnreadText`). Handwriting and scripts
+    /// the language model does not cover read that way; the windows and coarse looks after them
+    /// read the same page again at up to a few seconds (a page of Chinese print spent the whole
+    /// budget, 4.7 s), and what they find is confident junk at best.
+    private func readsNoWordTheClassifierNeeds() -> Bool {
+        let c = resolver.calibration.classifier
+        return c.stopsUnreadText && reading.bestProbability >= c.decideAloneAt && !gathered.isEmpty
+            && gathered.values.allSatisfy { $0.dictionaryWords + $0.amounts == 0 }
     }
 
     /// Adds what a stage read, per candidate (its lines' or windows' parts, or a coarse look),
