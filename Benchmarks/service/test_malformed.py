@@ -65,7 +65,7 @@ def kinds():
         "non-UTF-8 path": b"GET /\xff\xfe HTTP/1.1\r\n" + H + b"\r\n",
         "percent garbage in mode": b"POST /v1/fix?mode=%ZZ%00 HTTP/1.1\r\n" + H + b"Content-Length: 3\r\n\r\nabc",
         "mode bake-trim": b"POST /v1/fix?mode=bake-trim HTTP/1.1\r\n" + H + b"Content-Length: 3\r\n\r\nabc",
-        "absolute URI": b"GET http://example.invalid/healthz HTTP/1.1\r\n" + H + b"\r\n",
+        "space inside the target": b"GET /heal thz HTTP/1.1\r\n" + H + b"\r\n",
         "stalled head": b"POST /v1/orientation HTTP/1.1\r\n" + H,
         "stalled body": b"POST /v1/orientation HTTP/1.1\r\n" + H + b"Content-Length: 5000\r\n\r\nab",
         "expect 100-continue, too large": b"POST /v1/orientation HTTP/1.1\r\n" + H
