@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Logging
+import NIOHTTP1
 import Synchronization
 
 extension HTTPField.Name {
@@ -27,7 +28,8 @@ struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as any HTTPResponseError {
             response = try error.response(from: request, context: context)
         } catch {
-            log(request, context, status: 500, bytesOut: nil, since: start, id: id)
+            // Hummingbird answers a request it cannot parse (a bad chunk in the body) with 400.
+            log(request, context, status: error is HTTPParserError ? 400 : 500, bytesOut: nil, since: start, id: id)
             throw error
         }
         response.headers[.requestID] = id

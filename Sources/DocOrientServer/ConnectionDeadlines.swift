@@ -85,6 +85,10 @@ final class ConnectionDeadlines {
     private var rateTimer: Scheduled<Void>?
     private var graceTimer: Scheduled<Void>?
     private var bytesThisWindow = 0
+    /// Heads read and answers written on this connection: they differ while a request is
+    /// outstanding (more than one when a client pipelines).
+    private var requests = 0
+    private var answers = 0
     /// A limit was broken: the connection closes once the answer is written.
     private var broken = false
 
@@ -110,6 +114,7 @@ final class ConnectionDeadlines {
     fileprivate func headArrived(_ context: ChannelHandlerContext) {
         headerTimer?.cancel()
         headerTimer = nil
+        requests += 1
         phase = .body
         scheduleRateCheck(context)
     }
@@ -140,12 +145,20 @@ final class ConnectionDeadlines {
         if phase == .body { phase = .answering }
     }
 
-    /// The answer's last part is being written: the connection closes after it when a limit
-    /// was broken or the request's body has not ended (the rest of it is not worth reading).
+    /// An answer's head is being written: true when the connection will close after it, so
+    /// that the head says so (`Connection: close`).
+    fileprivate func answerBeginning() -> Bool {
+        broken || (answers + 1 == requests && phase == .body)
+    }
+
+    /// An answer's last part is being written: the connection closes after it when a limit was
+    /// broken, or when it answers the request whose body is still arriving (the rest of that body
+    /// is not worth reading).
     fileprivate func answerEnding() -> Bool {
-        let close = broken || phase == .head || phase == .body
-        if !close { phase = .idle }
-        return close
+        answers += 1
+        if broken || (answers == requests && phase == .body) { return true }
+        if answers == requests { phase = .idle }
+        return false
     }
 
     fileprivate func shutdownBegan(_ context: ChannelHandlerContext) {
@@ -213,11 +226,16 @@ final class ConnectionDeadlines {
         }
 
         func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-            guard case .end = unwrapOutboundIn(data), deadlines.answerEnding() else {
-                return context.write(data, promise: promise)
+            switch unwrapOutboundIn(data) {
+            case .head(var head) where deadlines.answerBeginning():
+                head.headerFields[.connection] = "close"
+                context.write(wrapOutboundOut(.head(head)), promise: promise)
+            case .end where deadlines.answerEnding():
+                context.writeAndFlush(data, promise: promise)
+                context.close(promise: nil)
+            default:
+                context.write(data, promise: promise)
             }
-            context.writeAndFlush(data, promise: promise)
-            context.close(promise: nil)
         }
 
         func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {

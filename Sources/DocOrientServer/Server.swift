@@ -99,6 +99,7 @@ public func makeRouter(
     let metrics = ServiceMetrics(registry: registry)
     router.add(middleware: AccessLogMiddleware(logger: accessLog))
     router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
+    router.add(middleware: MethodNotAllowedMiddleware())
     let images = ImageEndpoint(fixer: fixer, configuration: configuration)
 
     router.get("/healthz") { _, _ in jsonResponse(.ok, #"{"status":"ok"}"#) }
@@ -122,6 +123,30 @@ public func makeRouter(
         return try await images.answer(request, context, .fixed(mode))
     }
     return router
+}
+
+/// Answers 405 with `Allow` (instead of the router's 404) for a route's path asked with a
+/// method it does not take.
+struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// The methods each path takes, from `OpenAPIDocument.routes`.
+    static var allowed: [String: [String]] {
+        Dictionary(
+            grouping: OpenAPIDocument.routes.map { $0.split(separator: " ").map(String.init) }, by: { $0[1] }
+        ).mapValues { $0.map { $0[0] } }
+    }
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            guard let methods = Self.allowed[request.uri.path] else { throw error }
+            throw ServiceError(
+                .methodNotAllowed, .invalidRequest, "\(request.uri.path) takes \(methods.joined(separator: ", "))",
+                headers: [.allow: methods.joined(separator: ", ")])
+        }
+    }
 }
 
 /// The image endpoints: receive the body (holding an upload slot), then decide (holding an OCR

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOHTTP1
 import Prometheus
 import Synchronization
 
@@ -131,6 +132,8 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
             let status: HTTPResponse.Status
             switch error {
             case let error as any HTTPResponseError: status = error.status
+            // Hummingbird answers a request it cannot parse (a bad chunk in the body) with 400.
+            case is HTTPParserError: status = .badRequest
             case is CancellationError: status = ServiceMetrics.clientClosedRequest
             default: status = .internalServerError
             }
