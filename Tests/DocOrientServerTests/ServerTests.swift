@@ -176,10 +176,13 @@ struct ServerTests {
                 #expect(text.contains(#"docorient_http_requests_total{endpoint="/v1/fix",status="503"} 0"#))
                 #expect(text.contains("docorient_http_requests_in_flight 0"))
                 #expect(text.contains("docorient_http_requests_queued 0"))
+                #expect(text.contains("docorient_http_uploads_in_progress 0"))
+                #expect(text.contains(#"docorient_http_requests_total{endpoint="/v1/orientation",status="408"} 0"#))
                 // Every metric says what it counts, once.
                 for name in [
                     "docorient_http_requests_total", "docorient_http_request_duration_seconds",
                     "docorient_http_requests_in_flight", "docorient_http_requests_queued",
+                    "docorient_http_uploads_in_progress",
                 ] {
                     #expect(text.components(separatedBy: "# HELP \(name) ").count == 2, "one HELP line for \(name)")
                 }
