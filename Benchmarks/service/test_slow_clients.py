@@ -8,6 +8,8 @@
 - SIGTERM with 10 slow uploads open (the rate limit off, so that only the shutdown grace ends them)
   and 6 requests queued or being decided: new connections are refused at once, the 6 get their
   200, the uploads are cut after --shutdown-grace, the process exits 0 within 35 s.
+- A client that sends a request and never reads its answer is disconnected once the answer has
+  filled the server's buffer for a whole rate window.
 
 Every loop is bounded in time; the test fails rather than hangs.
 
@@ -203,5 +205,47 @@ def test_sigterm_answers_the_requests_being_decided_cuts_slow_uploads_and_exits_
         assert answers == [200] * 6, "every request at the engines gets its answer"
         assert len(uploads.closed_after) == 10
         uploads.close()
+    finally:
+        server.stop()
+
+
+def test_a_client_that_does_not_read_its_answer_is_disconnected(log_path):
+    server = Server("--body-rate-window", "3", log_path=log_path)
+    try:
+        # The answer is the fixed image, as large as the upload: 7 MB (the invoice with 100 empty
+        # APP15 segments), more than the kernel's socket buffers take on loopback (4 MB at most),
+        # so that the rest waits in the server's memory while the client reads nothing.
+        original = open(LARGE, "rb").read()
+        padding = b"".join(b"\xff\xef\xff\xff" + bytes(65533) for _ in range(100))
+        image = original[:2] + padding + original[2:]
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.settimeout(30)
+        sock.connect(("127.0.0.1", server.port))
+        sock.sendall(b"POST /v1/fix?mode=tag HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     b"Content-Length: %d\r\n\r\n" % len(image) + image)
+        start = time.monotonic()
+        until(lambda: counted(metrics(server.port), "/v1/fix", 200) == 1, "the answer to be made", seconds=60)
+        time.sleep(8)  # reads nothing for more than the 3 s window
+        sock.settimeout(10)
+        received = b""
+        ended = False
+        while time.monotonic() - start < 60:
+            try:
+                chunk = sock.recv(65536)
+            except ConnectionResetError:
+                ended = True
+                break
+            except socket.timeout:
+                break
+            if not chunk:
+                ended = True
+                break
+            received += chunk
+        sock.close()
+        print(f"\na client reading nothing got {len(received)} of about {len(image)} bytes, then the server closed")
+        assert ended and len(received) < len(image), "the server closed the connection before the answer was read"
+        status, _, _ = post(server.port, "/v1/orientation", open(SMALL, "rb").read())
+        assert status == 200
     finally:
         server.stop()

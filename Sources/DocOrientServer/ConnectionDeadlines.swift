@@ -56,8 +56,9 @@ struct GuardedHTTP1Channel: ServerChildChannel {
 
 /// The time limits of one connection, kept on its event loop (not thread-safe: every method
 /// runs there). Two handlers of the connection's pipeline share it: `ByteWatch`, first, notices
-/// the first byte of a request; `PhaseWatch`, after the HTTP codec, follows heads, bodies and
-/// answers. Its timers are cancelled when the connection closes.
+/// the first byte of a request and an answer the client does not read; `PhaseWatch`, after the
+/// HTTP codec, follows heads, bodies and answers. Its timers are cancelled when the connection
+/// closes.
 final class ConnectionDeadlines {
     /// The limits, as `ServerConfiguration` gives them.
     struct Limits: Sendable {
@@ -84,6 +85,7 @@ final class ConnectionDeadlines {
     private var headerTimer: Scheduled<Void>?
     private var rateTimer: Scheduled<Void>?
     private var graceTimer: Scheduled<Void>?
+    private var readTimer: Scheduled<Void>?
     private var bytesThisWindow = 0
     /// Heads read and answers written on this connection: they differ while a request is
     /// outstanding (more than one when a client pipelines).
@@ -170,7 +172,25 @@ final class ConnectionDeadlines {
         }
     }
 
+    /// The answer waiting to be sent filled the connection's buffer (the client does not read
+    /// it), or drained: a client that leaves the buffer full for a whole rate window is
+    /// disconnected, so that a slow reader does not keep its answer in memory for ever. A client
+    /// that reads keeps the buffer draining (NIO's watermarks: 64 KiB full, 32 KiB drained).
+    fileprivate func writabilityChanged(_ context: ChannelHandlerContext) {
+        if context.channel.isWritable {
+            readTimer?.cancel()
+            readTimer = nil
+        } else if readTimer == nil {
+            readTimer = context.eventLoop.assumeIsolated().scheduleTask(in: limits.bodyRateWindow) { [self] in
+                readTimer = nil
+                if !context.channel.isWritable { context.close(promise: nil) }
+            }
+        }
+    }
+
     fileprivate func closed() {
+        readTimer?.cancel()
+        readTimer = nil
         headerTimer?.cancel()
         rateTimer?.cancel()
         graceTimer?.cancel()
@@ -204,6 +224,11 @@ final class ConnectionDeadlines {
         func channelInactive(context: ChannelHandlerContext) {
             deadlines.closed()
             context.fireChannelInactive()
+        }
+
+        func channelWritabilityChanged(context: ChannelHandlerContext) {
+            deadlines.writabilityChanged(context)
+            context.fireChannelWritabilityChanged()
         }
     }
 

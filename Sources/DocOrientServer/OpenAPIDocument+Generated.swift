@@ -43,6 +43,9 @@ extension OpenAPIDocument {
                       }
                     }
                   },
+                  "400": {
+                    "description": "A request that cannot be parsed (a bad chunk in the body): no body, and the connection closes"
+                  },
                   "408": {
                     "description": "The body arrived slower than the service's minimum rate (README: --body-min-rate); the connection closes",
                     "content": {
@@ -233,7 +236,7 @@ extension OpenAPIDocument {
                     }
                   },
                   "400": {
-                    "description": "Unknown mode, or a bake the format cannot take losslessly (HEIF)",
+                    "description": "Unknown mode, a bake the format cannot take losslessly (HEIF), or a request that cannot be parsed (then with no body, and the connection closes)",
                     "content": {
                       "application/json": {
                         "schema": {
