@@ -11,7 +11,7 @@ public struct RequestTimeout: Error, Equatable, Sendable {
     public enum Limit: String, Sendable {
         /// The request's head (line and headers) took longer than `headerTimeout`.
         case header
-        /// The body arrived slower than `bodyMinimumRate` over a `bodyRateWindow`.
+        /// The body arrived slower than `bodyMinimumBytesPerSecond` over a `bodyRateWindow`.
         case bodyRate = "body_rate"
     }
     /// Which limit was broken.
