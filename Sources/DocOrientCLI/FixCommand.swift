@@ -122,6 +122,9 @@ struct FixCommand: ParsableCommand {
     @Argument(help: "Image files (JPEG, PNG, TIFF, HEIF) and folders of them.")
     var paths: [String]
 
+    /// The mode the flags ask for: --bake, with --trim or not, else a tag rewrite.
+    var mode: FixMode { bake ? (trim ? .bakeTrim : .bake) : .tag }
+
     func validate() throws {
         if trim && !bake { throw ValidationError("--trim only applies with --bake") }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
@@ -157,7 +160,7 @@ struct FixCommand: ParsableCommand {
             throw ExitCode(1)
         }
         let writer = try ReportWriter(json: json, reportPath: report, quiet: quiet || !folders.isEmpty)
-        let options = FixOptions(bake: bake, trim: trim, dryRun: dryRun, destination: write.destination)
+        let options = FixOptions(mode: mode, dryRun: dryRun, destination: write.destination)
         let originals = noKeep ? nil : openedJournal.map { OriginalsStore(besideJournal: $0.path) }
         let runner = BatchRunner(
             fixer: Fixer(resolver: resolver), options: options, jobs: jobs, journal: openedJournal, originals: originals
