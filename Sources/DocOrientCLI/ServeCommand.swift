@@ -79,6 +79,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Directory with the <lang>.traineddata models.", valueName: "DIR"))
     var tessdata: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "The orientation classifier's model file (default: $DOCORIENT_MODELS, then /usr/share/docorient, then the source tree's Models/classifier).",
+            valueName: "FILE"))
+    var classifier: String?
+
     @OptionGroup(title: "Work budget (per request)")
     var budget: BudgetOptions
 
@@ -101,9 +107,12 @@ struct ServeCommand: AsyncParsableCommand {
         let resolver: Resolver
         do {
             resolver = try Resolver(
-                configuration: ResolverConfiguration(tessdata: tessdata, languages: lang, budget: budget.budget))
+                configuration: ResolverConfiguration(
+                    tessdata: tessdata, classifierModel: classifier, languages: lang, budget: budget.budget))
         } catch let error as DocOrientError {
-            printError("docorient: \(error)" + (error.code == .missingModel ? " (here: --tessdata DIR)" : ""))
+            printError(
+                "docorient: \(error)"
+                    + (error.code == .missingModel ? " (here: --tessdata DIR or --classifier FILE)" : ""))
             throw ExitCode(1)
         }
         let format = logFormat

@@ -516,6 +516,23 @@ extension OpenAPIDocument {
                       "type": "object"
                     }
                   },
+                  "decided_by": {
+                    "type": "string",
+                    "nullable": true,
+                    "enum": [
+                      "text",
+                      "classifier",
+                      null
+                    ],
+                    "description": "Which reader the answer rests on: the text (Tesseract) or, where the text did not decide, the orientation classifier alone; null when undecidable or failed"
+                  },
+                  "classifier": {
+                    "type": "object",
+                    "description": "The orientation classifier's probability of each rotation, keyed by EXIF value (\"1\", \"3\", \"6\", \"8\"); empty when it did not look",
+                    "additionalProperties": {
+                      "type": "number"
+                    }
+                  },
                   "elapsed_ms": {
                     "type": "number"
                   }

@@ -52,7 +52,8 @@ struct Stages: ~Copyable {
             if lines.decision.isDecided || meter.exhaustedPart != nil { return finished(lines) }
             if readsNoWordTheClassifierNeeds() {
                 var lines = lines
-                lines.decision.reason = (lines.decision.reason.map { $0 + "; " } ?? "")
+                lines.decision.reason =
+                    (lines.decision.reason.map { $0 + "; " } ?? "")
                     + "Tesseract read no dictionary word or amount in any orientation of the text lines"
                 return finished(lines)
             }
