@@ -257,7 +257,8 @@ def peer_docorient(files, jobs, binary=None):
         yield result(path, int(det) if det is not None else None,
                      (ms / 1000.0) if ms is not None else None,
                      verdict=obj.get("verdict"), confidence=obj.get("confidence"),
-                     reason=obj.get("reason"))
+                     reason=obj.get("reason"), decided_by=obj.get("decided_by"),
+                     classifier=obj.get("classifier"))
     rc = p.wait()
     for path in files:
         if path not in seen:
@@ -711,6 +712,19 @@ def report(records, peers, peak, entries, sources, max_misses=25):
             out.append("")
 
     if "docorient" in peers:
+        rows = []
+        for part in parts:
+            recs = [r for r in records if r["peer"] == "docorient" and r["part"] == part]
+            for reader in ("text", "classifier"):
+                mine = [r for r in recs if r.get("decided_by") == reader]
+                if mine:
+                    rows.append([PART_TITLES[part], reader, len(mine), sum(r["correct"] for r in mine),
+                                 sum(1 for r in mine if r["decidable"] and not r["correct"]),
+                                 sum(1 for r in mine if not r["decidable"])])
+        if rows:
+            out.append(fmt_table("docorient: which reader decided (`decided_by`)", rows,
+                                 ["part", "reader", "answers", "right", "wrong", "hard negatives answered"]))
+            out.append("")
         pairs = twin_pairs([r for r in records if r["peer"] == "docorient"])
         if pairs:
             out.append(twin_table(pairs))
@@ -750,7 +764,8 @@ def score(entries, peer, res):
             rec["twin"] = e["twin"]
         if read != e["path"]:
             rec["read_twin"] = True      # this peer cannot read HEIC: it was given the JPEG twin
-        for k in ("confidence", "note", "label", "upconf", "leftconf", "mirrorconf", "verdict", "reason"):
+        for k in ("confidence", "note", "label", "upconf", "leftconf", "mirrorconf", "verdict", "reason", "decided_by",
+                  "classifier"):
             if r.get(k) is not None:
                 rec[k] = r[k]
         if peer == "docorient" and e["decidable"] and not rec["correct"]:

@@ -114,8 +114,8 @@ def test_sigterm_finishes_the_request_in_flight_refuses_new_connections_and_exit
     sock = socket.create_connection(("127.0.0.1", server.port), timeout=120)
     post_head(sock, "/v1/orientation", len(image))
     sock.sendall(image[:half])
-    # The request is admitted (its handler is reading the body) before the signal is sent.
-    until(lambda: gauge(metrics(server.port), "docorient_http_requests_in_flight") == 1, "the upload to be in flight")
+    # The request's body is being received (its handler holds an upload slot) before the signal is sent.
+    until(lambda: gauge(metrics(server.port), "docorient_http_uploads_in_progress") == 1, "the upload to be in progress")
 
     server.send_signal(signal.SIGTERM)
     until(lambda: refused(server.port), "new connections to be refused")
@@ -135,9 +135,10 @@ def test_a_client_gone_mid_upload_leaves_the_server_serving(server):
     sock = socket.create_connection(("127.0.0.1", server.port), timeout=30)
     post_head(sock, "/v1/orientation", len(image))
     sock.sendall(image[: len(image) // 3])
-    until(lambda: gauge(metrics(server.port), "docorient_http_requests_in_flight") == 1, "the upload to be in flight")
+    until(lambda: gauge(metrics(server.port), "docorient_http_uploads_in_progress") == 1,
+          "the upload to be in progress")
     sock.close()
-    text = until(lambda: (lambda t: t if gauge(t, "docorient_http_requests_in_flight") == 0 else None)(
+    text = until(lambda: (lambda t: t if gauge(t, "docorient_http_uploads_in_progress") == 0 else None)(
         metrics(server.port)), "the upload to be dropped")
     assert counted(text, "/v1/orientation", 499) == 1, "recorded as 'client closed request'"
 

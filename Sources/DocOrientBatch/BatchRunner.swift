@@ -58,8 +58,8 @@ public final class BatchRunner: @unchecked Sendable {
         self.originals = options.dryRun ? nil : originals
     }
 
-    /// The journal's name for how files are handled; a run in another mode redoes them.
-    var mode: String { options.bake ? (options.trim ? "bake-trim" : "bake") : "tag" }
+    /// How files are handled, as the journal records it; a run in another mode redoes them.
+    var mode: FixMode { options.mode }
 
     /// Guards `next`, `emitted`, `results` and `running`; workers wait on it while the reorder
     /// window is full.

@@ -8,8 +8,9 @@ public struct JournalEntry: Codable, Sendable, Equatable {
 
     /// The file's absolute path (relative paths are taken from the working directory): the journal's key.
     public var path: String
-    /// How the file was handled ("tag", "bake", "bake-trim"): a run in another mode redoes it.
-    public var mode: String
+    /// How the file was handled (stored as the raw value: "tag", "bake", "bake-trim"): a run in
+    /// another mode redoes it.
+    public var mode: FixMode
     /// The file's length in bytes after docorient handled it.
     public var size: Int
     /// Last content change after docorient handled it (`FileFacts.modified`), in nanoseconds since 1970.

@@ -74,6 +74,12 @@ struct FixCommand: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "The orientation classifier's model file (default: $DOCORIENT_MODELS, then /usr/share/docorient, then the source tree's Models/classifier).",
+            valueName: "FILE"))
+    var classifier: String?
+
+    @Option(
+        help: ArgumentHelp(
             "Refuse images with more pixels than this, before decoding (decompression bombs).", valueName: "N"))
     var maxPixels = Bake.defaultMaxPixels
 
@@ -116,6 +122,9 @@ struct FixCommand: ParsableCommand {
     @Argument(help: "Image files (JPEG, PNG, TIFF, HEIF) and folders of them.")
     var paths: [String]
 
+    /// The mode the flags ask for: --bake, with --trim or not, else a tag rewrite.
+    var mode: FixMode { bake ? (trim ? .bakeTrim : .bake) : .tag }
+
     func validate() throws {
         if trim && !bake { throw ValidationError("--trim only applies with --bake") }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
@@ -135,7 +144,8 @@ struct FixCommand: ParsableCommand {
         let journalPath = journal ?? folders.first.map(Journal.location)
 
         let configuration = ResolverConfiguration(
-            tessdata: tessdata, languages: lang, mirror: mirror ? .always : .auto, maxPixels: maxPixels,
+            tessdata: tessdata, classifierModel: classifier, languages: lang, mirror: mirror ? .always : .auto,
+            maxPixels: maxPixels,
             budget: budget.budget)
         let resolver: Resolver
         let openedJournal: Journal?
@@ -144,11 +154,13 @@ struct FixCommand: ParsableCommand {
             // A dry run changes nothing, not even by creating a journal in the user's folder.
             openedJournal = dryRun ? nil : try journalPath.map { try Journal(path: $0) }
         } catch let error as DocOrientError {
-            printError("docorient: \(error)" + (error.code == .missingModel ? " (here: --tessdata DIR)" : ""))
+            printError(
+                "docorient: \(error)"
+                    + (error.code == .missingModel ? " (here: --tessdata DIR or --classifier FILE)" : ""))
             throw ExitCode(1)
         }
         let writer = try ReportWriter(json: json, reportPath: report, quiet: quiet || !folders.isEmpty)
-        let options = FixOptions(bake: bake, trim: trim, dryRun: dryRun, destination: write.destination)
+        let options = FixOptions(mode: mode, dryRun: dryRun, destination: write.destination)
         let originals = noKeep ? nil : openedJournal.map { OriginalsStore(besideJournal: $0.path) }
         let runner = BatchRunner(
             fixer: Fixer(resolver: resolver), options: options, jobs: jobs, journal: openedJournal, originals: originals

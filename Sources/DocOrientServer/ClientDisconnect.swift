@@ -9,11 +9,24 @@ public struct ServiceRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The connection the request came in on.
     let channel: any Channel
+    /// What the handler found, for the access log.
+    let outcome = RequestOutcome()
 
     /// The context of a request that arrived on `source.channel`.
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         channel = source.channel
+    }
+}
+
+/// What a request's handler found that its answer's status does not say: the decision's
+/// verdict. Set by the handler, read by the access log once the answer is made. Thread-safe.
+final class RequestOutcome: Sendable {
+    private let state = Mutex<String?>(nil)
+    /// The verdict of the decision (`agrees`, `disagrees`, ...), nil before one or without one.
+    var verdict: String? {
+        get { state.withLock { $0 } }
+        set { state.withLock { $0 = newValue } }
     }
 }
 

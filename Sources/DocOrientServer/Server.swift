@@ -2,11 +2,15 @@ import DocOrient
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
 import NIOHTTP1
 import Prometheus
 import Synchronization
 
-/// Settings of the HTTP service.
+/// Settings of the HTTP service: where it listens, what it admits, and the time limits of each
+/// phase of a connection (README "Run it as a service" gives each default and why).
 public struct ServerConfiguration: Sendable {
     /// The address to listen on: "127.0.0.1" (the default) for this machine only, "0.0.0.0" for every interface.
     public var host: String
@@ -17,33 +21,216 @@ public struct ServerConfiguration: Sendable {
     public var maxBodyBytes: Int
     /// The work allowed for each request's image; nil uses the resolver's `configuration.budget`.
     public var budget: WorkBudget?
-    /// Image requests admitted at once (being read, queued for an engine, or being decided);
-    /// one more gets 503 with Retry-After.
+    /// Image requests admitted to the OCR engines at once (queued for an engine or being
+    /// decided); one more gets 503 with Retry-After. Receiving a body does not count.
     public var maxInFlight: Int
+    /// Request bodies being received at once; one more gets 429 with Retry-After. With
+    /// `maxBodyBytes`, it bounds the memory uploads hold: `maxUploads` x `maxBodyBytes`.
+    public var maxUploads: Int
+    /// Connections open at once; past it, new ones wait in the listen backlog until one closes.
+    public var maxConnections: Int
+    /// Time from a request's first byte to the end of its headers; past it, 408 and the
+    /// connection closes.
+    public var headerTimeout: Duration
+    /// The least rate a body must keep, in bytes per second, over each `bodyRateWindow`;
+    /// slower, 408 and the connection closes.
+    public var bodyMinimumBytesPerSecond: Int
+    /// The window over which `bodyMinimumBytesPerSecond` is measured.
+    public var bodyRateWindow: Duration
+    /// Time a keep-alive connection may wait for its next request before it is closed.
+    public var idleTimeout: Duration
+    /// After SIGTERM, how long uploads still arriving may go on before they are cut; requests
+    /// whose body has arrived are answered whatever the time.
+    public var shutdownGrace: Duration
 
     /// Settings with defaults for a local service: 127.0.0.1:8080, bodies up to 32 MiB, the
-    /// resolver's budget, and 4 image requests in flight per active processor.
+    /// resolver's budget, 4 image requests at the engines per active processor, 64 uploads and
+    /// 1,000 connections at once; headers within 10 s, bodies at 2 KiB/s or more over 10 s
+    /// windows, idle connections closed after 75 s, uploads cut 20 s after SIGTERM.
     public init(
         host: String = "127.0.0.1", port: Int = 8080, maxBodyBytes: Int = 32 << 20, budget: WorkBudget? = nil,
-        maxInFlight: Int = 4 * ProcessInfo.processInfo.activeProcessorCount
+        maxInFlight: Int = 4 * ProcessInfo.processInfo.activeProcessorCount, maxUploads: Int = 64,
+        maxConnections: Int = 1000, headerTimeout: Duration = .seconds(10), bodyMinimumBytesPerSecond: Int = 2048,
+        bodyRateWindow: Duration = .seconds(10), idleTimeout: Duration = .seconds(75),
+        shutdownGrace: Duration = .seconds(20)
     ) {
         self.host = host
         self.port = port
         self.maxBodyBytes = maxBodyBytes
         self.budget = budget
         self.maxInFlight = maxInFlight
+        self.maxUploads = maxUploads
+        self.maxConnections = maxConnections
+        self.headerTimeout = headerTimeout
+        self.bodyMinimumBytesPerSecond = bodyMinimumBytesPerSecond
+        self.bodyRateWindow = bodyRateWindow
+        self.idleTimeout = idleTimeout
+        self.shutdownGrace = shutdownGrace
+    }
+
+    var connectionLimits: ConnectionDeadlines.Limits {
+        .init(
+            header: TimeAmount(headerTimeout), bodyMinimumBytesPerSecond: bodyMinimumBytesPerSecond,
+            bodyRateWindow: TimeAmount(bodyRateWindow), idle: TimeAmount(idleTimeout),
+            shutdownGrace: TimeAmount(shutdownGrace))
     }
 }
 
-/// The HTTP status for a library failure: 415 for bytes that are no supported image, 422 for a
-/// broken one or a limit, 400 for an impossible request, 500 otherwise.
-func status(for code: DocOrientError.Code) -> HTTPResponse.Status {
-    switch code {
-    case .unsupportedFormat: return .unsupportedMediaType
-    case .malformed, .limitExceeded, .imperfectTransform: return .unprocessableContent
-    case .invalidRequest: return .badRequest
-    case .io, .library, .missingModel: return .internalServerError
+/// What an image request answers.
+enum ImageAnswer: Sendable {
+    /// The record of the decision, the image unchanged (`POST /v1/orientation`).
+    case record
+    /// The image fixed in this mode, the record in a header (`POST /v1/fix`).
+    case fixed(FixMode)
+}
+
+/// Builds the router of the service over `fixer`. The work of an image request stops (and its
+/// engine is freed) when its client goes away; `makeApplication` installs what notices that.
+/// - Parameters:
+///   - registry: where the service's metrics live, served at `GET /metrics`; pass one to add
+///     them to an exposition of your own (their names start with `docorient_`).
+///   - accessLog: where each request's line goes (README "Access log"), at level info.
+public func makeRouter(
+    fixer: Fixer, configuration: ServerConfiguration,
+    registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+    accessLog: Logger = Logger(label: "docorient.access")
+) -> Router<ServiceRequestContext> {
+    let router = Router(context: ServiceRequestContext.self)
+    let metrics = ServiceMetrics(registry: registry)
+    router.add(middleware: AccessLogMiddleware(logger: accessLog))
+    router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
+    router.add(middleware: MethodNotAllowedMiddleware())
+    let images = ImageEndpoint(fixer: fixer, configuration: configuration)
+
+    router.get("/healthz") { _, _ in jsonResponse(.ok, #"{"status":"ok"}"#) }
+    router.get("/openapi.json") { _, _ in jsonResponse(.ok, OpenAPIDocument.json) }
+    router.get("/metrics") { _, _ in
+        let engines = fixer.resolver.configuration.maxEngines
+        let admitted = images.engines.current
+        return Response(
+            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+            body: .init(
+                byteBuffer: ByteBuffer(
+                    bytes: metrics.exposition(
+                        inFlight: admitted, queued: max(0, admitted - engines), uploads: images.uploads.current))))
     }
+    router.post("/v1/orientation") { request, context in try await images.answer(request, context, .record) }
+    router.post("/v1/fix") { request, context in
+        let asked = request.uri.queryParameters.get("mode") ?? FixMode.tag.rawValue
+        guard let mode = FixMode(rawValue: asked), mode != .bakeTrim else {
+            throw ServiceError(.badRequest, .invalidRequest, "mode must be tag or bake, not \(asked)")
+        }
+        return try await images.answer(request, context, .fixed(mode))
+    }
+    return router
+}
+
+/// Answers 405 with `Allow` (instead of the router's 404) for a route's path asked with a
+/// method it does not take.
+struct MethodNotAllowedMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// The methods each path takes, from `OpenAPIDocument.routes`.
+    static var allowed: [String: [String]] {
+        Dictionary(
+            grouping: OpenAPIDocument.routes.map { $0.split(separator: " ").map(String.init) }, by: { $0[1] }
+        ).mapValues { $0.map { $0[0] } }
+    }
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError where error.status == .notFound {
+            guard let methods = Self.allowed[request.uri.path] else { throw error }
+            throw ServiceError(
+                .methodNotAllowed, .invalidRequest, "\(request.uri.path) takes \(methods.joined(separator: ", "))",
+                headers: [.allow: methods.joined(separator: ", ")])
+        }
+    }
+}
+
+/// The image endpoints: receive the body (holding an upload slot), then decide (holding an OCR
+/// admission), then answer. Thread-safe.
+struct ImageEndpoint: Sendable {
+    let fixer: Fixer
+    let maxBodyBytes: Int
+    let budget: WorkBudget?
+    /// Bodies being received.
+    let uploads: Admission
+    /// Requests queued for an OCR engine or being decided.
+    let engines: Admission
+
+    init(fixer: Fixer, configuration: ServerConfiguration) {
+        self.fixer = fixer
+        maxBodyBytes = configuration.maxBodyBytes
+        budget = configuration.budget
+        uploads = Admission(limit: configuration.maxUploads)
+        engines = Admission(limit: configuration.maxInFlight)
+    }
+
+    func answer(_ request: Request, _ context: ServiceRequestContext, _ answer: ImageAnswer) async throws -> Response {
+        let body = try await receive(request)
+        guard engines.enter() else {
+            throw ServiceError(
+                .serviceUnavailable, .limitExceeded, "the OCR engines are busy; try again shortly",
+                headers: [.retryAfter: "1"])
+        }
+        defer { engines.leave() }
+        let options =
+            switch answer {
+            case .record: FixOptions(dryRun: true)
+            case .fixed(let mode): FixOptions(mode: mode)
+            }
+        let fixed: FixedImage
+        do {
+            fixed = try await cancellingWhenClientLeaves(context.channel) { [fixer, budget] in
+                try await fixer.fix(Array(body.readableBytesView), options: options, budget: budget)
+            }
+        } catch let error as DocOrientError {
+            throw ServiceError(error)
+        } catch is CancellationError {
+            throw ServiceError.clientGone
+        }
+        context.outcome.verdict = fixed.record.verdict.rawValue
+        switch answer {
+        case .record:
+            return jsonResponse(.ok, fixed.record.jsonLine)
+        case .fixed:
+            var headers: HTTPFields = [.contentType: "application/octet-stream"]
+            headers[.docOrientRecord] = fixed.record.jsonLine
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: fixed.bytes)))
+        }
+    }
+
+    /// The whole body, read while holding an upload slot (never an OCR admission).
+    private func receive(_ request: Request) async throws -> ByteBuffer {
+        let tooLarge = ServiceError(
+            .contentTooLarge, .limitExceeded, "the request body is larger than \(maxBodyBytes) bytes")
+        // Refused before a byte of it is read; the connection closes after the answer.
+        if let declared = request.headers[.contentLength].flatMap(Int.init), declared > maxBodyBytes {
+            throw tooLarge
+        }
+        guard uploads.enter() else {
+            throw ServiceError(
+                .tooManyRequests, .limitExceeded, "too many uploads at once; try again shortly",
+                headers: [.retryAfter: "1"])
+        }
+        defer { uploads.leave() }
+        do {
+            return try await request.body.collect(upTo: maxBodyBytes)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw tooLarge
+        } catch let timeout as RequestTimeout {
+            throw ServiceError(timeout)
+        } catch HTTPParserError.invalidEOFState {
+            throw ServiceError.clientGone
+        }
+    }
+}
+
+extension HTTPField.Name {
+    /// The record of a fix, as JSON, beside the fixed image.
+    static let docOrientRecord = HTTPField.Name("X-DocOrient-Record")!
 }
 
 func jsonResponse(_ status: HTTPResponse.Status, _ text: String) -> Response {
@@ -52,154 +239,39 @@ func jsonResponse(_ status: HTTPResponse.Status, _ text: String) -> Response {
         body: .init(byteBuffer: ByteBuffer(string: text + "\n")))
 }
 
-func errorResponse(_ error: DocOrientError) -> Response {
-    let object: [String: String] = ["error": error.code.rawValue, "message": error.message]
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    let text = (try? encoder.encode(object)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-    return jsonResponse(status(for: error.code), text)
-}
-
-/// Builds the router of the service over `fixer`. The work of an image request stops (and its
-/// engine is freed) when its client goes away; `makeApplication` installs what notices that.
-/// - Parameter registry: where the service's metrics live, served at `GET /metrics`; pass one
-///   to add them to an exposition of your own (their names start with `docorient_`).
-public func makeRouter(
-    fixer: Fixer, configuration: ServerConfiguration,
-    registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()
-) -> Router<ServiceRequestContext> {
-    let router = Router(context: ServiceRequestContext.self)
-    let metrics = ServiceMetrics(registry: registry)
-    router.add(middleware: RequestMetricsMiddleware(metrics: metrics))
-    let limit = configuration.maxBodyBytes
-    let budget = configuration.budget
-
-    @Sendable func body(_ request: Request) async throws -> Upload {
-        do {
-            return .complete(try await request.body.collect(upTo: limit))
-        } catch let error as HTTPError where error.status == .contentTooLarge {
-            return .tooLarge
-        } catch HTTPParserError.invalidEOFState {
-            return .abandoned
-        }
-    }
-    let admitted = Admission(limit: configuration.maxInFlight)
-    @Sendable func busy() -> Response {
-        var r = errorResponse(DocOrientError(.limitExceeded, "the service is busy; try again shortly"))
-        r.status = .serviceUnavailable
-        r.headers[.retryAfter] = "1"
-        return r
-    }
-    let tooLarge = DocOrientError(.limitExceeded, "the request body is larger than \(limit) bytes")
-    // Nobody reads it: the status is for the metrics and the log.
-    let clientGone = Response(status: ServiceMetrics.clientClosedRequest, headers: [.connection: "close"])
-
-    router.get("/healthz") { _, _ in jsonResponse(.ok, #"{"status":"ok"}"#) }
-    router.get("/openapi.json") { _, _ in jsonResponse(.ok, OpenAPIDocument.json) }
-    router.get("/metrics") { _, _ in
-        // Requests beyond the engines wait in the fixer's queue; the gate admits maxEngines at once.
-        let queued = max(0, admitted.deciding - fixer.resolver.configuration.maxEngines)
-        return Response(
-            status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-            body: .init(byteBuffer: ByteBuffer(bytes: metrics.exposition(inFlight: admitted.current, queued: queued))))
-    }
-
-    router.post("/v1/orientation") { request, context -> Response in
-        guard admitted.enter() else { return busy() }
-        defer { admitted.leave() }
-        let buffer: ByteBuffer
-        switch try await body(request) {
-        case .complete(let bytes): buffer = bytes
-        case .tooLarge: return withStatus(errorResponse(tooLarge), .contentTooLarge)
-        case .abandoned: return clientGone
-        }
-        do {
-            let fixed = try await admitted.deciding {
-                try await cancellingWhenClientLeaves(context.channel) {
-                    try await fixer.fix(
-                        Array(buffer.readableBytesView), options: FixOptions(dryRun: true), budget: budget)
-                }
-            }
-            return jsonResponse(.ok, fixed.record.jsonLine)
-        } catch let error as DocOrientError {
-            return errorResponse(error)
-        } catch is CancellationError {
-            return clientGone
-        }
-    }
-
-    router.post("/v1/fix") { request, context -> Response in
-        guard admitted.enter() else { return busy() }
-        defer { admitted.leave() }
-        let mode = request.uri.queryParameters.get("mode") ?? "tag"
-        guard mode == "tag" || mode == "bake" else {
-            return errorResponse(DocOrientError(.invalidRequest, "mode must be tag or bake, not \(mode)"))
-        }
-        let buffer: ByteBuffer
-        switch try await body(request) {
-        case .complete(let bytes): buffer = bytes
-        case .tooLarge: return withStatus(errorResponse(tooLarge), .contentTooLarge)
-        case .abandoned: return clientGone
-        }
-        do {
-            let fixed = try await admitted.deciding {
-                try await cancellingWhenClientLeaves(context.channel) {
-                    try await fixer.fix(
-                        Array(buffer.readableBytesView), options: FixOptions(bake: mode == "bake"), budget: budget)
-                }
-            }
-            var headers: HTTPFields = [.contentType: "application/octet-stream"]
-            headers[HTTPField.Name("X-DocOrient-Record")!] = fixed.record.jsonLine
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: fixed.bytes)))
-        } catch let error as DocOrientError {
-            return errorResponse(error)
-        } catch is CancellationError {
-            return clientGone
-        }
-    }
-    return router
-}
-
-/// A request body as it arrived.
-enum Upload {
-    /// All of it, within the limit.
-    case complete(ByteBuffer)
-    /// More than the limit.
-    case tooLarge
-    /// The connection ended before the body did: the client went away mid-upload.
-    case abandoned
-}
-
-func withStatus(_ response: Response, _ status: HTTPResponse.Status) -> Response {
-    var r = response
-    r.status = status
-    return r
-}
-
 /// The service as a Hummingbird application; `runService()` serves until SIGTERM or SIGINT,
-/// then stops accepting and lets requests in flight finish.
+/// then stops accepting, answers the requests whose body has arrived, cuts uploads still
+/// arriving after `shutdownGrace`, and returns.
 /// - Parameters:
 ///   - registry: where the service's metrics live (`GET /metrics`); each application gets its
 ///     own unless you pass one, so building several in one process is safe.
+///   - logger: the application's logger; the access log is its `docorient.access` child.
 ///   - onRunning: called once the server listens, with the port it listens on (the one the
 ///     system chose when `configuration.port` is 0).
 public func makeApplication(
     fixer: Fixer, configuration: ServerConfiguration,
     registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+    logger: Logger = Logger(label: "docorient"),
     onRunning: (@Sendable (_ port: Int) async -> Void)? = nil
 ) -> some ApplicationProtocol {
-    Application(
-        router: makeRouter(fixer: fixer, configuration: configuration, registry: registry),
-        server: .http1(configuration: .init(additionalChannelHandlers: [ClientDisconnectWatch()])),
-        configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "docorient"),
-        onServerRunning: { channel in await onRunning?(channel.localAddress?.port ?? configuration.port) })
+    var accessLog = Logger(label: "docorient.access")
+    accessLog.logLevel = logger.logLevel
+    let limits = configuration.connectionLimits
+    return Application(
+        router: makeRouter(fixer: fixer, configuration: configuration, registry: registry, accessLog: accessLog),
+        server: HTTPServerBuilder { responder in
+            GuardedHTTP1Channel(responder: responder, limits: limits, decoder: .init())
+        },
+        configuration: .init(
+            address: .hostname(configuration.host, port: configuration.port), serverName: "docorient",
+            availableConnectionsDelegate: .maximum(configuration.maxConnections, logger: logger)),
+        onServerRunning: { channel in await onRunning?(channel.localAddress?.port ?? configuration.port) },
+        logger: logger)
 }
 
-/// Counts the image requests in flight (admitted: being read, queued for an engine, or being
-/// decided) and refuses past a limit; also counts those inside the fixer (queued or being decided).
+/// Counts requests holding one kind of admission and refuses past a limit. Thread-safe.
 final class Admission: Sendable {
     private let count = Atomic<Int>(0)
-    private let inFixer = Atomic<Int>(0)
     private let limit: Int
     init(limit: Int) { self.limit = limit }
     func enter() -> Bool {
@@ -210,15 +282,6 @@ final class Admission: Sendable {
         return true
     }
     func leave() { count.subtract(1, ordering: .relaxed) }
-    /// Admitted requests now.
+    /// Requests holding the admission now.
     var current: Int { count.load(ordering: .relaxed) }
-
-    /// Runs `work` (a call into the fixer), counted in `deciding` meanwhile.
-    func deciding<R>(_ work: () async throws -> R) async throws -> R {
-        inFixer.add(1, ordering: .relaxed)
-        defer { inFixer.subtract(1, ordering: .relaxed) }
-        return try await work()
-    }
-    /// Requests inside the fixer now: waiting for an engine or being decided.
-    var deciding: Int { inFixer.load(ordering: .relaxed) }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOHTTP1
 import Prometheus
 import Synchronization
 
@@ -35,7 +36,12 @@ final class ServiceMetrics: Sendable {
                 "Time from a request's arrival to its answer, by endpoint and HTTP status.")
         }
         static var inFlight: MetricNameDescriptor {
-            named("docorient_http_requests_in_flight", "Image requests admitted and not yet answered.")
+            named(
+                "docorient_http_requests_in_flight",
+                "Image requests admitted to the OCR engines (queued or being decided) and not yet answered.")
+        }
+        static var uploads: MetricNameDescriptor {
+            named("docorient_http_uploads_in_progress", "Image request bodies being received.")
         }
         static var queued: MetricNameDescriptor {
             named("docorient_http_requests_queued", "Admitted image requests waiting for an OCR engine.")
@@ -50,6 +56,7 @@ final class ServiceMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
     private let inFlight: Gauge
     private let queued: Gauge
+    private let uploads: Gauge
     private let series = Mutex<[Series.Key: Series]>([:])
 
     private struct Series: Sendable {
@@ -62,11 +69,13 @@ final class ServiceMetrics: Sendable {
         self.registry = registry
         inFlight = registry.makeGauge(descriptor: Name.inFlight)
         queued = registry.makeGauge(descriptor: Name.queued)
+        uploads = registry.makeGauge(descriptor: Name.uploads)
         // The refusals a dashboard alerts on exist from the start, at 0, rather than appearing
         // with the first one.
         for endpoint in ["/v1/orientation", "/v1/fix"] {
             for status in [
-                HTTPResponse.Status.serviceUnavailable, .contentTooLarge, .unsupportedMediaType, .unprocessableContent,
+                HTTPResponse.Status.serviceUnavailable, .tooManyRequests, .requestTimeout, .contentTooLarge,
+                .unsupportedMediaType, .unprocessableContent,
             ] {
                 _ = self.series(endpoint: endpoint, status: status)
             }
@@ -81,11 +90,12 @@ final class ServiceMetrics: Sendable {
         s.duration.record(duration)
     }
 
-    /// The Prometheus text exposition of every metric, with the gauges set to `inFlight` and
-    /// `queued` first (read at scrape time, so they are exact then).
-    func exposition(inFlight: Int, queued: Int) -> [UInt8] {
+    /// The Prometheus text exposition of every metric, with the gauges set to `inFlight`,
+    /// `queued` and `uploads` first (read at scrape time, so they are exact then).
+    func exposition(inFlight: Int, queued: Int, uploads: Int) -> [UInt8] {
         self.inFlight.set(Int64(inFlight))
         self.queued.set(Int64(queued))
+        self.uploads.set(Int64(uploads))
         return registry.emitToBuffer()
     }
 
@@ -122,6 +132,8 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
             let status: HTTPResponse.Status
             switch error {
             case let error as any HTTPResponseError: status = error.status
+            // Hummingbird answers a request it cannot parse (a bad chunk in the body) with 400.
+            case is HTTPParserError: status = .badRequest
             case is CancellationError: status = ServiceMetrics.clientClosedRequest
             default: status = .internalServerError
             }

@@ -4,17 +4,30 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import Testing
+
+extension HTTPField.Name {
+    static let requestID = HTTPField.Name("X-Request-ID")!
+}
 
 enum ServerFixtures {
     static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Corpus/samples")
     static let fixer = Result { Fixer(resolver: try Resolver(configuration: ResolverConfiguration())) }
-    static func app(maxBodyBytes: Int = 32 << 20, maxInFlight: Int = 8) throws -> some ApplicationProtocol {
-        makeApplication(
+    static func app(
+        maxBodyBytes: Int = 32 << 20, maxInFlight: Int = 8, maxUploads: Int = 8
+    ) throws
+        -> some ApplicationProtocol
+    {
+        var quiet = Logger(label: "docorient")
+        quiet.logLevel = .warning  // no access log in the test output
+        return makeApplication(
             fixer: try fixer.get(),
             configuration: ServerConfiguration(
-                host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes, maxInFlight: maxInFlight))
+                host: "127.0.0.1", port: 0, maxBodyBytes: maxBodyBytes, maxInFlight: maxInFlight,
+                maxUploads: maxUploads),
+            logger: quiet)
     }
 }
 
@@ -163,10 +176,13 @@ struct ServerTests {
                 #expect(text.contains(#"docorient_http_requests_total{endpoint="/v1/fix",status="503"} 0"#))
                 #expect(text.contains("docorient_http_requests_in_flight 0"))
                 #expect(text.contains("docorient_http_requests_queued 0"))
+                #expect(text.contains("docorient_http_uploads_in_progress 0"))
+                #expect(text.contains(#"docorient_http_requests_total{endpoint="/v1/orientation",status="408"} 0"#))
                 // Every metric says what it counts, once.
                 for name in [
                     "docorient_http_requests_total", "docorient_http_request_duration_seconds",
                     "docorient_http_requests_in_flight", "docorient_http_requests_queued",
+                    "docorient_http_uploads_in_progress",
                 ] {
                     #expect(text.components(separatedBy: "# HELP \(name) ").count == 2, "one HELP line for \(name)")
                 }
@@ -188,6 +204,64 @@ struct ServerTests {
                 #expect(!text.contains(#"status="200""#), "this application answered no request with 200")
             }
         }
+    }
+
+    @Test func uploadsPastTheLimitGet429AndNot503() async throws {
+        let jpeg = try Data(contentsOf: ServerFixtures.samples.appendingPathComponent("0003_letter.jpg"))
+        try await ServerFixtures.app(maxUploads: 0).test(.live) { client in
+            try await client.execute(uri: "/v1/orientation", method: .post, body: ByteBuffer(bytes: jpeg)) { response in
+                #expect(response.status == .tooManyRequests)
+                #expect(response.headers[.retryAfter] == "1")
+            }
+        }
+    }
+
+    @Test func aBodyDeclaredLargerThanTheLimitIs413AndClosesTheConnection() async throws {
+        try await ServerFixtures.app(maxBodyBytes: 1000).test(.live) { client in
+            try await client.execute(
+                uri: "/v1/fix", method: .post, headers: [.contentLength: "5000"],
+                body: ByteBuffer(repeating: 0, count: 5000)
+            ) { response in
+                #expect(response.status == .contentTooLarge)
+                #expect(String(buffer: response.body).contains("\"error\":\"limit_exceeded\""))
+            }
+        }
+    }
+
+    @Test func theClientsRequestIDIsReturnedAndOneIsMadeOtherwise() async throws {
+        try await ServerFixtures.app().test(.live) { client in
+            try await client.execute(uri: "/healthz", method: .get, headers: [.requestID: "lb-7f3a"]) { response in
+                #expect(response.headers[.requestID] == "lb-7f3a")
+            }
+            try await client.execute(uri: "/v1/fix?mode=rotate", method: .post, body: ByteBuffer(string: "x")) {
+                response in
+                #expect(response.status == .badRequest)
+                #expect(response.headers[.requestID]?.count == 16, "made here for an error too")
+            }
+            // An id that would garble a log line is replaced.
+            try await client.execute(uri: "/healthz", method: .get, headers: [.requestID: "a b"]) { response in
+                #expect(response.headers[.requestID] != "a b")
+            }
+        }
+    }
+
+    @Test func aRoutesPathAskedWithAnotherMethodIs405WithAllow() async throws {
+        try await ServerFixtures.app().test(.live) { client in
+            try await client.execute(uri: "/v1/orientation", method: .get) { response in
+                #expect(response.status == .methodNotAllowed)
+                #expect(response.headers[.allow] == "POST")
+            }
+            try await client.execute(uri: "/nowhere", method: .get) { response in
+                #expect(response.status == .notFound)
+            }
+        }
+    }
+
+    @Test func theEmbeddedOpenAPIDocumentIsTheFileAsItIs() throws {
+        let file = ServerFixtures.samples.deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("API/openapi.json")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(OpenAPIDocument.json + "\n" == text, "run python3 API/embed.py")
     }
 
     @Test func theOpenAPIDocumentIsValidJSONNamingEveryRoute() async throws {

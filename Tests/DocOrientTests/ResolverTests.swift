@@ -262,7 +262,7 @@ struct ResolverTests {
             let read: [Orientation: Evidence] = [
                 .rotate270: Evidence(words: words, weights: weights), .rotate90: Evidence(),
             ]
-            return resolver.conclude(
+            return resolver.rules.conclude(
                 evidence: { read[$0] ?? Evidence() }, [.rotate270, .rotate90],
                 minScore: resolver.calibration.page.minScore,
                 minPlainWords: resolver.calibration.page.minPlainWords, prior: .rotate270, note: "read the whole page")
@@ -298,11 +298,11 @@ struct ResolverTests {
         let resolver = try SharedResolver.get()
         let weights = resolver.calibration.scoring
         // A handwritten list: the lines read its heading, the coarse look two items; each is two
-        // words, too few alone (`Resolver.minConfidentWords`).
+        // words, too few alone (`DecisionRules.minConfidentWords`).
         let heading = Evidence(words: Self.words("Shopping", "list"), weights: weights)
         let items = Evidence(words: Self.words("Bread", "Eggs"), weights: weights)
         let clutter = Evidence(words: Self.words("ee"), weights: weights)
-        let together = resolver.concludeTogether(
+        let together = resolver.rules.concludeTogether(
             [.identity: heading.adding(items), .rotate180: clutter], prior: .rotate90)
         #expect(together.orientation == .identity, "\(together)")
     }
@@ -312,7 +312,7 @@ struct ResolverTests {
         let weights = resolver.calibration.scoring
         // A two-word sign read by the lines, the windows and the coarse look alike is still two words.
         let sign = Evidence(words: Self.words("PRIVATE", "PROPERTY"), weights: weights)
-        let decision = resolver.concludeTogether([.identity: sign.adding(sign).adding(sign)], prior: nil)
+        let decision = resolver.rules.concludeTogether([.identity: sign.adding(sign).adding(sign)], prior: nil)
         #expect(decision.orientation == nil, "\(decision)")
     }
 
@@ -323,7 +323,7 @@ struct ResolverTests {
         // in every candidate, and the likeliest clutter must not win.
         let more = Evidence(words: Self.words("Tease", "nose", "ones", "else"), weights: weights)
         let fewer = Evidence(words: Self.words("sale", "lose", "nest"), weights: weights)
-        let decision = resolver.concludeTogether([.identity: more, .rotate180: fewer], prior: nil)
+        let decision = resolver.rules.concludeTogether([.identity: more, .rotate180: fewer], prior: nil)
         #expect(decision.orientation == nil, "\(decision)")
     }
 

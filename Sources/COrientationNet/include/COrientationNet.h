@@ -24,17 +24,26 @@ docorient_net *docorient_net_load(const char *path, char *error, size_t size);
 /// Frees a model loaded by `docorient_net_load` (NULL is allowed).
 void docorient_net_free(docorient_net *net);
 
-/// Classifies `count` squares of one grey image. The image (`width` x `height` 8-bit pixels,
-/// rows `stride` bytes apart) is resized so that its short side is `short_side` pixels (Lanczos,
-/// sizes rounded as the model's own preprocessing rounds them), then square i is the
-/// DOCORIENT_NET_SIDE square at (`origins[2i]`, `origins[2i+1]`) of the resized image, each grey
-/// value v given to all three channels as (v / 255 - mean[c]) / std[c] with ImageNet's mean and
-/// std. Writes DOCORIENT_NET_CLASSES probabilities per square to `probabilities`, and, when
-/// `tensor` is not NULL, the model's input (count x 3 x SIDE x SIDE floats) to it.
-/// Returns 1, or 0 with a message.
-int docorient_net_classify(
-    docorient_net *net, const uint8_t *pixels, int width, int height, size_t stride, int short_side,
-    const int *origins, int count, float *probabilities, float *tensor, char *error, size_t size);
+/// Classifies squares of one grey image (`width` x `height` 8-bit pixels, rows `stride` bytes
+/// apart) and writes each square's DOCORIENT_NET_CLASSES probabilities to `probabilities`:
+///
+/// - square 0, the model's own view: the image resized so that its short side is
+///   `centre_short_side` (Lanczos; sizes rounded as the model's preprocessing rounds them), its
+///   centre DOCORIENT_NET_SIDE square;
+/// - then up to `text_squares` squares where the text is densest: the image resized (area) to a
+///   short side of `text_short_side`, its dark strokes measured by a 9x9 black-hat (values of 20
+///   or less dropped), and the squares on a 56-pixel grid (and the last row and column) with the
+///   most of it taken greedily, each overlapping those taken by at most half.
+///
+/// Each square's grey value v goes to all three channels as (v / 255 - mean[c]) / std[c] with
+/// ImageNet's mean and std. `probabilities` holds (1 + text_squares) x CLASSES floats, `origins`
+/// (1 + text_squares) x 2 ints (each square's x and y in its resized image); `count` receives the
+/// squares classified. When `tensor` is not NULL the model's input (count x 3 x SIDE x SIDE
+/// floats, room for 1 + text_squares) is written to it. Returns 1, or 0 with a message.
+int docorient_net_read(
+    docorient_net *net, const uint8_t *pixels, int width, int height, size_t stride, int centre_short_side,
+    int text_short_side, int text_squares, float *probabilities, int *origins, int *count, float *tensor,
+    char *error, size_t size);
 
 /// Runs the model on a prepared input (`count` x 3 x SIDE x SIDE floats), for the tests that
 /// compare it with another runtime. Returns 1, or 0 with a message.

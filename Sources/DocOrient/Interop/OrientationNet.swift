@@ -24,36 +24,40 @@ final class ClassifierEngine: @unchecked Sendable {
 
     deinit { docorient_net_free(handle) }
 
-    /// The probabilities of the four rotation classes (the text turned clockwise by 0, 90, 180,
-    /// 270 degrees) for each square at `origins` of `image` resized to a short side of
-    /// `shortSide`; with `keepInput`, also the model's input (for the tests that compare runtimes).
-    /// Stands for `docorient_net_classify`.
-    func classify(
-        _ image: Raster, shortSide: Int, origins: [(x: Int, y: Int)], keepInput: Bool = false
-    ) throws -> (
-        probabilities: [[Float]], input: [Float]
-    ) {
+    /// What the model answers for the squares of `image` it is shown (`docorient_net_read`): the
+    /// centre of the image resized to a short side of `centreShortSide`, as the model was trained,
+    /// then up to `textSquares` squares where the dark strokes are densest in the image resized to
+    /// `textShortSide`. Per square, the probabilities of the four classes (the text turned
+    /// clockwise by 0, 90, 180, 270 degrees) and its origin in its resized image; with `keepInput`,
+    /// also the model's input (for the tests that compare runtimes).
+    func read(
+        _ image: Raster, centreShortSide: Int, textShortSide: Int, textSquares: Int, keepInput: Bool = false
+    ) throws -> (classes: [[Float]], origins: [[Int]], input: [Float]) {
         precondition(image.channels == 1, "the classifier reads grey rasters")
-        let count = origins.count
-        let flat = origins.flatMap { [Int32($0.x), Int32($0.y)] }
-        var probabilities = [Float](repeating: 0, count: count * Int(DOCORIENT_NET_CLASSES))
-        var input = [Float](repeating: 0, count: keepInput ? count * 3 * Self.side * Self.side : 0)
+        let room = 1 + textSquares
+        let classes = Int(DOCORIENT_NET_CLASSES)
+        var probabilities = [Float](repeating: 0, count: room * classes)
+        var origins = [Int32](repeating: 0, count: room * 2)
+        var count: Int32 = 0
+        var input = [Float](repeating: 0, count: keepInput ? room * 3 * Self.side * Self.side : 0)
         var message = [CChar](repeating: 0, count: 512)
         let ok = image.pixels.withUnsafeBufferPointer { pixels in
             input.withUnsafeMutableBufferPointer { tensor in
-                docorient_net_classify(
+                docorient_net_read(
                     handle, pixels.baseAddress, Int32(image.width), Int32(image.height), image.width,
-                    Int32(shortSide), flat, Int32(count), &probabilities, keepInput ? tensor.baseAddress : nil,
-                    &message, message.count)
+                    Int32(centreShortSide), Int32(textShortSide), Int32(textSquares), &probabilities, &origins,
+                    &count, keepInput ? tensor.baseAddress : nil, &message, message.count)
             }
         }
         guard ok == 1 else {
             throw DocOrientError(.library, "the orientation classifier failed: \(Self.text(message))")
         }
-        let rows = stride(from: 0, to: probabilities.count, by: Int(DOCORIENT_NET_CLASSES)).map {
-            Array(probabilities[$0..<$0 + Int(DOCORIENT_NET_CLASSES)])
-        }
-        return (rows, input)
+        let n = Int(count)
+        return (
+            (0..<n).map { Array(probabilities[$0 * classes..<($0 + 1) * classes]) },
+            (0..<n).map { [Int(origins[2 * $0]), Int(origins[2 * $0 + 1])] },
+            Array(input.prefix(n * 3 * Self.side * Self.side))
+        )
     }
 
     /// The probabilities for a prepared input (`count` x 3 x side x side floats). Stands for

@@ -211,3 +211,15 @@ enum OpenMP {
     /// Whether the loaded libtesseract uses OpenMP (libgomp found), so the setting above applies.
     static var isPresent: Bool { docorient_openmp_found() == 1 }
 }
+
+/// Tesseract engines for one model configuration.
+typealias TesseractPool = EnginePool<TesseractEngine>
+
+extension EnginePool where Engine == TesseractEngine {
+    /// Engines reading `languages` with the models in `datapath`.
+    convenience init(datapath: String, languages: String, capacity: Int, idleTimeout: Duration) {
+        self.init(capacity: capacity, idleTimeout: idleTimeout) {
+            try TesseractEngine(datapath: datapath, languages: languages)
+        }
+    }
+}

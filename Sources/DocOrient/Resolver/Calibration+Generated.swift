@@ -25,6 +25,6 @@ extension Calibration {
             earlyExitRatio: 4.0, minScore: 20, minPlainWords: 1, mirrorMinDictionaryShare: 0.6, mirrorMinTellingWords: 1
         ),
         classifier: ClassifierParameters(
-            shortSide: 256, squares: 1, orderAt: 0.5, decideAloneAt: 2.0, aloneConfidence: 0.0, overruleAt: 2.0,
-            ocrStandsAt: 0.9))
+            centreShortSide: 256, textShortSide: 448, textSquares: 5, orderAt: 0.5, decideAloneAt: 0.89,
+            aloneConfidence: 0.8, overruleAt: 0.89, ocrStandsAt: 0.95, stopsUnreadText: true))
 }

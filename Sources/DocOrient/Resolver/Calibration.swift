@@ -132,12 +132,14 @@ struct PageParameters: Sendable, Codable, Equatable {
 /// classifier orders what is read first, decides alone only where the text does not decide, and
 /// makes a weak reading of the text undecidable where it disagrees.
 struct ClassifierParameters: Sendable, Codable, Equatable {
-    /// The image is resized so that its short side is this many pixels (the model's own
-    /// preprocessing: 256, then a 224-pixel square)...
-    var shortSide: Int
-    /// ...and this many 224-pixel squares of it, spread along its long side (1: the centre), are
-    /// classified; their readings are combined (`ClassifierReading.combined`).
-    var squares: Int
+    /// The model's own view: the image resized to this short side (Lanczos), its centre square...
+    var centreShortSide: Int
+    /// ...and the squares where the dark strokes are densest in the image resized (area) to this
+    /// short side, where letters are larger than in the model's own view...
+    var textShortSide: Int
+    /// ...at most this many of them (`ClassifierEngine.read`), all combined
+    /// (`ClassifierReading.combined`).
+    var textSquares: Int
     /// The classifier's best rotation is read first, in every stage, at this probability or more.
     var orderAt: Double
     /// Where the text does not decide, the classifier decides alone at this probability or more
@@ -151,6 +153,9 @@ struct ClassifierParameters: Sendable, Codable, Equatable {
     var overruleAt: Double
     /// A text answer at this confidence or more stands whatever the classifier says.
     var ocrStandsAt: Double
+    /// Stop after the text lines when they read no dictionary word or amount in any orientation
+    /// and the classifier is sure enough to answer alone (`Stages.readsNoWordTheClassifierNeeds`).
+    var stopsUnreadText: Bool
 }
 
 /// Everything fitted on the corpus.

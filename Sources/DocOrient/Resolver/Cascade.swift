@@ -29,7 +29,7 @@ struct Cascade {
     private var partCount: Int { reader.windows.count }
 
     /// Reads until one candidate settles it, the leader is clear, or the parts run out; then
-    /// concludes (`Resolver.conclude`) into `trace.decision`.
+    /// concludes (`DecisionRules.conclude`) into `trace.decision`.
     mutating func run(on image: borrowing AnalysisImage) throws {
         let pairs = try candidatePairs(image)
         if try readFirstPair(pairs[0], image) { return }
@@ -37,7 +37,7 @@ struct Cascade {
         if exhaustive || !leaderIsClear() {
             // Text lines are sorted to an axis by their marks, which a table's columns or a stack
             // of fine print can outnumber: for them, the other axis is always read.
-            if !exhaustive, image.windowAlongX.isEmpty, resolver.axisIsClear(image) {
+            if !exhaustive, image.windowAlongX.isEmpty, resolver.rules.axisIsClear(image) {
                 if try readDeeper(along: pairs[0], image) { return }
             } else {
                 if try readOtherPairThenDeeper(pairs, image) { return }
@@ -190,7 +190,7 @@ struct Cascade {
         trace.evidence = reader.allEvidence
         trace.words = reader.words
         let (reader, depth) = (reader, depth)
-        trace.decision = resolver.conclude(
+        trace.decision = resolver.rules.conclude(
             evidence: { reader.evidence($0, depth: depth) }, considered,
             minScore: resolver.calibration.confidence.minScore, prior: prior, note: note)
     }
@@ -207,10 +207,10 @@ struct Cascade {
         // too. (One telling word with five or more dictionary words looked safe on two sets'
         // exhaustive reads, then a mirrored letter read that way as rotation 1.)
         let e = reader.evidence(o, depth: depth)
-        // Never fewer words than an answer may rest on (`Resolver.minConfidentWords`): two telling
+        // Never fewer words than an answer may rest on (`DecisionRules.minConfidentWords`): two telling
         // words in one line ("Paddington, London,") settled the reading, which then concluded
         // "too little readable text" without reading the next line.
-        guard e.confidentWords >= Resolver.minConfidentWords else { return false }
+        guard e.confidentWords >= DecisionRules.minConfidentWords else { return false }
         if e.plainShare >= c.singleReadDictionaryShare,
             reader.windowEvidence(o).prefix(depth).contains(where: { $0.tellingWords >= c.singleReadTellingWords })
         {
@@ -228,7 +228,7 @@ struct Cascade {
         guard ranked.count >= 2 else { return false }
         // A leader with fewer words than an answer may rest on is not clear: reading stopped there
         // concluded "too little readable text" with lines left unread.
-        guard reader.evidence(ranked[0], depth: depth).confidentWords >= Resolver.minConfidentWords else {
+        guard reader.evidence(ranked[0], depth: depth).confidentWords >= DecisionRules.minConfidentWords else {
             return false
         }
         return CandidatePolicy.leads(

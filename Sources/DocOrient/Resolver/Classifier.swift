@@ -57,87 +57,67 @@ struct ClassifierReading: Sendable, Equatable, Codable {
 }
 
 extension Resolver {
-    /// The classifier's reading of the stored image: decoded small (halved down to the least size
-    /// whose short side still reaches `classifier.shortSide`), resized to that short side, and
-    /// `classifier.squares` squares of it classified and combined.
+    /// The classifier's reading of the stored image: decoded small (`classifierImage`), the
+    /// model's own centre view and the squares where the text is densest
+    /// (`ClassifierEngine.read`), combined (`ClassifierReading.combined`).
     func classify(_ source: borrowing GraySource) throws -> ClassifierReading {
-        let p = calibration.classifier
-        let (short, long) = (min(source.storedWidth, source.storedHeight), max(source.storedWidth, source.storedHeight))
-        let small = try source.gray(longSide: (long * p.shortSide + short - 1) / short)
-        let raster = try small.grayRaster()
-        let origins = Self.squareOrigins(
-            width: raster.width, height: raster.height, shortSide: p.shortSide, count: p.squares)
-        let rows = try classifiers.withEngine { engine in
-            try engine.classify(raster, shortSide: p.shortSide, origins: origins).probabilities
-        }
-        return ClassifierReading.combined(rows.map(ClassifierReading.init(modelOutput:)))
+        try classifierProbe(source, keepInput: false).reading
     }
 
-    /// Where the `count` squares lie in the image resized to a short side of `shortSide` (the
-    /// sizes rounded as the model's preprocessing rounds them): one in the centre, as the model
-    /// was trained; more spread evenly along the long side from end to end, centred across it.
-    static func squareOrigins(width: Int, height: Int, shortSide: Int, count: Int) -> [(x: Int, y: Int)] {
-        let factor = Double(shortSide) / Double(min(width, height))
-        let (w, h) = (Int((Double(width) * factor).rounded()), Int((Double(height) * factor).rounded()))
-        let side = ClassifierEngine.side
-        let centre = (x: (w - side) / 2, y: (h - side) / 2)
-        guard count > 1 else { return [centre] }
-        return (0..<count).map { i in
-            let along = (max(w, h) - side) * i / (count - 1)
-            return w >= h ? (x: along, y: centre.y) : (x: centre.x, y: along)
+    /// The stored image halved down to the least size whose short side still reaches the text
+    /// squares' short side (decode small: the model sees 448 pixels of it at most).
+    func classifierImage(_ source: borrowing GraySource) throws -> Pix {
+        let p = calibration.classifier
+        let shortSide = max(p.centreShortSide, p.textShortSide)
+        let (short, long) = (min(source.storedWidth, source.storedHeight), max(source.storedWidth, source.storedHeight))
+        return try source.gray(longSide: (long * shortSide + short - 1) / short)
+    }
+
+    /// What the classifier is shown of `source` and answers (`ClassifierProbe`).
+    func classifierProbe(_ source: borrowing GraySource, keepInput: Bool) throws -> ClassifierProbe {
+        let p = calibration.classifier
+        let raster = try classifierImage(source).grayRaster()
+        let (classes, origins, input) = try classifiers.withEngine { engine in
+            try engine.read(
+                raster, centreShortSide: p.centreShortSide, textShortSide: p.textShortSide,
+                textSquares: p.textSquares, keepInput: keepInput)
         }
+        return ClassifierProbe(
+            width: raster.width, height: raster.height, grey: keepInput ? raster.pixels : [],
+            centreShortSide: p.centreShortSide, textShortSide: p.textShortSide, origins: origins, input: input,
+            classes: classes)
     }
 }
 
+/// What the classifier was shown and answered for one image, for the tests that check it against
+/// another runtime (the hidden `docorient classify` command).
+package struct ClassifierProbe: Sendable {
+    /// The grey image the squares were cut from, before resizing: width, height, bytes (empty
+    /// unless the input was kept).
+    package var width: Int
+    package var height: Int
+    package var grey: [UInt8]
+    /// The short sides the image was resized to for the centre square and for the text squares.
+    package var centreShortSide: Int
+    package var textShortSide: Int
+    /// Each square's origin in its resized image: the centre square's first.
+    package var origins: [[Int]]
+    /// The model's input, squares x 3 x 224 x 224 floats (empty unless kept).
+    package var input: [Float]
+    /// The model's four class probabilities (0, 90, 180, 270 degrees) for each square.
+    package var classes: [[Float]]
+
+    /// The combined reading.
+    var reading: ClassifierReading { ClassifierReading.combined(classes.map(ClassifierReading.init(modelOutput:))) }
+    /// The combined probability of rotations 1, 3, 6, 8.
+    package var rotations: [Double] { reading.probabilities }
+}
+
 extension Resolver {
-    /// The text's decision weighed with the classifier's reading (`Models/calibration.json`
-    /// `classifier`): the one place the two readers meet.
-    ///
-    /// - A text answer at `ocrStandsAt` or more stands. Under it, a classifier that gives another
-    ///   rotation `overruleAt` or more makes the answer undecidable: one reader is wrong, and the
-    ///   evidence does not say which. A mirrored text answer agrees with a classifier rotation on
-    ///   its axis (the model cannot name mirrors) only when that rotation read some confident
-    ///   characters: mirrored print read unmirrored always does, and a mirrored reading whose
-    ///   unmirrored twin read nothing is no evidence of a mirror.
-    /// - Where the text did not decide, the classifier answers alone at `decideAloneAt` or more,
-    ///   with `aloneConfidence` times its probability as the confidence, unless a mirrored
-    ///   candidate read better than the classifier's rotation: the page may be mirrored, which the
-    ///   classifier cannot see.
-    func arbitrate(_ text: Decision, reading: ClassifierReading, gathered: [Orientation: Evidence]) -> Decision {
-        let p = calibration.classifier
-        var decision = text
-        decision.classifier = Dictionary(
-            uniqueKeysWithValues: ClassifierReading.rotations.map { ($0, reading.probability($0)) })
-        let (seen, sure) = (reading.best, reading.bestProbability)
-        let said = "the classifier sees \(seen.exifValue) (\(Int((sure * 100).rounded()))%)"
-        if let answer = text.orientation {
-            decision.decidedBy = .text
-            guard text.confidence < p.ocrStandsAt, sure >= p.overruleAt else { return decision }
-            let agrees =
-                answer.isMirrored
-                ? answer.quarterTurns % 2 == seen.quarterTurns % 2 && (gathered[seen]?.confidentCharacters ?? 0) > 0
-                : answer == seen
-            guard !agrees else { return decision }
-            decision.orientation = nil
-            decision.decidedBy = nil
-            decision.reason =
-                "the readers disagree: the text reads as \(answer.exifValue) (confidence \(text.confidence)), \(said)"
-            return decision
-        }
-        guard sure >= p.decideAloneAt else { return decision }
-        let weights = calibration.scoring
-        let rotationScore = gathered[seen]?.distinct.score(weights) ?? 0
-        let mirrored = gathered.filter(\.key.isMirrored).map { (o: $0.key, score: $0.value.distinct.score(weights)) }
-            .max { $0.score < $1.score }
-        if let mirrored, mirrored.score > rotationScore, mirrored.score >= calibration.confidence.minScore {
-            decision.reason = [text.reason, "\(said), but the text reads better mirrored (\(mirrored.o.exifValue))"]
-                .compactMap { $0 }.joined(separator: "; ")
-            return decision
-        }
-        decision.orientation = seen
-        decision.decidedBy = .classifier
-        decision.confidence = (sure * p.aloneConfidence * 1000).rounded() / 1000
-        decision.reason = "\(said); the text did not decide" + (text.reason.map { " (\($0))" } ?? "")
-        return decision
+    /// The classifier's probe of an image file's bytes, its input kept (`ClassifierProbe`).
+    package func classifierProbe(_ bytes: [UInt8]) throws -> ClassifierProbe {
+        let metadata = try ImageMetadata.read(bytes)
+        let source = try GraySource(bytes: bytes, metadata: metadata, maxPixels: configuration.maxPixels)
+        return try classifierProbe(source, keepInput: true)
     }
 }

@@ -53,7 +53,7 @@ extension Resolver {
             for o in policy.mirrored(beside: order[0], prior: prior) { try readPage(o) }
         }
         trace.pageEvidence = read
-        trace.decision = conclude(
+        trace.decision = rules.conclude(
             evidence: { read[$0] ?? Evidence() }, candidates(),
             minScore: minScore, minPlainWords: p.minPlainWords, prior: prior, note: "read the page at a coarse scale")
     }

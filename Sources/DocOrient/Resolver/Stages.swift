@@ -45,11 +45,18 @@ struct Stages: ~Copyable {
     }
 
     /// Runs the stages until one decides, the budget is spent or none is left; then, when none
-    /// decided, concludes on all they read together (`Resolver.concludeTogether`).
+    /// decided, concludes on all they read together (`DecisionRules.concludeTogether`).
     mutating func run() throws -> Trace {
         if let lines = try readLines() {
             gather(lines.evidence, starvedBefore: [])
             if lines.decision.isDecided || meter.exhaustedPart != nil { return finished(lines) }
+            if readsNoWordTheClassifierNeeds() {
+                var lines = lines
+                lines.decision.reason =
+                    (lines.decision.reason.map { $0 + "; " } ?? "")
+                    + "Tesseract read no dictionary word or amount in any orientation of the text lines"
+                return finished(lines)
+            }
         }
         let c = resolver.calibration.cascade
         let analysis = try AnalysisImage.make(
@@ -72,7 +79,7 @@ struct Stages: ~Copyable {
         try lookCoarsely(analysis, trace: &trace)
         try meter.checkCancellation()
         if !trace.decision.isDecided {
-            let together = resolver.concludeTogether(gathered, prior: prior)
+            let together = resolver.rules.concludeTogether(gathered, prior: prior)
             if together.isDecided { trace.decision = together }
         }
         return finished(trace)
@@ -82,6 +89,19 @@ struct Stages: ~Copyable {
     /// (`classifier.orderAt`); nil leaves the order to the text's own signs and the tag.
     private var lead: Orientation? {
         reading.bestProbability >= resolver.calibration.classifier.orderAt ? reading.best : nil
+    }
+
+    /// Whether reading on is futile: the classifier is sure enough to answer alone
+    /// (`classifier.decideAloneAt`), and the text lines, read in every orientation the cascade
+    /// asked for (mirrored ones included where the rotations read no plain text), gave no
+    /// dictionary word or amount in any (`classifier.stopsUnreadText`). Handwriting and scripts
+    /// the language model does not cover read that way; the windows and coarse looks after them
+    /// read the same page again at up to a few seconds (a page of Chinese print spent the whole
+    /// budget, 4.7 s), and what they find is confident junk at best.
+    private func readsNoWordTheClassifierNeeds() -> Bool {
+        let c = resolver.calibration.classifier
+        return c.stopsUnreadText && reading.bestProbability >= c.decideAloneAt && !gathered.isEmpty
+            && gathered.values.allSatisfy { $0.dictionaryWords + $0.amounts == 0 }
     }
 
     /// Adds what a stage read, per candidate (its lines' or windows' parts, or a coarse look),
@@ -142,13 +162,13 @@ struct Stages: ~Copyable {
     }
 
     /// Whether the page's best reading is too little to answer on by the page's standard
-    /// (`Resolver.readsTooLittle` at `page.minScore`).
+    /// (`DecisionRules.readsTooLittle` at `page.minScore`).
     private func readTooLittle(_ trace: Trace) -> Bool {
         let weights = resolver.calibration.scoring
         guard let best = trace.pageEvidence.values.max(by: { $0.score(weights) < $1.score(weights) }) else {
             return false
         }
-        return resolver.readsTooLittle(best, minScore: resolver.calibration.page.minScore)
+        return resolver.rules.readsTooLittle(best, minScore: resolver.calibration.page.minScore)
     }
 
     /// Reads the candidates of a stack of windows or lines by the cascade (`Cascade`).
@@ -169,15 +189,15 @@ struct Stages: ~Copyable {
         }
     }
 
-    /// The trace with the budget's note when it ran out (`Resolver.budgeted`), and the text's
-    /// decision weighed with the classifier's reading (`Resolver.arbitrate`).
+    /// The trace with the budget's note when it ran out (`DecisionRules.budgeted`), and the text's
+    /// decision weighed with the classifier's reading (`DecisionRules.arbitrate`).
     private func finished(_ trace: Trace) -> Trace {
         var trace = trace
         if let part = meter.exhaustedPart {
-            trace.decision = Resolver.budgeted(
+            trace.decision = DecisionRules.budgeted(
                 trace.decision, starved: starved.subtracting(read), part: part, spent: meter.summary)
         }
-        trace.decision = resolver.arbitrate(trace.decision, reading: reading, gathered: gathered)
+        trace.decision = resolver.rules.arbitrate(trace.decision, reading: reading, gathered: gathered)
         return trace
     }
 }

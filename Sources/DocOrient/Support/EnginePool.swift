@@ -103,15 +103,3 @@ final class EnginePool<Engine: AnyObject>: @unchecked Sendable {
         _ = expired  // the engines are freed here, outside the lock, as `expired` goes
     }
 }
-
-/// Tesseract engines for one model configuration.
-typealias TesseractPool = EnginePool<TesseractEngine>
-
-extension EnginePool where Engine == TesseractEngine {
-    /// Engines reading `languages` with the models in `datapath`.
-    convenience init(datapath: String, languages: String, capacity: Int, idleTimeout: Duration) {
-        self.init(capacity: capacity, idleTimeout: idleTimeout) {
-            try TesseractEngine(datapath: datapath, languages: languages)
-        }
-    }
-}

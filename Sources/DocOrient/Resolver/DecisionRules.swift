@@ -1,0 +1,191 @@
+import Foundation
+
+/// The rules that turn what the readers read into a decision: when the evidence suffices, how
+/// sure the winner is, when the budget's cut leaves it unfair, how the text and the classifier
+/// are weighed. A value holding the calibration and needing no OCR engine or model, so that its
+/// decisions are unit-tested on recorded readings.
+struct DecisionRules: Sendable {
+    /// Everything fitted on the corpus (`Models/calibration.json`).
+    let calibration: Calibration
+
+    /// A decision reached when the work budget ran out: it stands when every candidate the
+    /// resolver asked to read was read by some stage (the budget only cut deeper reads or a later
+    /// stage short); when one went unread in every stage (`starved`) the comparison is not fair,
+    /// and the answer is undecidable.
+    static func budgeted(_ decision: Decision, starved: Set<Orientation>, part: String, spent: String) -> Decision {
+        var decision = decision
+        let note = "work budget spent (\(part): \(spent))"
+        if decision.isDecided, starved.isEmpty {
+            decision.reason = (decision.reason.map { $0 + "; " } ?? "") + note
+        } else {
+            let unread = starved.map(\.exifValue).sorted().map(String.init).joined(separator: ", ")
+            decision.orientation = nil
+            decision.reason =
+                note + (unread.isEmpty ? "" : " before orientation \(unread) could be read")
+                + (decision.reason.map { "; \($0)" } ?? "")
+        }
+        return decision
+    }
+
+    /// Whether the glyph pairs run along one axis so much more than along the other that the
+    /// sideways rotations need not be read (Models/calibration.json `cascade.axis*`).
+    func axisIsClear(_ image: borrowing AnalysisImage) -> Bool {
+        let c = calibration.cascade
+        let (more, fewer) = (
+            max(image.horizontalPairs, image.verticalPairs), min(image.horizontalPairs, image.verticalPairs)
+        )
+        return more >= c.axisMinPairs && Double(more + 1) >= c.axisMinRatio * Double(fewer + 1)
+    }
+
+    /// Fewest confident words an answer rests on: a couple of words is undecidable by definition
+    /// (issue 14 counts "a couple of words" among the negatives with blank pages and photos: two
+    /// words may read in two orientations, "NOON", "SIS", "MOW"), a sign of three is not.
+    static let minConfidentWords = 3
+
+    /// Whether `e` is too little to answer on: fewer than `minConfidentWords` confident words, or
+    /// a score under `minScore` (`conclude`'s first rule).
+    func readsTooLittle(_ e: Evidence, minScore: Double) -> Bool {
+        e.confidentWords < Self.minConfidentWords || e.score(calibration.scoring) < minScore
+    }
+
+    /// The decision from the evidence gathered: the winner (the prior when it is nearly as good),
+    /// its calibrated confidence, or undecidable with the reason.
+    func conclude(
+        evidence: (Orientation) -> Evidence, _ candidates: [Orientation], minScore: Double, minPlainWords: Int = 0,
+        prior: Orientation?, note: String
+    ) -> Decision {
+        let model = calibration.confidence
+        let weights = calibration.scoring
+        func score(_ o: Orientation) -> Double { evidence(o).score(weights) }
+        // Best first; ties keep the given order.
+        let ranked = CandidatePolicy.ranked(candidates, by: score)
+        guard !ranked.isEmpty else {
+            return Decision(orientation: nil, confidence: 0, margin: 0, reason: "no text found", candidates: [])
+        }
+        let scores = ranked.map { o -> CandidateScore in
+            let e = evidence(o)
+            return CandidateScore(
+                orientation: o, score: (e.score(weights) * 100).rounded() / 100,
+                characters: e.confidentCharacters, meanConfidence: (e.meanConfidence * 10).rounded() / 10)
+        }
+        var winner = ranked[0]
+        let topScore = score(winner)
+        var note = note
+        if let prior, prior != winner, candidates.contains(prior), score(prior) >= topScore * (1 - model.priorMargin) {
+            winner = prior
+            note += "; the tag stands (within \(Int(model.priorMargin * 100))% of the best)"
+        }
+        let best = score(winner)
+        let second = ranked.filter { $0 != winner }.map { score($0) }.max() ?? 0
+        let relation: ConfidenceModel.PriorRelation =
+            prior == nil ? .none : (prior == winner ? .agrees : .disagrees)
+        let confidence = model.probability(
+            best: best, second: second, dictionaryWords: evidence(winner).dictionaryWords, prior: relation)
+        let margin = best > 0 ? max(0, (best - second) / best) : 0
+        let rounded = (confidence * 1000).rounded() / 1000
+        let roundedMargin = (margin * 1000).rounded() / 1000
+
+        if readsTooLittle(evidence(winner), minScore: minScore) {
+            let words = evidence(winner).confidentWords
+            return Decision(
+                orientation: nil, confidence: rounded, margin: roundedMargin,
+                reason: "too little readable text (\(words) confident word\(words == 1 ? "" : "s"))",
+                candidates: scores)
+        }
+        let plain = evidence(winner).dictionaryWords + evidence(winner).amounts
+        if plain < minPlainWords {
+            return Decision(
+                orientation: nil, confidence: rounded, margin: roundedMargin,
+                reason:
+                    "no readable words: \(evidence(winner).confidentWords) confident marks, none a dictionary word or an amount",
+                candidates: scores)
+        }
+        if confidence < model.decideAt {
+            let runnerUp = ranked.first { $0 != winner }
+            let why =
+                margin < 0.5 && runnerUp != nil
+                ? "evenly matched: \(winner.exifValue) and \(runnerUp!.exifValue) read about as well"
+                : "the text is too unclear to be sure"
+            return Decision(
+                orientation: nil, confidence: rounded, margin: roundedMargin,
+                reason: "\(why) (confidence \(rounded) < \(model.decideAt))", candidates: scores)
+        }
+        return Decision(
+            orientation: winner, confidence: rounded, margin: roundedMargin, reason: note, candidates: scores)
+    }
+
+    /// The decision on everything the stages read (`gathered`, per candidate), each word counted
+    /// once (`Evidence.distinct`), for when no stage alone read enough: the page's text may have
+    /// been read in pieces, a line here, a window there, a heading in the coarse look. The sum is
+    /// over reads of different kinds and sizes, which the confidence model was never fitted on,
+    /// so the winner must also lead the way the cascade's early exit asks
+    /// (`cascade.earlyExitScore` and `earlyExitRatio`): every candidate gathers some confident
+    /// clutter over a dozen reads, and without that rule the likeliest clutter won. Undecidable
+    /// without a reason otherwise: the last stage's reason stands.
+    func concludeTogether(_ gathered: [Orientation: Evidence], prior: Orientation?) -> Decision {
+        let undecided = Decision(orientation: nil, confidence: 0, margin: 0, reason: nil, candidates: [])
+        let candidates = gathered.keys.sorted { $0.exifValue < $1.exifValue }
+        let distinct = gathered.mapValues(\.distinct)
+        let weights = calibration.scoring
+        let decision = conclude(
+            evidence: { distinct[$0] ?? Evidence() }, candidates, minScore: calibration.confidence.minScore,
+            minPlainWords: calibration.page.minPlainWords, prior: prior, note: "the stages' readings together")
+        guard let winner = decision.orientation else { return undecided }
+        let best = distinct[winner]!.score(weights)
+        let second = candidates.filter { $0 != winner }.map { distinct[$0]!.score(weights) }.max() ?? 0
+        let c = calibration.cascade
+        return CandidatePolicy.leads(best, over: second, score: c.earlyExitScore, ratio: c.earlyExitRatio)
+            ? decision : undecided
+    }
+
+    /// The text's decision weighed with the classifier's reading (`Models/calibration.json`
+    /// `classifier`): the one place the two readers meet.
+    ///
+    /// - A text answer at `ocrStandsAt` or more stands. Under it, a classifier that gives another
+    ///   rotation `overruleAt` or more makes the answer undecidable: one reader is wrong, and the
+    ///   evidence does not say which. A mirrored text answer agrees with a classifier rotation on
+    ///   its axis (the model cannot name mirrors) only when that rotation read some confident
+    ///   characters: mirrored print read unmirrored always does, and a mirrored reading whose
+    ///   unmirrored twin read nothing is no evidence of a mirror.
+    /// - Where the text did not decide, the classifier answers alone at `decideAloneAt` or more,
+    ///   with `aloneConfidence` times its probability as the confidence, unless a mirrored
+    ///   candidate read better than the classifier's rotation: the page may be mirrored, which the
+    ///   classifier cannot see.
+    func arbitrate(_ text: Decision, reading: ClassifierReading, gathered: [Orientation: Evidence]) -> Decision {
+        let p = calibration.classifier
+        var decision = text
+        decision.classifier = Dictionary(
+            uniqueKeysWithValues: ClassifierReading.rotations.map { ($0, reading.probability($0)) })
+        let (seen, sure) = (reading.best, reading.bestProbability)
+        let said = "the classifier sees \(seen.exifValue) (\(Int((sure * 100).rounded()))%)"
+        if let answer = text.orientation {
+            decision.decidedBy = .text
+            guard text.confidence < p.ocrStandsAt, sure >= p.overruleAt else { return decision }
+            let agrees =
+                answer.isMirrored
+                ? answer.quarterTurns % 2 == seen.quarterTurns % 2 && (gathered[seen]?.confidentCharacters ?? 0) > 0
+                : answer == seen
+            guard !agrees else { return decision }
+            decision.orientation = nil
+            decision.decidedBy = nil
+            decision.reason =
+                "the readers disagree: the text reads as \(answer.exifValue) (confidence \(text.confidence)), \(said)"
+            return decision
+        }
+        guard sure >= p.decideAloneAt else { return decision }
+        let weights = calibration.scoring
+        let rotationScore = gathered[seen]?.distinct.score(weights) ?? 0
+        let mirrored = gathered.filter(\.key.isMirrored).map { (o: $0.key, score: $0.value.distinct.score(weights)) }
+            .max { $0.score < $1.score }
+        if let mirrored, mirrored.score > rotationScore, mirrored.score >= calibration.confidence.minScore {
+            decision.reason = [text.reason, "\(said), but the text reads better mirrored (\(mirrored.o.exifValue))"]
+                .compactMap { $0 }.joined(separator: "; ")
+            return decision
+        }
+        decision.orientation = seen
+        decision.decidedBy = .classifier
+        decision.confidence = (sure * p.aloneConfidence * 1000).rounded() / 1000
+        decision.reason = "\(said); the text did not decide" + (text.reason.map { " (\($0))" } ?? "")
+        return decision
+    }
+}

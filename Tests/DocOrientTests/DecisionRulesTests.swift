@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+
+@testable import DocOrient
+
+/// How the text's decision and the classifier's reading are weighed (`DecisionRules.arbitrate`),
+/// on recorded readings: no OCR engine, no model.
+struct DecisionRulesTests {
+    /// The embedded calibration with the classifier's thresholds set here, so that each rule is
+    /// tested apart from the values fitted on the corpus.
+    static let rules: DecisionRules = {
+        var calibration = Calibration.embedded
+        calibration.classifier.decideAloneAt = 0.8
+        calibration.classifier.aloneConfidence = 0.9
+        calibration.classifier.overruleAt = 0.8
+        calibration.classifier.ocrStandsAt = 0.95
+        return DecisionRules(calibration: calibration)
+    }()
+
+    static func reading(_ best: Orientation, _ p: Double) -> ClassifierReading {
+        let rest = (1 - p) / 3
+        return ClassifierReading(probabilities: ClassifierReading.rotations.map { $0 == best ? p : rest })
+    }
+
+    static func text(_ o: Orientation?, confidence: Double, reason: String? = nil) -> Decision {
+        Decision(orientation: o, confidence: confidence, margin: 0.5, reason: reason, candidates: [])
+    }
+
+    static func evidence(_ words: [String], dictionary: Bool = true) -> Evidence {
+        Evidence(
+            words: words.map {
+                RecognizedWord(text: $0, confidence: 90, isFromDictionary: dictionary, isNumeric: false)
+            },
+            weights: Calibration.embedded.scoring)
+    }
+
+    @Test func aSureTextAnswerStandsWhateverTheClassifierSays() {
+        let d = Self.rules.arbitrate(
+            Self.text(.rotate90, confidence: 0.99), reading: Self.reading(.identity, 0.93), gathered: [:])
+        #expect(d.orientation == .rotate90)
+        #expect(d.decidedBy == .text)
+        #expect(d.classifier[.identity] == 0.93)
+    }
+
+    @Test func aWeakTextAnswerTheClassifierContradictsIsUndecidable() {
+        let d = Self.rules.arbitrate(
+            Self.text(.rotate90, confidence: 0.7), reading: Self.reading(.rotate270, 0.9), gathered: [:])
+        #expect(d.orientation == nil)
+        #expect(d.decidedBy == nil)
+        #expect(d.reason?.contains("the readers disagree") == true)
+    }
+
+    @Test func aWeakTextAnswerTheClassifierConfirmsStands() {
+        let d = Self.rules.arbitrate(
+            Self.text(.rotate90, confidence: 0.7), reading: Self.reading(.rotate90, 0.9), gathered: [:])
+        #expect(d.orientation == .rotate90)
+        #expect(d.decidedBy == .text)
+    }
+
+    /// The confident wrong answer: an upright receipt read as its vertical mirror (4), its
+    /// upright twin reading nothing. A mirrored reading whose unmirrored twin read nothing is no
+    /// evidence of a mirror.
+    @Test func aMirroredAnswerWhoseTwinReadNothingIsNoEvidenceOfAMirror() {
+        let gathered: [Orientation: Evidence] = [
+            .identity: Evidence(), .flipVertical: Self.evidence(["Tolal", "Caslr", "Bnnk"], dictionary: false),
+        ]
+        let d = Self.rules.arbitrate(
+            Self.text(.flipVertical, confidence: 0.944), reading: Self.reading(.identity, 0.9), gathered: gathered)
+        #expect(d.orientation == nil)
+        // Mirrored print read unmirrored reads some confident characters: then the mirror stands.
+        var twinRead = gathered
+        twinRead[.identity] = Self.evidence(["Bnk", "lsaT"], dictionary: false)
+        let mirrored = Self.rules.arbitrate(
+            Self.text(.flipVertical, confidence: 0.944), reading: Self.reading(.identity, 0.9), gathered: twinRead)
+        #expect(mirrored.orientation == .flipVertical)
+    }
+
+    @Test func whereTheTextDoesNotDecideASureClassifierAnswersAlone() {
+        let d = Self.rules.arbitrate(
+            Self.text(nil, confidence: 0.2, reason: "no text found"), reading: Self.reading(.rotate180, 0.92),
+            gathered: [:])
+        #expect(d.orientation == .rotate180)
+        #expect(d.decidedBy == .classifier)
+        #expect(abs(d.confidence - 0.92 * 0.9) < 0.001)
+        #expect(d.reason?.contains("no text found") == true)
+    }
+
+    @Test func anUnsureClassifierLeavesItUndecidable() {
+        let d = Self.rules.arbitrate(
+            Self.text(nil, confidence: 0.2, reason: "no text found"), reading: Self.reading(.rotate180, 0.6),
+            gathered: [:])
+        #expect(d.orientation == nil)
+        #expect(d.reason == "no text found")
+    }
+
+    @Test func theClassifierDoesNotAnswerAloneWhereTheTextReadsBetterMirrored() {
+        let gathered: [Orientation: Evidence] = [
+            .identity: Self.evidence(["ab"], dictionary: false),
+            .flipHorizontal: Self.evidence(["receipt", "total", "amount", "cash"]),
+        ]
+        let d = Self.rules.arbitrate(
+            Self.text(nil, confidence: 0.5, reason: "evenly matched"), reading: Self.reading(.identity, 0.92),
+            gathered: gathered)
+        #expect(d.orientation == nil)
+        #expect(d.reason?.contains("reads better mirrored (2)") == true)
+    }
+
+    @Test func theModelsClassesMapToTheRotationsThatUndoThem() {
+        // Class order 0, 90, 180, 270 degrees clockwise: the text turned 90 clockwise (class 1) is
+        // shown upright by rotation 8 (270 clockwise), as bench.py's rapid peer maps it.
+        let reading = ClassifierReading(modelOutput: [0.1, 0.6, 0.2, 0.1])
+        #expect(reading.best == .rotate270)
+        #expect(reading.probability(.rotate180) == 0.2)
+        #expect(reading.probability(.flipHorizontal) == 0)
+    }
+
+    @Test func combinedReadingsFavourTheSquaresThatAreSure() {
+        let sure = Self.reading(.identity, 0.9)
+        let blank = ClassifierReading(probabilities: [0.25, 0.25, 0.25, 0.25])
+        let combined = ClassifierReading.combined([sure, blank, blank])
+        #expect(combined.best == .identity)
+        #expect(abs(combined.probabilities.reduce(0, +) - 1) < 1e-9)
+    }
+}
