@@ -156,7 +156,7 @@ struct FixCommand: ParsableCommand {
         } catch let error as DocOrientError {
             printError(
                 "docorient: \(error)"
-                    + (error.code == .missingModel ? " (here: --tessdata DIR or --classifier FILE)" : ""))
+                    + missingModelHint(error))
             throw ExitCode(1)
         }
         let writer = try ReportWriter(json: json, reportPath: report, quiet: quiet || !folders.isEmpty)

@@ -112,7 +112,7 @@ struct ServeCommand: AsyncParsableCommand {
         } catch let error as DocOrientError {
             printError(
                 "docorient: \(error)"
-                    + (error.code == .missingModel ? " (here: --tessdata DIR or --classifier FILE)" : ""))
+                    + missingModelHint(error))
             throw ExitCode(1)
         }
         let format = logFormat

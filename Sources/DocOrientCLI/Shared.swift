@@ -26,6 +26,13 @@ func printError(_ line: String) {
     FileHandle.standardError.write(Data((line + "\n").utf8))
 }
 
+/// The option that points at a missing model, as a hint after the error: the classifier's file or
+/// Tesseract's directory.
+func missingModelHint(_ error: DocOrientError) -> String {
+    guard error.code == .missingModel else { return "" }
+    return error.message.contains("orientation classifier") ? " (here: --classifier FILE)" : " (here: --tessdata DIR)"
+}
+
 /// Runs `body` for each path; reports failures per file and exits 1 if any failed.
 func forEachFile(_ paths: [String], _ body: (String) throws -> Void) throws {
     var failed = 0

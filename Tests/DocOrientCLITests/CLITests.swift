@@ -117,6 +117,15 @@ struct CLITests {
         #expect(
             missing.status == 1 && missing.err.contains("install tesseract-ocr-eng, or set")
                 && missing.err.contains("(here: --tessdata DIR)"))
+        // The classifier's model: a missing file names itself and the option; a file that is no
+        // model says it could not be loaded, never a crash.
+        let noModel = try Self.docorient("fix", "--classifier", "/nonexistent.onnx", "x.jpg")
+        #expect(
+            noModel.status == 1
+                && noModel.err.contains("the orientation classifier /nonexistent.onnx was not found or cannot be read")
+                && noModel.err.contains("(here: --classifier FILE)"), "\(noModel.err)")
+        let notAModel = try Self.docorient("fix", "--classifier", #filePath, "x.jpg")
+        #expect(notAModel.status == 1 && notAModel.err.contains("could not be loaded"), "\(notAModel.err)")
         for command in ["fix", "report", "inspect", "tag", "bake"] {
             let help = try Self.docorient(command, "--help")
             #expect(help.status == 0)

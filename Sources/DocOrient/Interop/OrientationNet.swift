@@ -76,6 +76,7 @@ final class ClassifierEngine: @unchecked Sendable {
 
     private static func text(_ message: [CChar]) -> String {
         message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
 

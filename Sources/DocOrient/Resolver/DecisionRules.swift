@@ -150,7 +150,7 @@ struct DecisionRules: Sendable {
     /// - Where the text did not decide, the classifier answers alone at `decideAloneAt` or more,
     ///   with `aloneConfidence` times its probability as the confidence, unless a mirrored
     ///   candidate read better than the classifier's rotation: the page may be mirrored, which the
-    ///   classifier cannot see.
+    ///   classifier cannot see, or went unread (the work budget may cut the mirrored reads).
     func arbitrate(_ text: Decision, reading: ClassifierReading, gathered: [Orientation: Evidence]) -> Decision {
         let p = calibration.classifier
         var decision = text
@@ -173,6 +173,16 @@ struct DecisionRules: Sendable {
             return decision
         }
         guard sure >= p.decideAloneAt else { return decision }
+        // The classifier's rotation may be a mirrored page's twin: Tesseract must have read the
+        // two mirrored candidates on its axis (the budget may have cut them) to rule that out.
+        let twins: [Orientation] = seen.swapsDimensions ? [.transpose, .transverse] : [.flipHorizontal, .flipVertical]
+        if let unread = twins.first(where: { gathered[$0] == nil }) {
+            decision.reason = [
+                text.reason, "\(said), but orientation \(unread.exifValue), which it cannot tell apart, was not read",
+            ]
+            .compactMap { $0 }.joined(separator: "; ")
+            return decision
+        }
         let weights = calibration.scoring
         let rotationScore = gathered[seen]?.distinct.score(weights) ?? 0
         let mirrored = gathered.filter(\.key.isMirrored).map { (o: $0.key, score: $0.value.distinct.score(weights)) }

@@ -97,6 +97,12 @@ enum ClassifierLocator {
     {
         let places = candidates(explicit: explicit, environment: environment)
         if let found = places.first(where: Syscalls.isReadable) { return found }
+        if let explicit {
+            throw DocOrientError(
+                .missingModel,
+                "the orientation classifier \(explicit) was not found or cannot be read: name the \(fileName) "
+                    + "file, or leave the setting out to use the installed one")
+        }
         throw DocOrientError(
             .missingModel,
             "the orientation classifier \(fileName) was not found in \(places.joined(separator: ", ")): "
