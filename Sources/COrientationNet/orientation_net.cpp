@@ -168,16 +168,3 @@ extern "C" int docorient_net_read(
     }
     return 0;
 }
-
-extern "C" int docorient_net_run(
-    docorient_net *net, const float *tensor, int count, float *probabilities, char *error, size_t size) {
-    try {
-        forward(net->net, tensor, count, probabilities);
-        return 1;
-    } catch (const std::exception &e) {
-        report(error, size, e.what());
-    } catch (...) {
-        report(error, size, "unknown error in the classifier");
-    }
-    return 0;
-}

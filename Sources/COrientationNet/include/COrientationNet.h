@@ -45,11 +45,6 @@ int docorient_net_read(
     int text_short_side, int text_squares, float *probabilities, int *origins, int *count, float *tensor,
     char *error, size_t size);
 
-/// Runs the model on a prepared input (`count` x 3 x SIDE x SIDE floats), for the tests that
-/// compare it with another runtime. Returns 1, or 0 with a message.
-int docorient_net_run(
-    docorient_net *net, const float *tensor, int count, float *probabilities, char *error, size_t size);
-
 #ifdef __cplusplus
 }
 #endif

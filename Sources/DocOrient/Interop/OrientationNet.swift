@@ -60,20 +60,6 @@ final class ClassifierEngine: @unchecked Sendable {
         )
     }
 
-    /// The probabilities for a prepared input (`count` x 3 x side x side floats). Stands for
-    /// `docorient_net_run`.
-    func run(input: [Float], count: Int) throws -> [[Float]] {
-        precondition(input.count == count * 3 * Self.side * Self.side, "the input is count squares")
-        var probabilities = [Float](repeating: 0, count: count * Int(DOCORIENT_NET_CLASSES))
-        var message = [CChar](repeating: 0, count: 512)
-        guard docorient_net_run(handle, input, Int32(count), &probabilities, &message, message.count) == 1 else {
-            throw DocOrientError(.library, "the orientation classifier failed: \(Self.text(message))")
-        }
-        return stride(from: 0, to: probabilities.count, by: Int(DOCORIENT_NET_CLASSES)).map {
-            Array(probabilities[$0..<$0 + Int(DOCORIENT_NET_CLASSES)])
-        }
-    }
-
     private static func text(_ message: [CChar]) -> String {
         message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
             .trimmingCharacters(in: .whitespacesAndNewlines)
