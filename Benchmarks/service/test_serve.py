@@ -14,9 +14,13 @@ import re
 import signal
 import socket
 import subprocess
+import sys
 import time
 
 import pytest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from serving import counted, gauge, metrics  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BINARY = os.path.join(ROOT, ".build", "debug", "docorient")
@@ -57,25 +61,6 @@ def until(condition, what, seconds=60):
             return value
         time.sleep(0.02)
     pytest.fail(f"timed out waiting for {what}")
-
-
-def metrics(port):
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    conn.request("GET", "/metrics")
-    text = conn.getresponse().read().decode()
-    conn.close()
-    return text
-
-
-def gauge(text, name):
-    m = re.search(rf"^{name} (\S+)$", text, re.M)
-    return float(m.group(1)) if m else None
-
-
-def counted(text, endpoint, status):
-    m = re.search(rf'^docorient_http_requests_total\{{endpoint="{re.escape(endpoint)}",status="{status}"\}} (\S+)$',
-                  text, re.M)
-    return float(m.group(1)) if m else 0.0
 
 
 def post_head(sock, path, length):
