@@ -1,7 +1,8 @@
 import Foundation
 
-// The text windows the resolver reads: found on a small probe, cut at a scale chosen from the size
-// of the text rather than the size of the file, light corrected, and binarised once (for measuring).
+// The text the resolver reads: square windows over the densest text, or the page's longest text
+// lines, found on a small probe, cut at a scale chosen from the size of the text rather than the
+// size of the file, light corrected, and binarised once (for measuring).
 
 /// The densest text of the page, light corrected, in stored orientation, plus what was measured on it.
 ///
