@@ -86,14 +86,14 @@ extension AnalysisImage {
         // Twice as many candidates as wanted: a window whose marks do not survive binarisation
         // at reading size as glyphs (texture, a photo, a barcode) gives way to the next.
         var wider = request
-        wider.count *= 2
+        wider.count *= candidateWindowsFactor
         // The glyph pairs' height, unless the marks along the page's lines say otherwise by more
         // than the factor of two between a line's x-height and its capitals: then the pairs
         // measured something else (a heading, where blur ran the body's letters together). Marks
         // under `minProbeTextHeight`, the least the probe measures, do not count.
         var probeHeight = glyphHeight
         if let line = measure.lineHeight(atLeast: p.minProbeTextHeight),
-            line > 2 * glyphHeight || glyphHeight > 2 * line
+            line > lineHeightDisagreement * glyphHeight || glyphHeight > lineHeightDisagreement * line
         {
             probeHeight = line
         }
@@ -135,9 +135,10 @@ extension AnalysisImage {
                 x: Int(Double(box.x) * k), y: Int(Double(box.y) * k),
                 width: Int(Double(box.width) * k), height: Int(Double(box.height) * k))
         }
-        let room = max(1, scale) * 1.1 + 0.01
-        let stripWidth = Int(Double(crops.map(\.width).max()!) * room) + 2
-        let stripHeight = Int(Double(crops.map(\.height).sorted(by: >).prefix(request.count).reduce(0, +)) * room) + 2
+        let room = max(1, scale) * stripRoom + windowStripExtraRoom
+        let stripWidth = Int(Double(crops.map(\.width).max()!) * room) + stripMargin
+        let stripHeight =
+            Int(Double(crops.map(\.height).sorted(by: >).prefix(request.count).reduce(0, +)) * room) + stripMargin
         let strip = try Pix.blank(width: stripWidth, height: stripHeight, depth: 1)
         let readable = try Pix.blank(width: stripWidth, height: stripHeight, depth: 8)
         readable.fill(gray: paperGray)
@@ -195,6 +196,31 @@ extension AnalysisImage {
             horizontalPairs: measure.horizontalPairs, verticalPairs: measure.verticalPairs)
     }
 
+    /// How many times as many candidate windows as wanted `make` finds: twice, so that a window
+    /// whose marks do not survive binarisation at reading size as glyphs (texture, a photo, a
+    /// barcode) gives way to the next. The factor was chosen by hand in session 2 (11e41bd); not
+    /// fitted.
+    static let candidateWindowsFactor = 2
+
+    /// Ratio of heights by which the marks along the page's lines must disagree with the glyph
+    /// pairs before their height is taken instead: two, the factor between a line's x-height and
+    /// its capitals; a larger disagreement means the pairs measured something else (a heading,
+    /// where blur ran the body's letters together). Session 8 (6dcfeec).
+    static let lineHeightDisagreement = 2.0
+
+    /// Room the strips of windows and of lines are allocated with, as a factor of the size
+    /// expected of them (both are cut to what was used afterwards; a line that does not fit its
+    /// strip is left out): a tenth more. Chosen by hand in session 2 (11e41bd, windows) and kept
+    /// for the lines in session 11 (30c31c6); not fitted.
+    static let stripRoom = 1.1
+    /// Added to the windows' room factor: a hundredth. Chosen by hand in session 2 (11e41bd); not
+    /// fitted.
+    static let windowStripExtraRoom = 0.01
+    /// Pixels added to a strip's width and height, and to each line's thickness in it, beyond the
+    /// room: two. Chosen by hand in session 2 (11e41bd, windows) and session 11 (30c31c6, lines);
+    /// not fitted.
+    static let stripMargin = 2
+
     /// The part of `gray` in `box`, its lines turned level by `skew`, scaled by `scale` (left as
     /// it is within 8%), light corrected with background tiles of four letter heights
     /// (`textHeight`, after scaling): what Tesseract reads, in windows and lines alike.
@@ -202,9 +228,22 @@ extension AnalysisImage {
         of gray: borrowing Pix, _ box: PixelBox, skew: Double, scale: Double, textHeight: Double
     ) throws -> Pix {
         var part = try gray.levelledCrop(box, skew: skew)
-        if abs(scale - 1) > 0.08 { part = try part.scaled(by: scale) }
-        return try part.backgroundNormalized(tile: max(16, Int(textHeight * 4)), background: paperGray)
+        if abs(scale - 1) > unscaledWithin { part = try part.scaled(by: scale) }
+        return try part.backgroundNormalized(
+            tile: max(minBackgroundTile, Int(textHeight * backgroundTileInTextHeights)), background: paperGray)
     }
+
+    /// A reading crop whose scale is within this fraction of 1 (8%) is read at its stored size,
+    /// not resampled. Chosen by hand in session 1 (365b386); not fitted.
+    static let unscaledWithin = 0.08
+    /// Side of a reading crop's background tiles, in text heights after scaling: four, larger
+    /// than the letters (the reason `lineImage` gives for its band). Chosen by hand in session 1
+    /// (aaf9fe7); not fitted.
+    static let backgroundTileInTextHeights = 4.0
+    /// Smallest background tile, in pixels, that a reading crop's or a probe's light correction
+    /// asks for (`Pix.backgroundNormalized` shrinks it further, to 4 at least, on an image too
+    /// small to hold six tiles each way). Chosen by hand in session 1 (aaf9fe7); not fitted.
+    static let minBackgroundTile = 16
 
     /// The analysis image of text lines: each line cut level from the stored pixels, scaled so
     /// that its marks are `targetTextHeight` high (within `maxUpscale`), light corrected on a
@@ -231,11 +270,11 @@ extension AnalysisImage {
             // Large letters are cut from a halved image (Leptonica's cheap reductions): the
             // turn and the light correction then work on a few hundred thousand pixels.
             var reduction = 1
-            while reduction < 8, scale * Double(reduction * 2) <= 1 { reduction *= 2 }
+            while reduction < maxLineReduction, scale * Double(reduction * 2) <= 1 { reduction *= 2 }
             let r = 1 / Double(reduction)
             let length = min(line.length, TextLine.maxReadLength * line.markHeight) * k * r
             let thickness = line.thickness * k * r
-            let band = max(thickness, 12 * height * r)
+            let band = max(thickness, lineBandInTextHeights * height * r)
             let (w, h) = line.direction.alongX ? (length, band) : (band, length)
             let box = PixelBox(
                 x: Int(line.centerX * k * r - w / 2), y: Int(line.centerY * k * r - h / 2), width: Int(w),
@@ -245,13 +284,14 @@ extension AnalysisImage {
                 thickness: thickness * scale / r, length: length * scale / r, direction: line.direction)
         }
         // Sized generously first and cut to what was used.
-        let room = 1.1
+        let room = stripRoom
         let rows = cuts.filter(\.direction.alongX)
         let columns = cuts.filter { !$0.direction.alongX }
-        let rowsWidth = Int(rows.map { $0.length * room }.max() ?? 0) + 2
-        let rowsHeight = Int(rows.map { $0.thickness * room + 2 }.reduce(0, +)) + 2
-        let columnsWidth = Int(columns.map { $0.thickness * room + 2 }.reduce(0, +)) + 2
-        let columnsHeight = Int(columns.map { $0.length * room }.max() ?? 0) + 2
+        let margin = Double(stripMargin)
+        let rowsWidth = Int(rows.map { $0.length * room }.max() ?? 0) + stripMargin
+        let rowsHeight = Int(rows.map { $0.thickness * room + margin }.reduce(0, +)) + stripMargin
+        let columnsWidth = Int(columns.map { $0.thickness * room + margin }.reduce(0, +)) + stripMargin
+        let columnsHeight = Int(columns.map { $0.length * room }.max() ?? 0) + stripMargin
         let (stripWidth, stripHeight) = (max(rowsWidth, columnsWidth), rowsHeight + columnsHeight)
         let readable = try Pix.blank(width: stripWidth, height: stripHeight, depth: 8)
         readable.fill(gray: paperGray)
@@ -301,14 +341,39 @@ extension AnalysisImage {
         return image
     }
 
+    /// Largest reduction a text line is cut from (1/8): large letters are cut from a halved image
+    /// (Leptonica's cheap reductions), so that the turn and the light correction work on a few
+    /// hundred thousand pixels. The bound was chosen by hand in session 11 (30c31c6); not fitted.
+    static let maxLineReduction = 8
+    /// Width of the band a text line is light corrected on, in its letter heights: a dozen, so
+    /// that the background tiles are larger than its letters (`Pix.backgroundNormalized` shrinks
+    /// a tile until the image holds six each way, which on a band of twelve letter heights, along
+    /// a line at least as long, leaves tiles of two). Session 11 (30c31c6).
+    static let lineBandInTextHeights = 12.0
+
     /// Keeps the marks that can be characters (drops speckle, page edges, table texture, photos):
     /// up to six text heights along the lines (blurred letters merge into words) and three across.
     private static func clean(_ binary: consuming Pix, textHeight h: Double, alongX: Bool) throws -> Pix {
-        let h = max(4, h)
-        let (along, across) = (Int(h * 6), Int(h * 3))
+        let h = max(cleanMinTextHeight, h)
+        let (along, across) = (Int(h * markMaxLengthInTextHeights), Int(h * markMaxThicknessInTextHeights))
         return try binary.keepingComponents(
-            minSide: max(2, Int(h * 0.25)), maxWidth: alongX ? along : across, maxHeight: alongX ? across : along)
+            minSide: max(markMinSide, Int(h * markMinSideInTextHeights)), maxWidth: alongX ? along : across,
+            maxHeight: alongX ? across : along)
     }
+
+    /// Least text height, in pixels, that `clean` sizes its filter for: four. Chosen by hand in
+    /// session 1 (aaf9fe7); not fitted.
+    static let cleanMinTextHeight = 4.0
+    /// Longest a kept component may run along the lines, in text heights: six, since blurred
+    /// letters merge into words. The value was chosen by hand in session 1 (aaf9fe7); not fitted.
+    static let markMaxLengthInTextHeights = 6.0
+    /// Longest a kept component may run across the lines, in text heights: three. Chosen by hand
+    /// in session 1 (aaf9fe7); not fitted.
+    static let markMaxThicknessInTextHeights = 3.0
+    /// Shortest side a kept component may have, in text heights (a quarter) and in pixels (two):
+    /// shorter marks are speckle. Chosen by hand in session 1 (aaf9fe7); not fitted.
+    static let markMinSideInTextHeights = 0.25
+    static let markMinSide = 2
 
     /// Grey level of the paper once light corrected (`Pix.backgroundNormalized`).
     static let paperGray = 200

@@ -47,7 +47,11 @@ extension AnalysisImage {
             var histogram = [Int](repeating: 0, count: 180)
             for link in inside { histogram[min(179, Int(link.angle * 180 / .pi))] += 1 }
             // Smoothed over five degrees, around the circle of directions.
-            let smoothed = (0..<180).map { i in (-2...2).reduce(0) { $0 + histogram[(i + $1 + 180) % 180] } }
+            let smoothed = (0..<180).map { i in
+                (-Self.angleSmoothingReach...Self.angleSmoothingReach).reduce(0) {
+                    $0 + histogram[(i + $1 + 180) % 180]
+                }
+            }
             let peak =
                 Double(
                     smoothed.indices.max { smoothed[$0] < smoothed[$1] || (smoothed[$0] == smoothed[$1] && $0 > $1) }!)
@@ -72,13 +76,24 @@ extension AnalysisImage {
         /// diagonal between it and the other axis. The page's majority direction leaves out
         /// minority text at a quarter turn (tear-off tabs, rotated headers, margin notes).
         func glyphs(alongLinesAt angle: Double) -> [Glyph] {
-            glyphs.filter { $0.direction.map { NeighbourLink.difference($0, angle) <= .pi / 8 } ?? false }
+            glyphs.filter {
+                $0.direction.map { NeighbourLink.difference($0, angle) <= Self.alongLinesTolerance } ?? false
+            }
         }
 
         /// Fewest links a direction is taken from: the letters of one short line.
         static let minLinksForAngle = 8
         /// Degrees either side of the peak that the refinement averages over.
         static let lineAngleReach = 4.0
+        /// Degrees either side that the histogram of link angles is smoothed over before its peak
+        /// is taken: two, a window of five degrees. Chosen by hand in session 8 (089dbc7); not
+        /// fitted.
+        static let angleSmoothingReach = 2
+        /// Largest angle, in radians, between a mark's direction and the page's lines for the mark
+        /// to be on those lines: π/8, half of the π/4 to the diagonal, so that a mark belongs to the
+        /// direction it is nearer than the diagonal between it and the other axis (session 8,
+        /// 6dcfeec).
+        static let alongLinesTolerance = Double.pi / 8
 
         /// Enough glyphs, pairing up along one axis clearly more than along the other
         /// (`AnalysisParameters.convincing*`).
@@ -102,13 +117,14 @@ extension AnalysisImage {
     ///   direction and line height (the probe; a window's glyph count does not need them).
     static func measureGlyphs(_ boxes: [PixelBox], lines: Bool = false) -> GlyphMeasure {
         let marks = boxes.filter {
-            $0.height >= 3 && $0.width >= 1 && $0.width <= 3 * $0.height + 4 && $0.height <= 400
+            $0.height >= minMarkHeight && $0.width >= 1
+                && $0.width <= maxMarkWidthInHeights * $0.height + markWidthAllowance && $0.height <= maxMarkHeight
         }
         guard marks.count >= 2 else {
             return GlyphMeasure(glyphs: [], textHeight: nil, horizontalPairs: 0, verticalPairs: 0)
         }
         // A coarse grid over the box centres keeps the neighbour search linear.
-        let cell = 64
+        let cell = gridCell
         var grid: [Int: [Int]] = [:]
         for (i, b) in marks.enumerated() {
             grid[key(b.x / cell, b.y / cell), default: []].append(i)
@@ -149,7 +165,8 @@ extension AnalysisImage {
             measure.marks = marks
             // Words whose letters touch, too wide for a letter: they chain into lines too.
             measure.wideMarks = boxes.filter {
-                $0.width > 3 * $0.height + 4 && $0.height >= 4 && $0.height <= 400
+                $0.width > maxMarkWidthInHeights * $0.height + markWidthAllowance && $0.height >= minWideMarkHeight
+                    && $0.height <= maxMarkHeight
             }
         }
         measure.pageLines = measure.lineAngle()
@@ -159,7 +176,9 @@ extension AnalysisImage {
             // (W cos θ + H sin θ) by (W sin θ + H cos θ); H follows from the two.
             let (c, s) = (cos(lines.skew), sin(abs(lines.skew)))
             let across = marks.indices.compactMap { i -> Double? in
-                guard let d = direction[i], NeighbourLink.difference(d, lines.radians) <= .pi / 8 else { return nil }
+                guard let d = direction[i],
+                    NeighbourLink.difference(d, lines.radians) <= GlyphMeasure.alongLinesTolerance
+                else { return nil }
                 let (along, other) =
                     lines.alongX
                     ? (Double(marks[i].width), Double(marks[i].height))
@@ -178,6 +197,26 @@ extension AnalysisImage {
         return measure
     }
 
+    /// Shortest mark, in pixels, that can be a letter: three. Chosen by hand in session 1
+    /// (aaf9fe7); not fitted.
+    static let minMarkHeight = 3
+    /// A mark can be a letter when it is at most this many heights wide, plus
+    /// `markWidthAllowance` pixels; wider marks are words whose letters touch (`wideMarks`).
+    /// Chosen by hand in session 1 (aaf9fe7); not fitted.
+    static let maxMarkWidthInHeights = 3
+    /// Pixels of width a letter may have beyond `maxMarkWidthInHeights` heights: four. Chosen by
+    /// hand in session 1 (aaf9fe7); not fitted.
+    static let markWidthAllowance = 4
+    /// Tallest mark, in pixels, that can be a letter or a word: 400. Chosen by hand in session 1
+    /// (aaf9fe7); not fitted.
+    static let maxMarkHeight = 400
+    /// Shortest mark, in pixels, that can be a word whose letters touch: four. Chosen by hand in
+    /// session 11 (30c31c6); not fitted.
+    static let minWideMarkHeight = 4
+    /// Side, in pixels, of the cells of the coarse grid that keeps the neighbour search linear:
+    /// 64. Chosen by hand in session 1 (aaf9fe7); not fitted.
+    static let gridCell = 64
+
     /// Links each mark to its `linksPerMark` nearest neighbours of similar size (sides within a
     /// factor of two) no further than two sizes away: letters of a word, or words of a line,
     /// since lines lie further apart than letters do.
@@ -186,7 +225,7 @@ extension AnalysisImage {
         for (i, a) in marks.enumerated() {
             let size = Double(max(a.width, a.height))
             let (ax, ay) = (Double(a.x) + Double(a.width) / 2, Double(a.y) + Double(a.height) / 2)
-            let reach = Int(2 * size) / cell + 1
+            let reach = Int(linkReachInSizes * size) / cell + 1
             var nearest: [(distance: Double, index: Int)] = []
             for gx in (a.x / cell - reach)...(a.x / cell + reach) {
                 for gy in (a.y / cell - reach)...(a.y / cell + reach) {
@@ -194,10 +233,10 @@ extension AnalysisImage {
                     for j in list where j != i {
                         let b = marks[j]
                         let other = Double(max(b.width, b.height))
-                        guard other <= 2 * size, size <= 2 * other else { continue }
+                        guard other <= linkSizeRatio * size, size <= linkSizeRatio * other else { continue }
                         let (bx, by) = (Double(b.x) + Double(b.width) / 2, Double(b.y) + Double(b.height) / 2)
                         let d = ((bx - ax) * (bx - ax) + (by - ay) * (by - ay)).squareRoot()
-                        guard d <= 2 * max(size, other) else { continue }
+                        guard d <= linkReachInSizes * max(size, other) else { continue }
                         nearest.append((d, j))
                     }
                 }
@@ -219,6 +258,14 @@ extension AnalysisImage {
 
     /// Neighbours linked per mark: two, the letters before and after it in its line.
     static let linksPerMark = 2
+    /// Largest ratio between the sizes (longer sides) of two marks that link: two, "similar
+    /// size". Chosen by hand in session 8 (089dbc7); not fitted.
+    static let linkSizeRatio = 2.0
+    /// Farthest a linked neighbour's centre may lie, in sizes of the larger of the two marks (the
+    /// search reaches as many of the mark's own sizes, plus a grid cell): two, which takes in the
+    /// letters of a word or the words of a line, since lines lie further apart than letters do.
+    /// The value was chosen by hand in session 8 (089dbc7); not fitted.
+    static let linkReachInSizes = 2.0
 
     private static func key(_ x: Int, _ y: Int) -> Int { (x &* 73_856_093) ^ (y &* 19_349_663) }
 
@@ -229,7 +276,7 @@ extension AnalysisImage {
     private static func pairing(_ a: PixelBox, _ b: PixelBox) -> Pairing? {
         func similar(_ u: Int, _ v: Int) -> Bool {
             let lo = Double(min(u, v)), hi = Double(max(u, v))
-            return lo >= 0.6 * hi
+            return lo >= pairSizeRatio * hi
         }
         func overlap(_ a0: Int, _ a1: Int, _ b0: Int, _ b1: Int) -> Int { max(0, min(a1, b1) - max(a0, b0)) }
         // Side by side along x.
@@ -237,15 +284,29 @@ extension AnalysisImage {
             let shared = overlap(a.y, a.maxY, b.y, b.maxY)
             let gap = max(a.x, b.x) - min(a.maxX, b.maxX)
             let h = max(a.height, b.height)
-            if Double(shared) >= 0.7 * Double(h), gap >= 0, Double(gap) <= 0.35 * Double(h) { return .horizontal }
+            if Double(shared) >= pairMinOverlap * Double(h), gap >= 0, Double(gap) <= pairMaxGap * Double(h) {
+                return .horizontal
+            }
         }
         // Side by side along y.
         if similar(a.width, b.width) {
             let shared = overlap(a.x, a.maxX, b.x, b.maxX)
             let gap = max(a.y, b.y) - min(a.maxY, b.maxY)
             let w = max(a.width, b.width)
-            if Double(shared) >= 0.7 * Double(w), gap >= 0, Double(gap) <= 0.35 * Double(w) { return .vertical }
+            if Double(shared) >= pairMinOverlap * Double(w), gap >= 0, Double(gap) <= pairMaxGap * Double(w) {
+                return .vertical
+            }
         }
         return nil
     }
+
+    /// Least ratio between two paired marks' sides across the line (the smaller over the
+    /// larger): 0.6. Chosen by hand in session 1 (aaf9fe7); not fitted.
+    static let pairSizeRatio = 0.6
+    /// Least overlap across the line of two paired marks, as a share of the larger side across:
+    /// 0.7. Chosen by hand in session 1 (aaf9fe7); not fitted.
+    static let pairMinOverlap = 0.7
+    /// Widest gap along the line between two paired marks, as a share of the larger side across:
+    /// 0.35. Chosen by hand in session 1 (aaf9fe7); not fitted.
+    static let pairMaxGap = 0.35
 }

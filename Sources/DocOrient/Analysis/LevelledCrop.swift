@@ -10,7 +10,7 @@ extension Pix {
     /// about the margin's centre, and cut to the box again. A slant under `minSkew` is left alone.
     func levelledCrop(_ box: PixelBox, skew: Double) throws -> Pix {
         guard abs(skew) >= Self.minSkew else { return try cropped(to: box) }
-        let reach = Int((Double(max(box.width, box.height)) * sin(abs(skew))).rounded(.up)) + 2
+        let reach = Int((Double(max(box.width, box.height)) * sin(abs(skew))).rounded(.up)) + Self.levelMargin
         let x0 = max(0, box.x - reach), y0 = max(0, box.y - reach)
         let x1 = min(width, box.maxX + reach), y1 = min(height, box.maxY + reach)
         let around = PixelBox(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
@@ -31,4 +31,7 @@ extension Pix {
     /// Slant Tesseract reads through unaided: about 1.5 degrees, a character height across a
     /// line of 40 characters.
     static let minSkew = 1.5 * Double.pi / 180
+    /// Pixels added to the margin the turn brings into the box: two. Chosen by hand in session 8
+    /// (089dbc7); not fitted.
+    static let levelMargin = 2
 }

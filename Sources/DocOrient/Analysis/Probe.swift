@@ -33,7 +33,8 @@ extension AnalysisImage {
             source: borrowing GraySource, longSide: Int, parameters p: AnalysisParameters, paperOf previous: Probe?
         ) throws {
             let gray = try source.gray(longSide: longSide)
-            let normalized = try gray.backgroundNormalized(tile: max(16, gray.width / 30))
+            let normalized = try gray.backgroundNormalized(
+                tile: max(AnalysisImage.minBackgroundTile, gray.width / Self.backgroundTilesAcross))
             width = gray.width
             height = gray.height
             scale = Double(gray.width) / Double(source.storedWidth)
@@ -52,7 +53,7 @@ extension AnalysisImage {
             } else {
                 paper = try AnalysisImage.paper(in: gray) ?? frame
             }
-            let otsu = try normalized.otsuThreshold(in: paper, step: 2)
+            let otsu = try normalized.otsuThreshold(in: paper, step: Self.otsuSampleStep)
             func glyphs(at threshold: Int, in box: PixelBox, lines: Bool = true) throws -> GlyphMeasure {
                 measureGlyphs(
                     try normalized.thresholded(threshold).componentBoxes().filter {
@@ -69,7 +70,8 @@ extension AnalysisImage {
             // side of a table can be brighter than a small page on it), the paper's threshold
             // was set by the table and can lose the page's letters (0210_menu of the seed-23 set).
             if paper != frame {
-                alternatives.append((bounded(try normalized.otsuThreshold(in: frame, step: 2)), frame))
+                alternatives.append(
+                    (bounded(try normalized.otsuThreshold(in: frame, step: Self.otsuSampleStep)), frame))
             }
             // The alternatives are judged by their glyphs alone, so the neighbour links are made
             // for the one chosen only (on a grainy 8 MP page, 0024_dotmatrix of the seed-23 set,
@@ -81,6 +83,15 @@ extension AnalysisImage {
             }
             if let best { (measure, threshold) = (try glyphs(at: best.threshold, in: best.box), best.threshold) }
         }
+
+        /// Background tiles across the probe's width in its light correction: thirty (the text
+        /// height is not known yet, so the tile follows the image). Chosen by hand in session 1
+        /// (365b386); not fitted.
+        static let backgroundTilesAcross = 30
+        /// Otsu's threshold of the paper and of the frame is taken from every second pixel of
+        /// every second row, the histogram read in place without copying the region: the commit
+        /// that made it (session 6, c4081fc) kept the same answers on seeds 1, 7, 11 and 13.
+        static let otsuSampleStep = 2
     }
 
     /// The paper: the bounding box of the brightest of the bright regions that cover at least a
@@ -91,7 +102,7 @@ extension AnalysisImage {
     /// lying on it (0041_receipt of the seed-1 set).
     static func paper(in gray: borrowing Pix) throws -> PixelBox? {
         let side = max(gray.width, gray.height)
-        let factor = side > 400 ? 400 / Double(side) : 1
+        let factor = side > paperThumbnailSide ? Double(paperThumbnailSide) / Double(side) : 1
         let thumb = try gray.scaled(by: factor)
         // Holes filled: a framed box or a photo on the page is enclosed by the paper, not a
         // region of its own.
@@ -104,7 +115,7 @@ extension AnalysisImage {
         }
         guard let paper = brightest?.box else { return nil }
         let k = Double(gray.width) / Double(thumb.width)
-        let margin = 2
+        let margin = paperMargin
         let x0 = max(0, paper.x - margin), y0 = max(0, paper.y - margin)
         let x1 = min(thumb.width, paper.maxX + margin), y1 = min(thumb.height, paper.maxY + margin)
         return PixelBox(
@@ -118,4 +129,11 @@ extension AnalysisImage {
     /// frame (0123_oneline of the seed-23 fit part: 3.7%), and below a twentieth, the bound before,
     /// the paper was missed and the table's grain set the page's line direction.
     static let paperMinShare = 0.02
+    /// Long side, in pixels, of the thumbnail the paper is judged on (the paper is many pixels
+    /// even at this size). Chosen by hand in session 1 (c429ebc, the page stage's paper, moved
+    /// here in session 2); not fitted.
+    static let paperThumbnailSide = 400
+    /// Thumbnail pixels the paper's box is grown by on every side: two. Chosen by hand in session 1
+    /// (c429ebc); not fitted.
+    static let paperMargin = 2
 }

@@ -26,12 +26,17 @@ extension AnalysisImage {
             if let linesProbe, side >= firstPass { return linesProbe }
             var probe = try Probe(source: source, longSide: side, parameters: p, paperOf: linesProbe)
             while side < firstPass, (probe.measure.textHeight ?? 0) < p.minProbeTextHeight {
-                side = min(firstPass, side * 2)
+                side = min(firstPass, side * Self.probeGrowth)
                 if let linesProbe, side >= firstPass { return linesProbe }
                 probe = try Probe(source: source, longSide: side, parameters: p, paperOf: probe)
             }
             return probe
         }
+
+        /// Factor a probe too small to measure its text is enlarged by, up to the first pass's
+        /// size: two (`AnalysisParameters.firstPassLongSide`). Chosen by hand in session 2
+        /// (11e41bd, "doubled for fine print"); not fitted.
+        static let probeGrowth = 2
 
         private static func firstPass(_ source: borrowing GraySource, _ p: AnalysisParameters) -> Int {
             min(max(source.storedWidth, source.storedHeight), p.firstPassLongSide)
