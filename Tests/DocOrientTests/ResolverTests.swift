@@ -167,6 +167,39 @@ struct ResolverTests {
         #expect(decision.orientation == shown, "\(decision)")
     }
 
+    /// Decides `file` of Corpus/real stored so that it shows upright under `shown`.
+    static func decideReal(_ file: String, shownAs shown: Orientation) throws -> Decision {
+        let url = ResolverSample.corpus.appendingPathComponent("real/\(file)")
+        let stored = try Pix.decode([UInt8](Data(contentsOf: url))).oriented(shown.inverse).encodedPNG()
+        return try SharedResolver.get().decide(imageBytes: stored, metadata: try ImageMetadata.read(stored), prior: nil)
+    }
+
+    /// A warped newspaper sudoku (Corpus/real 027) whose grid Tesseract reads as text upside
+    /// down (3 at 0.985) and sideways: the classifier, sure of 1 (0.91), leaves the text its
+    /// rotation and the two mirrored twins to read, and the answer is right.
+    @Test(arguments: [Orientation.identity, .rotate180])
+    func aSureClassifierLeavesTheTextOnlyItsRotationToRead(shown: Orientation) throws {
+        let decision = try Self.decideReal("027_newspaper_sudoku_warped.jpg", shownAs: shown)
+        #expect(decision.orientation == shown, "\(decision)")
+    }
+
+    /// A Hindi sign shown mirrored (Corpus/real 132 as 7), whose lines read nothing in any
+    /// candidate: the coarse look reads the classifier's rotation (8, at 0.92) as nothing, and
+    /// must still read its mirrored twins, where the sign reads. Answered 8 before it did.
+    @Test func aMirroredSignIsReadMirroredThoughTheClassifierNamesItsTwin() throws {
+        let decision = try Self.decideReal("132_sign_hindi_metro_direction.jpg", shownAs: .transverse)
+        #expect(decision.orientation == .transverse, "\(decision)")
+    }
+
+    /// A handwritten letter (Corpus/real 103) shown as 8: read against the classifier's rotation
+    /// alone, Tesseract's junk in its mirrored twin 7 came out at 0.953. A mirrored answer that
+    /// does not read as words is read again against every rotation, and the classifier answers.
+    @Test func mirroredJunkIsNotAnsweredAgainstTheClassifiersRotationAlone() throws {
+        let decision = try Self.decideReal("103_handwriting_family_letter_1879.jpg", shownAs: .rotate270)
+        #expect(decision.orientation == .rotate270, "\(decision)")
+        #expect(decision.decidedBy == .classifier, "\(decision)")
+    }
+
     @Test(arguments: ResolverSample.all.filter { !$0.decidable })
     func everyHardNegativeIsUndecidableWithAReason(_ sample: ResolverSample) throws {
         let decision = try SharedResolver.decide(sample)

@@ -153,9 +153,11 @@ struct ClassifierParameters: Sendable, Codable, Equatable {
     var overruleAt: Double
     /// A text answer at this confidence or more stands whatever the classifier says.
     var ocrStandsAt: Double
-    /// Stop after the text lines when they read no dictionary word or amount in any orientation
-    /// and the classifier is sure enough to answer alone (`Stages.readsNoWordTheClassifierNeeds`).
-    var stopsUnreadText: Bool
+    /// At this probability or more, the text is read only in the classifier's rotation and its
+    /// two mirrored twins (`Lead.excludesOthers`): above the highest probability the classifier
+    /// gave a rotation that was neither the right one nor, on a mirrored page, its axis's twin,
+    /// on the fit part (0.708), with a margin.
+    var narrowAt: Double
 }
 
 /// Everything fitted on the corpus.

@@ -20,12 +20,15 @@ struct CandidatePolicy: Sendable {
             ? [[.identity, .rotate180], [.rotate90, .rotate270]] : [[.rotate90, .rotate270], [.identity, .rotate180]]
     }
 
-    /// The axis pairs with `lead`'s pair first and `lead` first in it (unchanged when nil).
-    static func leading(_ pairs: [[Orientation]], with lead: Orientation?) -> [[Orientation]] {
-        guard let lead, let i = pairs.firstIndex(where: { $0.contains(lead) }) else { return pairs }
+    /// The axis pairs with `lead`'s pair first and its rotation first in it (unchanged when nil);
+    /// its rotation alone when it excludes the others (`Lead.excludesOthers`).
+    static func leading(_ pairs: [[Orientation]], with lead: Lead?) -> [[Orientation]] {
+        guard let lead else { return pairs }
+        if lead.excludesOthers { return [[lead.rotation]] }
+        guard let i = pairs.firstIndex(where: { $0.contains(lead.rotation) }) else { return pairs }
         var pairs = pairs
         let pair = pairs.remove(at: i)
-        return [[lead] + pair.filter { $0 != lead }] + pairs
+        return [[lead.rotation] + pair.filter { $0 != lead.rotation }] + pairs
     }
 
     /// `candidates` best first by `score`; ties keep the given order.
@@ -59,4 +62,17 @@ struct CandidatePolicy: Sendable {
         if let prior, prior.isMirrored, !list.contains(prior) { list.append(prior) }
         return list
     }
+}
+
+/// The classifier's rotation as the text stages take it (`Stages.lead`).
+struct Lead: Sendable, Equatable {
+    /// Read first in every stage (`classifier.orderAt`).
+    var rotation: Orientation
+    /// Only `rotation` and its two mirrored twins on the same axis are read
+    /// (`classifier.narrowAt`). The classifier cannot tell a mirrored page from its twin rotation,
+    /// but at that probability it named neither another rotation nor the other axis on any file
+    /// of the fit part, so the other five candidates can only lose; reading them cost most of
+    /// the time spent on text Tesseract reads little of (handwriting, other scripts), and gave
+    /// it five more ways to read junk that rivals the right rotation.
+    var excludesOthers: Bool
 }

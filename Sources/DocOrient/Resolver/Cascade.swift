@@ -8,7 +8,7 @@ struct Cascade {
     let resolver: Resolver
     let prior: Orientation?
     /// The rotation to read first (the classifier's, when it is sure), nil for none.
-    let lead: Orientation?
+    let lead: Lead?
     var reader: CandidateReader
     var trace: Trace
     /// Parts (lines or window parts) read per candidate so far.
@@ -16,7 +16,7 @@ struct Cascade {
     /// The candidates the decision is taken among.
     private var considered: [Orientation] = []
 
-    init(resolver: Resolver, reader: CandidateReader, prior: Orientation?, lead: Orientation?, trace: Trace) {
+    init(resolver: Resolver, reader: CandidateReader, prior: Orientation?, lead: Lead?, trace: Trace) {
         self.resolver = resolver
         self.reader = reader
         self.prior = prior
@@ -36,8 +36,9 @@ struct Cascade {
         if try readMirroredBeside(pairs[0], image) { return }
         if exhaustive || !leaderIsClear() {
             // Text lines are sorted to an axis by their marks, which a table's columns or a stack
-            // of fine print can outnumber: for them, the other axis is always read.
-            if !exhaustive, image.windowAlongX.isEmpty, resolver.rules.axisIsClear(image) {
+            // of fine print can outnumber: for them, the other axis is always read, unless the
+            // classifier leaves one rotation only.
+            if pairs.count == 1 || (!exhaustive && image.windowAlongX.isEmpty && resolver.rules.axisIsClear(image)) {
                 if try readDeeper(along: pairs[0], image) { return }
             } else {
                 if try readOtherPairThenDeeper(pairs, image) { return }
@@ -53,8 +54,10 @@ struct Cascade {
     /// unless Leptonica's ascender and descender count points the other way clearly; without a
     /// tag, the way it points. The classifier's rotation, when it is sure (`lead`), comes first of
     /// all: it names the axis and the way up in one look, where the glyph pairs are fooled by a
-    /// table's columns and the tag by how the phone was held.
+    /// table's columns and the tag by how the phone was held. Surer still, it is the only pair,
+    /// of one (`Lead.excludesOthers`).
     private mutating func candidatePairs(_ image: borrowing AnalysisImage) throws -> [[Orientation]] {
+        if let lead, lead.excludesOthers { return CandidatePolicy.leading([], with: lead) }
         var pairs = CandidatePolicy.axisPairs(alongX: image.horizontalPairs >= image.verticalPairs)
         for i in pairs.indices {
             // pairs[i][0] is 1 or 6 here: its uprightness is recorded for Models/fit.py's replay.

@@ -42,6 +42,16 @@ struct DecisionRules: Sendable {
     /// words may read in two orientations, "NOON", "SIS", "MOW"), a sign of three is not.
     static let minConfidentWords = 3
 
+    /// Whether `e` reads as words rather than marks: most of its confident words from the
+    /// dictionary and at least one telling word, a long dictionary word or an amount
+    /// (`page.mirrorMinDictionaryShare`, `page.mirrorMinTellingWords`). A rotation that reads so
+    /// needs no mirrored rival (the page stage), and a mirrored answer that does not is read
+    /// again against every rotation (`Stages.run`).
+    func readsAsWords(_ e: Evidence) -> Bool {
+        let p = calibration.page
+        return e.dictionaryShare >= p.mirrorMinDictionaryShare && e.tellingWords >= p.mirrorMinTellingWords
+    }
+
     /// Whether `e` is too little to answer on: fewer than `minConfidentWords` confident words, or
     /// a score under `minScore` (`conclude`'s first rule).
     func readsTooLittle(_ e: Evidence, minScore: Double) -> Bool {

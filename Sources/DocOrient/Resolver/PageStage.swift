@@ -6,7 +6,7 @@ extension Resolver {
     /// tag's, if it has one), the other pair unless the first settled it, then the mirrored pair
     /// along the winner's axis unless the winner reads as dictionary text; and decides.
     private func readWholePage(
-        engine: TesseractEngine, page: borrowing Pix, alongX: Bool, prior: Orientation?, lead: Orientation?,
+        engine: TesseractEngine, page: borrowing Pix, alongX: Bool, prior: Orientation?, lead: Lead?,
         meter: WorkMeter,
         starved: inout Set<Orientation>, trace: inout Trace, minScore: Double
     ) throws {
@@ -30,26 +30,29 @@ extension Resolver {
         var pairs = CandidatePolicy.axisPairs(alongX: alongX)
         if let h = prior?.rotationPart, pairs[1].contains(h) { pairs.swapAt(0, 1) }
         pairs = CandidatePolicy.leading(pairs, with: lead)
-        let (first, second) = (pairs[0], pairs[1])
+        // The classifier may leave one rotation only (`Lead.excludesOthers`): no second pair.
+        let (first, second) = (pairs[0], pairs.count > 1 ? pairs[1] : [])
         for o in first { try readPage(o) }
         var order = ranked()
         let leader = read[order[0]]!
         /// Reads as dictionary text: no mirrored rival needed.
-        func readsAsText(_ e: Evidence) -> Bool {
-            e.dictionaryShare >= p.mirrorMinDictionaryShare && e.tellingWords >= p.mirrorMinTellingWords
-        }
+        func readsAsText(_ e: Evidence) -> Bool { rules.readsAsWords(e) }
+        let runnerUp = order.count > 1 ? read[order[1]]!.score(weights) : 0
         let settled =
             CandidatePolicy.leads(
-                leader.score(weights), over: read[order[1]]!.score(weights), score: p.earlyExitScore,
-                ratio: p.earlyExitRatio) && readsAsText(leader)
+                leader.score(weights), over: runnerUp, score: p.earlyExitScore, ratio: p.earlyExitRatio)
+            && readsAsText(leader)
         if configuration.exhaustive || !settled {
             for o in second { try readPage(o) }
             order = ranked()
         }
         let winner = read[order[0]]!
         // Mirrored print read unmirrored still yields confident non-words: when no rotation read
-        // a single confident word, the page holds no print a mirror would make readable.
-        if policy.asksMirrored(prior: prior) || (!readsAsText(winner) && winner.confidentWords > 0) {
+        // a single confident word, the page holds no print a mirror would make readable. The
+        // classifier's rotation alone (`Lead.excludesOthers`) says too little of that: a mirrored
+        // sign read nothing as it (Corpus/real 132 as 7, the classifier at 0.92 for 8).
+        let onlyRotation = lead?.excludesOthers == true
+        if policy.asksMirrored(prior: prior) || (!readsAsText(winner) && (winner.confidentWords > 0 || onlyRotation)) {
             for o in policy.mirrored(beside: order[0], prior: prior) { try readPage(o) }
         }
         trace.pageEvidence = read
@@ -71,7 +74,7 @@ extension Resolver {
     ///   grid, foliage, a brick wall) reads as a few short "words" in some rotation.
     func coarseLook(
         source: borrowing GraySource, region: PixelBox, minScore: Double, skew: Double, alongX: Bool,
-        prior: Orientation?, lead: Orientation?, meter: WorkMeter, starved: inout Set<Orientation>, trace: inout Trace
+        prior: Orientation?, lead: Lead?, meter: WorkMeter, starved: inout Set<Orientation>, trace: inout Trace
     ) throws {
         let page = try calibration.page.pageImage(source: source, paper: region, skew: skew)
         let lightPrint = try Self.mayHoldLightPrint(page)
