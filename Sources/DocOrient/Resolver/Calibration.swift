@@ -158,6 +158,11 @@ struct ClassifierParameters: Sendable, Codable, Equatable {
     /// gave a rotation that was neither the right one nor, on a mirrored page, its axis's twin,
     /// on the fit part (0.708), with a margin.
     var narrowAt: Double
+    /// On a page where the survey found this many letter-like marks or more, the classifier answers
+    /// alone from `narrowAt` rather than `decideAloneAt`: more than any hard negative of the fit
+    /// part (a blank page's paper texture made 52; the two-word signs at most 30, and those the
+    /// classifier was sure of, 8 and 3), so a couple of words never gets there.
+    var pageMarks: Int
 }
 
 /// Everything fitted on the corpus.

@@ -157,11 +157,14 @@ struct DecisionRules: Sendable {
     ///   its axis (the model cannot name mirrors) only when that rotation read some confident
     ///   characters: mirrored print read unmirrored always does, and a mirrored reading whose
     ///   unmirrored twin read nothing is no evidence of a mirror.
-    /// - Where the text did not decide, the classifier answers alone at `decideAloneAt` or more,
+    /// - Where the text did not decide, the classifier answers alone at `decideAloneAt` or more
+    ///   (at `narrowAt` on a page of `pageMarks` letter-like marks or more, `marks`),
     ///   with `aloneConfidence` times its probability as the confidence, unless a mirrored
     ///   candidate read better than the classifier's rotation: the page may be mirrored, which the
     ///   classifier cannot see, or went unread (the work budget may cut the mirrored reads).
-    func arbitrate(_ text: Decision, reading: ClassifierReading, gathered: [Orientation: Evidence]) -> Decision {
+    func arbitrate(
+        _ text: Decision, reading: ClassifierReading, gathered: [Orientation: Evidence], marks: Int
+    ) -> Decision {
         let p = calibration.classifier
         var decision = text
         decision.classifier = Dictionary(
@@ -182,7 +185,10 @@ struct DecisionRules: Sendable {
                 "the readers disagree: the text reads as \(answer.exifValue) (confidence \(text.confidence)), \(said)"
             return decision
         }
-        guard sure >= p.decideAloneAt else { return decision }
+        // On a page of more letter-like marks than a couple of words make, the classifier's
+        // rotation is trusted where it leaves the text its rotation alone (`narrowAt`): a couple
+        // of words, undecidable by definition, is what held its bar at `decideAloneAt`.
+        guard sure >= (marks >= p.pageMarks ? p.narrowAt : p.decideAloneAt) else { return decision }
         // The classifier's rotation may be a mirrored page's twin: Tesseract must have read the
         // two mirrored candidates on its axis (the budget may have cut them) to rule that out.
         let twins: [Orientation] = seen.swapsDimensions ? [.transpose, .transverse] : [.flipHorizontal, .flipVertical]

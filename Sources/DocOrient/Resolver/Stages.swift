@@ -203,7 +203,8 @@ struct Stages: ~Copyable {
             trace.decision = DecisionRules.budgeted(
                 trace.decision, starved: starved.subtracting(read), part: part, spent: meter.summary)
         }
-        trace.decision = resolver.rules.arbitrate(trace.decision, reading: reading, gathered: gathered)
+        trace.decision = resolver.rules.arbitrate(
+            trace.decision, reading: reading, gathered: gathered, marks: survey.linesProbe?.measure.glyphs.count ?? 0)
         return trace
     }
 }
