@@ -13,7 +13,10 @@ decides), and chooses, on the FIT part only:
 - overruleAt, ocrStandsAt: where a text answer the classifier contradicts becomes undecidable:
   the pair that removes the most wrong text answers and loses no right one.
 
-Then prints what the chosen values do on every part given (judging only).
+Then prints what the chosen values do on every part given (judging only), and the floor of
+`narrowAt` (`narrow_floor`). The replay does not model narrowing itself (the records' text answers
+come from whatever reads the build made) nor `pageMarks`, which the records do not carry
+(Benchmarks/orientation/RESULTS.md, session 22).
 
     docorient fix --dry-run --json --jobs 1 FILES... > records.jsonl    (one per part, run where the files are)
     python3 Benchmarks/orientation/classifier_fit.py --manifest SET/manifest.csv --records fit.jsonl \
@@ -123,6 +126,23 @@ def fit(rows):
     return {"decideAloneAt": alone, "aloneConfidence": alone_conf, "overruleAt": overrule, "ocrStandsAt": stands}
 
 
+def narrow_floor(rows):
+    """The highest probability at which the classifier named a rotation that is neither the right
+    one nor, on a mirrored page, a rotation on its axis (its mirrored twins): `narrowAt` must lie
+    above it, since from there the text reads that rotation and its twins only (`Lead`)."""
+    worst = 0.0
+    for r in rows:
+        if not r["decidable"] or not r["classifier"]:
+            continue
+        cls = r["classifier"]
+        seen = max(cls, key=cls.get)
+        t = r["truth"]
+        consistent = QUARTER[seen] % 2 == QUARTER[t] % 2 if t in MIRRORED else seen == t
+        if not consistent:
+            worst = max(worst, cls[seen])
+    return worst
+
+
 def manifest_truth(path):
     return {r["file"]: (int(r["upright_orientation"]), r["decidable"] == "1") for r in csv.DictReader(open(path))}
 
@@ -144,6 +164,8 @@ def main():
     fit_rows = load(args.records, truth)
     params = fit(fit_rows)
     print(json.dumps(params))
+    print(f"narrowAt must exceed {narrow_floor(fit_rows):.3f}: the classifier's highest probability for a rotation "
+          "neither right nor on a mirrored page's axis, on the fit part")
     order = (params["decideAloneAt"], params["aloneConfidence"], params["overruleAt"], params["ocrStandsAt"])
     for name, rows in [("fit", fit_rows)] + [(p, load(p, truth)) for p in args.judge]:
         text_only = tally(rows, (2.0, 1, 2.0, 2.0))
