@@ -35,13 +35,11 @@ extension Resolver {
         for o in first { try readPage(o) }
         var order = ranked()
         let leader = read[order[0]]!
-        /// Reads as dictionary text: no mirrored rival needed.
-        func readsAsText(_ e: Evidence) -> Bool { rules.readsAsWords(e) }
         let runnerUp = order.count > 1 ? read[order[1]]!.score(weights) : 0
         let settled =
             CandidatePolicy.leads(
                 leader.score(weights), over: runnerUp, score: p.earlyExitScore, ratio: p.earlyExitRatio)
-            && readsAsText(leader)
+            && rules.readsAsWords(leader)
         if configuration.exhaustive || !settled {
             for o in second { try readPage(o) }
             order = ranked()
@@ -52,7 +50,9 @@ extension Resolver {
         // classifier's rotation alone (`Lead.excludesOthers`) says too little of that: a mirrored
         // sign read nothing as it (Corpus/real 132 as 7, the classifier at 0.92 for 8).
         let onlyRotation = lead?.excludesOthers == true
-        if policy.asksMirrored(prior: prior) || (!readsAsText(winner) && (winner.confidentWords > 0 || onlyRotation)) {
+        if policy.asksMirrored(prior: prior)
+            || (!rules.readsAsWords(winner) && (winner.confidentWords > 0 || onlyRotation))
+        {
             for o in policy.mirrored(beside: order[0], prior: prior) { try readPage(o) }
         }
         trace.pageEvidence = read
