@@ -123,9 +123,12 @@ def test_a_client_gone_mid_upload_leaves_the_server_serving(server):
     until(lambda: gauge(metrics(server.port), "docorient_http_uploads_in_progress") == 1,
           "the upload to be in progress")
     sock.close()
-    text = until(lambda: (lambda t: t if gauge(t, "docorient_http_uploads_in_progress") == 0 else None)(
-        metrics(server.port)), "the upload to be dropped")
-    assert counted(text, "/v1/orientation", 499) == 1, "recorded as 'client closed request'"
+    # The upload slot is released when the body read fails, and the 499 is counted a moment later,
+    # as the request unwinds through the metrics middleware: wait for both (a scrape between the
+    # two saw the slot free and no 499 yet, under load).
+    until(lambda: (lambda t: gauge(t, "docorient_http_uploads_in_progress") == 0
+                   and counted(t, "/v1/orientation", 499) == 1)(metrics(server.port)),
+          "the upload to be dropped and recorded as 'client closed request' (499)")
 
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=120)
     conn.request("POST", "/v1/orientation", body=open(SMALL, "rb").read())
