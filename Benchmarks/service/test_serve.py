@@ -15,12 +15,11 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serving import counted, gauge, metrics  # noqa: E402
+from serving import counted, gauge, metrics, until  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BINARY = os.path.join(ROOT, ".build", "debug", "docorient")
@@ -50,17 +49,6 @@ def server():
     if process.poll() is None:
         process.kill()
         process.wait()
-
-
-def until(condition, what, seconds=60):
-    """Waits for `condition()` to hold, polling; fails naming `what` after `seconds`."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.02)
-    pytest.fail(f"timed out waiting for {what}")
 
 
 def post_head(sock, path, length):
