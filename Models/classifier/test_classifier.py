@@ -10,7 +10,10 @@ square of the file and writes the grey image it cut them from (`.grey.pgm`) and 
   0.0.11 does it: short side resized to 256 with Lanczos, the centre 224 square, ImageNet's mean and
   std; then the squares where the text is densest, from the short side resized to 448), recomputed
   here with numpy and OpenCV's Python build;
-- the combined reading puts the right rotation first on upright and turned pages.
+- the combined reading puts the right rotation first on upright and turned pages;
+- all of it in both runtimes docorient runs the model in: onnxruntime's C library (found in
+  Models/runtime, where Scripts/bootstrap.sh puts it: the default) and OpenCV's dnn module
+  (`DOCORIENT_ONNXRUNTIME=none`, the fallback where the library is missing).
 
 Run: python3 -m pytest -q Models/classifier (needs `swift build` first: .build/debug/docorient)
 """
@@ -40,13 +43,24 @@ SIDE = 224
 pytestmark = pytest.mark.skipif(not os.access(BINARY, os.X_OK), reason="build first: swift build")
 
 
-@pytest.fixture(scope="module")
-def probes(tmp_path_factory):
+# Each runtime: the value of DOCORIENT_ONNXRUNTIME that selects it, and how `classify` names it.
+RUNTIMES = {"onnxruntime": (None, "onnxruntime 1.28.0"), "opencv": ("none", "opencv-dnn 4.6.0")}
+
+
+@pytest.fixture(scope="module", params=sorted(RUNTIMES))
+def probes(request, tmp_path_factory):
+    setting, name = RUNTIMES[request.param]
     out = tmp_path_factory.mktemp("classify")
+    env = {k: v for k, v in os.environ.items() if k != "DOCORIENT_ONNXRUNTIME"}
+    if setting is not None:
+        env["DOCORIENT_ONNXRUNTIME"] = setting
     run = subprocess.run([BINARY, "classify", "--dump", str(out), *FILES], capture_output=True, text=True,
-                         timeout=300)
+                         timeout=300, env=env)
     assert run.returncode == 0, run.stderr
     records = [json.loads(line) for line in run.stdout.splitlines()]
+    assert {r["runtime"] for r in records} == {name}, "the tree's default runtime is onnxruntime's library " \
+        "in Models/runtime (python3 Models/runtime/extract.py puts it there)"
+
     assert [os.path.basename(r["path"]) for r in records] == [os.path.basename(f) for f in FILES]
     for r in records:
         name = os.path.join(out, os.path.basename(r["path"]))

@@ -189,7 +189,7 @@ struct ClassifyCommand: ParsableCommand {
                 try probe.input.withUnsafeBytes { Data($0) }.write(to: name.appendingPathExtension("input.f32"))
             }
             let object: [String: Any] = [
-                "path": path, "width": probe.width, "height": probe.height,
+                "path": path, "runtime": probe.runtime, "width": probe.width, "height": probe.height,
                 "centre_short_side": probe.centreShortSide, "text_short_side": probe.textShortSide,
                 "origins": probe.origins, "classes": probe.classes.map { $0.map(Double.init) },
                 "rotations": probe.rotations,

