@@ -33,7 +33,7 @@ SECTIONS = {
         "longSide", "maxUpscale", "backgroundTile", "maxWordsPerRead", "earlyExitScore", "earlyExitRatio",
         "minScore", "minPlainWords", "mirrorMinDictionaryShare", "mirrorMinTellingWords"]),
     "classifier": ("ClassifierParameters", [
-        "centreShortSide", "textShortSide", "textSquares", "orderAt", "decideAloneAt", "aloneConfidence", "overruleAt", "ocrStandsAt", "narrowAt", "pageMarks"]),
+        "centreShortSide", "textShortSide", "textSquares", "orderAt", "decideAloneAt", "aloneConfidence", "overruleAt", "ocrStandsAt", "narrowAt", "pageMarks", "confirmParts"]),
 }
 
 

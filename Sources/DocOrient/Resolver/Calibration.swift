@@ -163,6 +163,13 @@ struct ClassifierParameters: Sendable, Codable, Equatable {
     /// part (a blank page's paper texture made 52; the two-word signs at most 30, and those the
     /// classifier was sure of, 8 and 3), so a couple of words never gets there.
     var pageMarks: Int
+    /// Where the classifier leaves the text its rotation alone (`narrowAt`), each stage reads at
+    /// most this many parts (text lines, window parts) of it and of its mirrored twins: enough for
+    /// print to confirm the rotation or for a mirrored twin to read better and contradict it
+    /// ("a line or two each", issue 43), where reading on only spends the budget on text Tesseract
+    /// cannot read (handwriting, other scripts: eight lines of each of three candidates, then the
+    /// windows and the page, took the slowest files to 4-5 s).
+    var confirmParts: Int
 }
 
 /// Everything fitted on the corpus.

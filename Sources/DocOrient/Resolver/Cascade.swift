@@ -26,7 +26,12 @@ struct Cascade {
 
     private var c: CascadeParameters { resolver.calibration.cascade }
     private var exhaustive: Bool { resolver.configuration.exhaustive }
-    private var partCount: Int { reader.windows.count }
+    /// The parts read per candidate at most: all of them, or, where the classifier leaves its
+    /// rotation alone to confirm (`Lead.excludesOthers`), `classifier.confirmParts`.
+    private var partCount: Int {
+        lead?.excludesOthers == true
+            ? min(reader.windows.count, resolver.calibration.classifier.confirmParts) : reader.windows.count
+    }
 
     /// Reads until one candidate settles it, the leader is clear, or the parts run out; then
     /// concludes (`DecisionRules.conclude`) into `trace.decision`.

@@ -68,7 +68,7 @@ struct Stages: ~Copyable {
     private mutating func readStages() throws -> Trace {
         if let lines = try readLines() {
             gather(lines.evidence, starvedBefore: [])
-            if lines.decision.isDecided || meter.exhaustedPart != nil { return lines }
+            if lines.decision.isDecided || meter.exhaustedPart != nil || classifierStands(lines) { return lines }
         }
         let c = resolver.calibration.cascade
         let analysis = try AnalysisImage.make(
@@ -85,7 +85,7 @@ struct Stages: ~Copyable {
             let before = starved
             try read(analysis, trace: &trace)
             gather(trace.evidence, starvedBefore: before)
-            if trace.decision.isDecided || meter.exhaustedPart != nil { return trace }
+            if trace.decision.isDecided || meter.exhaustedPart != nil || classifierStands(trace) { return trace }
             try meter.checkCancellation()
         }
         try lookCoarsely(analysis, trace: &trace)
@@ -109,6 +109,22 @@ struct Stages: ~Copyable {
             rotation: reading.best,
             excludesOthers: !resolver.configuration.exhaustive && !widened && reading.bestProbability >= c.narrowAt)
     }
+
+    /// Whether the classifier's answer stands on what the stages read so far, so that no later
+    /// stage need read: it leaves the text its rotation alone (`Lead.excludesOthers`), the text
+    /// did not decide, and the classifier would answer alone (`DecisionRules.arbitrate`: sure
+    /// enough for the page's marks, both mirrored twins read, neither reading better than its
+    /// rotation). A later stage reads the same three candidates and could only confirm the
+    /// rotation or find the mirror that the stage just read found no sign of; on handwriting and
+    /// other scripts, which Tesseract cannot read, it spent the rest of the budget for nothing.
+    private func classifierStands(_ trace: Trace) -> Bool {
+        guard lead?.excludesOthers == true, !trace.decision.isDecided else { return false }
+        return resolver.rules.arbitrate(trace.decision, reading: reading, gathered: gathered, marks: marks)
+            .decidedBy == .classifier
+    }
+
+    /// The letter-like marks the survey found on the page (`classifier.pageMarks`).
+    private var marks: Int { survey.linesProbe?.measure.glyphs.count ?? 0 }
 
     /// Adds what a stage read, per candidate (its lines' or windows' parts, or a coarse look),
     /// to `gathered`.
@@ -203,8 +219,7 @@ struct Stages: ~Copyable {
             trace.decision = DecisionRules.budgeted(
                 trace.decision, starved: starved.subtracting(read), part: part, spent: meter.summary)
         }
-        trace.decision = resolver.rules.arbitrate(
-            trace.decision, reading: reading, gathered: gathered, marks: survey.linesProbe?.measure.glyphs.count ?? 0)
+        trace.decision = resolver.rules.arbitrate(trace.decision, reading: reading, gathered: gathered, marks: marks)
         return trace
     }
 }
