@@ -36,7 +36,7 @@ struct DecisionRulesTests {
 
     @Test func aSureTextAnswerStandsWhateverTheClassifierSays() {
         let d = Self.rules.arbitrate(
-            Self.text(.rotate90, confidence: 0.99), reading: Self.reading(.identity, 0.93), gathered: [:], marks: 0)
+            Self.text(.rotate90, confidence: 0.99), reading: Self.reading(.identity, 0.93), read: [:], marks: 0)
         #expect(d.orientation == .rotate90)
         #expect(d.decidedBy == .text)
         #expect(d.classifier[.identity] == 0.93)
@@ -44,7 +44,7 @@ struct DecisionRulesTests {
 
     @Test func aWeakTextAnswerTheClassifierContradictsIsUndecidable() {
         let d = Self.rules.arbitrate(
-            Self.text(.rotate90, confidence: 0.7), reading: Self.reading(.rotate270, 0.9), gathered: [:], marks: 0)
+            Self.text(.rotate90, confidence: 0.7), reading: Self.reading(.rotate270, 0.9), read: [:], marks: 0)
         #expect(d.orientation == nil)
         #expect(d.decidedBy == nil)
         #expect(d.reason?.contains("the readers disagree") == true)
@@ -52,7 +52,7 @@ struct DecisionRulesTests {
 
     @Test func aWeakTextAnswerTheClassifierConfirmsStands() {
         let d = Self.rules.arbitrate(
-            Self.text(.rotate90, confidence: 0.7), reading: Self.reading(.rotate90, 0.9), gathered: [:], marks: 0)
+            Self.text(.rotate90, confidence: 0.7), reading: Self.reading(.rotate90, 0.9), read: [:], marks: 0)
         #expect(d.orientation == .rotate90)
         #expect(d.decidedBy == .text)
     }
@@ -61,18 +61,18 @@ struct DecisionRulesTests {
     /// upright twin reading nothing. A mirrored reading whose unmirrored twin read nothing is no
     /// evidence of a mirror.
     @Test func aMirroredAnswerWhoseTwinReadNothingIsNoEvidenceOfAMirror() {
-        let gathered: [Orientation: Evidence] = [
+        let read: [Orientation: Evidence] = [
             .identity: Evidence(), .flipVertical: Self.evidence(["Tolal", "Caslr", "Bnnk"], dictionary: false),
         ]
         let d = Self.rules.arbitrate(
-            Self.text(.flipVertical, confidence: 0.944), reading: Self.reading(.identity, 0.9), gathered: gathered,
+            Self.text(.flipVertical, confidence: 0.944), reading: Self.reading(.identity, 0.9), read: read,
             marks: 0)
         #expect(d.orientation == nil)
         // Mirrored print read unmirrored reads some confident characters: then the mirror stands.
-        var twinRead = gathered
+        var twinRead = read
         twinRead[.identity] = Self.evidence(["Bnk", "lsaT"], dictionary: false)
         let mirrored = Self.rules.arbitrate(
-            Self.text(.flipVertical, confidence: 0.944), reading: Self.reading(.identity, 0.9), gathered: twinRead,
+            Self.text(.flipVertical, confidence: 0.944), reading: Self.reading(.identity, 0.9), read: twinRead,
             marks: 0)
         #expect(mirrored.orientation == .flipVertical)
     }
@@ -84,7 +84,7 @@ struct DecisionRulesTests {
     @Test func whereTheTextDoesNotDecideASureClassifierAnswersAlone() {
         let d = Self.rules.arbitrate(
             Self.text(nil, confidence: 0.2, reason: "no text found"), reading: Self.reading(.rotate180, 0.92),
-            gathered: Self.readNothing, marks: 0)
+            read: Self.readNothing, marks: 0)
         #expect(d.orientation == .rotate180)
         #expect(d.decidedBy == .classifier)
         #expect(abs(d.confidence - 0.92 * 0.9) < 0.001)
@@ -96,7 +96,7 @@ struct DecisionRulesTests {
     @Test func theClassifierDoesNotAnswerAloneWhereTheMirroredTwinsWentUnread() {
         let d = Self.rules.arbitrate(
             Self.text(nil, confidence: 0.2, reason: "work budget spent (reads: 1 read)"),
-            reading: Self.reading(.rotate270, 0.92), gathered: [.rotate270: Evidence()], marks: 0)
+            reading: Self.reading(.rotate270, 0.92), read: [.rotate270: Evidence()], marks: 0)
         #expect(d.orientation == nil)
         #expect(d.reason?.hasPrefix("work budget spent") == true)
         #expect(d.reason?.contains("orientation 5") == true)
@@ -110,19 +110,19 @@ struct DecisionRulesTests {
         calibration.classifier.pageMarks = 53
         let rules = DecisionRules(calibration: calibration)
         let text = Self.text(nil, confidence: 0.2, reason: "too little readable text (1 confident word)")
-        let page = rules.arbitrate(text, reading: Self.reading(.rotate90, 0.85), gathered: Self.readNothing, marks: 56)
+        let page = rules.arbitrate(text, reading: Self.reading(.rotate90, 0.85), read: Self.readNothing, marks: 56)
         #expect(page.orientation == .rotate90)
         #expect(page.decidedBy == .classifier)
-        let sign = rules.arbitrate(text, reading: Self.reading(.rotate90, 0.85), gathered: Self.readNothing, marks: 8)
+        let sign = rules.arbitrate(text, reading: Self.reading(.rotate90, 0.85), read: Self.readNothing, marks: 8)
         #expect(sign.orientation == nil)
-        let sure = rules.arbitrate(text, reading: Self.reading(.rotate90, 0.9), gathered: Self.readNothing, marks: 8)
+        let sure = rules.arbitrate(text, reading: Self.reading(.rotate90, 0.9), read: Self.readNothing, marks: 8)
         #expect(sure.orientation == .rotate90)
     }
 
     @Test func anUnsureClassifierLeavesItUndecidable() {
         let d = Self.rules.arbitrate(
             Self.text(nil, confidence: 0.2, reason: "no text found"), reading: Self.reading(.rotate180, 0.6),
-            gathered: [:], marks: 0)
+            read: [:], marks: 0)
         #expect(d.orientation == nil)
         #expect(d.reason == "no text found")
     }
@@ -133,7 +133,7 @@ struct DecisionRulesTests {
         gathered[.flipHorizontal] = Self.evidence(["receipt", "total", "amount", "cash"])
         let d = Self.rules.arbitrate(
             Self.text(nil, confidence: 0.5, reason: "evenly matched"), reading: Self.reading(.identity, 0.92),
-            gathered: gathered, marks: 0)
+            read: gathered, marks: 0)
         #expect(d.orientation == nil)
         #expect(d.reason?.contains("reads better mirrored (2)") == true)
     }

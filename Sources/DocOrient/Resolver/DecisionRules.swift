@@ -162,9 +162,12 @@ struct DecisionRules: Sendable {
     ///   with `aloneConfidence` times its probability as the confidence, unless a mirrored
     ///   candidate read better than the classifier's rotation: the page may be mirrored, which the
     ///   classifier cannot see, or went unread (the work budget may cut the mirrored reads).
-    func arbitrate(
-        _ text: Decision, reading: ClassifierReading, gathered: [Orientation: Evidence], marks: Int
-    ) -> Decision {
+    ///
+    /// `read`: per candidate any stage read, everything read of it with each word once
+    /// (`Evidence.distinct`): all the rules weigh of the text beside its decision, so that a
+    /// recording of these inputs replays to the same decision (`Recording`).
+    func arbitrate(_ text: Decision, reading: ClassifierReading, read: [Orientation: Evidence], marks: Int) -> Decision
+    {
         let p = calibration.classifier
         var decision = text
         decision.classifier = Dictionary(
@@ -176,7 +179,7 @@ struct DecisionRules: Sendable {
             guard text.confidence < p.ocrStandsAt, sure >= p.overruleAt else { return decision }
             let agrees =
                 answer.isMirrored
-                ? answer.quarterTurns % 2 == seen.quarterTurns % 2 && (gathered[seen]?.confidentCharacters ?? 0) > 0
+                ? answer.quarterTurns % 2 == seen.quarterTurns % 2 && (read[seen]?.confidentCharacters ?? 0) > 0
                 : answer == seen
             guard !agrees else { return decision }
             decision.orientation = nil
@@ -192,7 +195,7 @@ struct DecisionRules: Sendable {
         // The classifier's rotation may be a mirrored page's twin: Tesseract must have read the
         // two mirrored candidates on its axis (the budget may have cut them) to rule that out.
         let twins: [Orientation] = seen.swapsDimensions ? [.transpose, .transverse] : [.flipHorizontal, .flipVertical]
-        if let unread = twins.first(where: { gathered[$0] == nil }) {
+        if let unread = twins.first(where: { read[$0] == nil }) {
             decision.reason = [
                 text.reason, "\(said), but orientation \(unread.exifValue), which it cannot tell apart, was not read",
             ]
@@ -200,8 +203,8 @@ struct DecisionRules: Sendable {
             return decision
         }
         let weights = calibration.scoring
-        let rotationScore = gathered[seen]?.distinct.score(weights) ?? 0
-        let mirrored = gathered.filter(\.key.isMirrored).map { (o: $0.key, score: $0.value.distinct.score(weights)) }
+        let rotationScore = read[seen]?.score(weights) ?? 0
+        let mirrored = read.filter(\.key.isMirrored).map { (o: $0.key, score: $0.value.score(weights)) }
             .max { $0.score < $1.score }
         if let mirrored, mirrored.score > rotationScore, mirrored.score >= calibration.confidence.minScore {
             decision.reason = [text.reason, "\(said), but the text reads better mirrored (\(mirrored.o.exifValue))"]

@@ -111,6 +111,8 @@ struct Trace: Sendable {
     /// Per candidate, the evidence of the page stage's last look (only when the page stage ran).
     var pageEvidence: [Orientation: Evidence] = [:]
     var decision = Decision(orientation: nil, confidence: 0, margin: 0, reason: nil, candidates: [])
+    /// What the rules weighed when the readers met (`Stages.finished`), for recordings.
+    var arbitration: Arbitration?
 }
 
 /// Reads candidate orientations of the analysis image's windows, remembering what it read.

@@ -119,8 +119,12 @@ struct Stages: ~Copyable {
     /// other scripts, which Tesseract cannot read, it spent the rest of the budget for nothing.
     private func classifierStands(_ trace: Trace) -> Bool {
         guard lead?.excludesOthers == true, !trace.decision.isDecided else { return false }
-        return resolver.rules.arbitrate(trace.decision, reading: reading, gathered: gathered, marks: marks)
-            .decidedBy == .classifier
+        return resolver.rules.arbitrate(arbitration(trace.decision)).decidedBy == .classifier
+    }
+
+    /// What the rules weigh when the readers meet, with the text's decision `text`.
+    private func arbitration(_ text: Decision) -> Arbitration {
+        Arbitration(text: text, reading: reading, read: gathered.mapValues(\.distinct), marks: marks)
     }
 
     /// The letter-like marks the survey found on the page (`classifier.pageMarks`).
@@ -219,7 +223,9 @@ struct Stages: ~Copyable {
             trace.decision = DecisionRules.budgeted(
                 trace.decision, starved: starved.subtracting(read), part: part, spent: meter.summary)
         }
-        trace.decision = resolver.rules.arbitrate(trace.decision, reading: reading, gathered: gathered, marks: marks)
+        let inputs = arbitration(trace.decision)
+        trace.arbitration = inputs
+        trace.decision = resolver.rules.arbitrate(inputs)
         return trace
     }
 }

@@ -1,0 +1,193 @@
+import Foundation
+
+/// Fits how far the classifier's word goes beside the text's (Models/calibration.json
+/// `classifier`: `decideAloneAt`, `aloneConfidence`, `overruleAt`, `ocrStandsAt`) by replaying
+/// recorded readings through `DecisionRules.arbitrate` itself, on the FIT part only, and judges
+/// the values on the other parts (Benchmarks/orientation/README.md, "The rule").
+///
+/// - decideAloneAt: the lowest probability (0.50-0.93 by hundredths: the combined reading stays
+///   under 0.94) at which the classifier, answering alone where the text did not decide, gives no
+///   wrong answer on the fit part, mirrored pages and hard negatives counted as wrong (the
+///   project's rule for `confidence.decideAt`);
+/// - aloneConfidence: the share of those answers right, by Laplace's rule ((right + 1) / (n + 2)),
+///   so that a few right answers do not make an answer certain;
+/// - overruleAt, ocrStandsAt: where a text answer the classifier contradicts becomes undecidable:
+///   the pair that removes the most wrong text answers and loses no right one.
+///
+/// What a replay cannot model: the reads themselves. The recordings hold what the stages read
+/// under the calibration they ran with, so narrowing (`narrowAt`), `confirmParts` and the early
+/// stop (`Stages.classifierStands`) are as recorded; `narrowFloor` says how far `narrowAt` is
+/// from the fit part's evidence.
+package struct ClassifierFit: Sendable {
+    /// One recording with its truth.
+    package struct Row: Sendable {
+        package var recording: Recording
+        /// The EXIF value that shows the file upright.
+        package var truth: Int
+        /// False for a hard negative (nothing to orient: blank, photo, two words, barcode).
+        package var decidable: Bool
+
+        package init(recording: Recording, truth: Int, decidable: Bool) {
+            self.recording = recording
+            self.truth = truth
+            self.decidable = decidable
+        }
+    }
+
+    /// What a calibration's rules give on a part.
+    package struct Tally: Sendable {
+        package var decidable = 0
+        package var right = 0
+        package var wrong = 0
+        /// Wrong answers at confidence 0.9 or more.
+        package var confidentWrong = 0
+        package var undecided = 0
+        package var negatives = 0
+        package var negativesAnswered = 0
+        /// Right and wrong answers per reader ("text", "classifier").
+        package var byReader: [String: (right: Int, wrong: Int)] = [:]
+        /// The wrong answers: file, truth, answer, confidence, reader.
+        package var wrongFiles: [String] = []
+    }
+
+    /// The values fitted.
+    package struct Fitted: Sendable, Codable, Equatable {
+        package var decideAloneAt: Double
+        package var aloneConfidence: Double
+        package var overruleAt: Double
+        package var ocrStandsAt: Double
+    }
+
+    /// The calibration the fit starts from (every value it does not fit stays).
+    let base: Calibration
+
+    package init() { base = .embedded }
+
+    init(base: Calibration) { self.base = base }
+
+    /// A probability no reading reaches: a rule with it never fires.
+    static let never = 2.0
+
+    /// The probabilities tried for `decideAloneAt` and `overruleAt`.
+    static let grid = (0..<44).map { 0.5 + 0.01 * Double($0) }
+
+    /// The calibration with the four fitted values.
+    func calibration(_ f: Fitted) -> Calibration {
+        var c = base
+        c.classifier.decideAloneAt = f.decideAloneAt
+        c.classifier.aloneConfidence = f.aloneConfidence
+        c.classifier.overruleAt = f.overruleAt
+        c.classifier.ocrStandsAt = f.ocrStandsAt
+        return c
+    }
+
+    /// The text alone: the classifier never answers and never overrules (it still names the
+    /// candidates read, as recorded).
+    var textAlone: Calibration {
+        var c = calibration(
+            Fitted(decideAloneAt: Self.never, aloneConfidence: 1, overruleAt: Self.never, ocrStandsAt: Self.never))
+        c.classifier.narrowAt = Self.never
+        return c
+    }
+
+    /// What the rules give on `rows` with the `fitted` values, or with the text alone when nil.
+    package func tally(_ rows: [Row], _ fitted: Fitted?) -> Tally {
+        tally(rows, fitted.map(calibration) ?? textAlone)
+    }
+
+    /// What `calibration`'s rules give on `rows`.
+    func tally(_ rows: [Row], _ calibration: Calibration) -> Tally {
+        var t = Tally()
+        for row in rows {
+            let d = row.recording.replayed(with: calibration)
+            if !row.decidable {
+                t.negatives += 1
+                if d.orientation != nil { t.negativesAnswered += 1 }
+                continue
+            }
+            t.decidable += 1
+            guard let answer = d.orientation else {
+                t.undecided += 1
+                continue
+            }
+            let reader = d.decidedBy ?? "text"
+            var counts = t.byReader[reader] ?? (0, 0)
+            if answer == row.truth {
+                t.right += 1
+                counts.right += 1
+            } else {
+                t.wrong += 1
+                counts.wrong += 1
+                if d.confidence >= 0.9 { t.confidentWrong += 1 }
+                t.wrongFiles.append(
+                    "\(row.recording.path): truth \(row.truth), answer \(answer) at \(d.confidence) by \(reader)")
+            }
+            t.byReader[reader] = counts
+        }
+        return t
+    }
+
+    /// The values fitted on `rows` (the fit part only).
+    package func fit(_ rows: [Row]) -> Fitted {
+        let undecided = rows.filter { $0.recording.text.orientation == nil }
+        func aloneAnswers(_ at: Double) -> [(row: Row, answer: Int?)] {
+            let c = calibration(
+                Fitted(decideAloneAt: at, aloneConfidence: 1, overruleAt: Self.never, ocrStandsAt: Self.never))
+            return undecided.compactMap { row in
+                let d = row.recording.replayed(with: c)
+                return d.decidedBy == Reader.classifier.rawValue ? (row, d.orientation) : nil
+            }
+        }
+        let alone =
+            Self.grid.first { at in
+                aloneAnswers(at).allSatisfy { $0.row.decidable && $0.answer == $0.row.truth }
+            } ?? Self.never
+        let answered = aloneAnswers(alone)
+        let right = answered.filter { $0.row.decidable && $0.answer == $0.row.truth }.count
+        let aloneConfidence = (Double(right + 1) / Double(answered.count + 2) * 1000).rounded() / 1000
+        // The pair that leaves the fewest wrong answers, then the most right, then the highest bar.
+        var best: (key: (Int, Int, Double), overrule: Double, stands: Double)?
+        for overrule in Self.grid + [Self.never] {
+            for stands in [0.9, 0.95, 0.99, 1.01] {
+                let t = tally(
+                    rows,
+                    calibration(
+                        Fitted(
+                            decideAloneAt: alone, aloneConfidence: aloneConfidence, overruleAt: overrule,
+                            ocrStandsAt: stands)))
+                let key = (t.wrong, -t.right, -overrule)
+                if best == nil || key < best!.key { best = (key, overrule, stands) }
+            }
+        }
+        let none = tally(
+            rows,
+            calibration(
+                Fitted(
+                    decideAloneAt: alone, aloneConfidence: aloneConfidence, overruleAt: Self.never,
+                    ocrStandsAt: Self.never)))
+        let chosen = tally(
+            rows,
+            calibration(
+                Fitted(
+                    decideAloneAt: alone, aloneConfidence: aloneConfidence, overruleAt: best!.overrule,
+                    ocrStandsAt: best!.stands)))
+        // No pair may lose a right answer against no overruling at all.
+        let keep = chosen.right >= none.right && chosen.wrong < none.wrong
+        return Fitted(
+            decideAloneAt: alone, aloneConfidence: aloneConfidence, overruleAt: keep ? best!.overrule : Self.never,
+            ocrStandsAt: keep ? best!.stands : 0.9)
+    }
+
+    /// The highest probability at which the classifier named a rotation that is neither the
+    /// right one nor, on a mirrored page, one on its axis: `narrowAt` must lie above it, since
+    /// from there the text reads that rotation and its twins only (`Lead.excludesOthers`).
+    package func narrowFloor(_ rows: [Row]) -> Double {
+        rows.filter(\.decidable).reduce(0.0) { worst, row in
+            let reading = ClassifierReading(probabilities: row.recording.classifier)
+            guard let truth = Orientation(exifValue: row.truth) else { return worst }
+            let seen = reading.best
+            let consistent = truth.isMirrored ? truth.quarterTurns % 2 == seen.quarterTurns % 2 : truth == seen
+            return consistent ? worst : max(worst, reading.bestProbability)
+        }
+    }
+}

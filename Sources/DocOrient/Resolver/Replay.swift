@@ -1,0 +1,111 @@
+import Foundation
+
+// The classifier's thresholds are fitted by the rules that apply them: what both readers said of
+// a file is recorded once (`Recording`), and replayed through `DecisionRules.arbitrate` with
+// other thresholds (`ClassifierFit`), so that no copy of the rules in another language can drift
+// from them (issue 43). The hidden `docorient replay` command records, checks and fits.
+
+/// What the rules weigh when the readers meet (`DecisionRules.arbitrate`), for one image.
+struct Arbitration: Sendable, Equatable {
+    /// The text's decision, before the classifier's word.
+    var text: Decision
+    /// What the classifier said of the image.
+    var reading: ClassifierReading
+    /// Per candidate read, everything the stages read of it, each word once (`Evidence.distinct`).
+    var read: [Orientation: Evidence]
+    /// The letter-like marks the survey found (`classifier.pageMarks`).
+    var marks: Int
+}
+
+/// One image's arbitration, recorded with the decision it gave: a line of `docorient replay record`.
+package struct Recording: Sendable, Codable, Equatable {
+    /// The file, as given.
+    package var path: String
+    /// The text's decision before arbitration, and the final one.
+    package var text: RecordedDecision
+    package var decision: RecordedDecision
+    /// The classifier's probabilities of rotations 1, 3, 6, 8.
+    package var classifier: [Double]
+    /// Per candidate (EXIF value as a string key), the evidence read.
+    var read: [String: Evidence]
+    /// The survey's letter-like marks.
+    package var marks: Int
+
+    init(path: String, arbitration a: Arbitration, decision: Decision) {
+        self.path = path
+        text = RecordedDecision(a.text)
+        self.decision = RecordedDecision(decision)
+        classifier = a.reading.probabilities
+        read = Dictionary(uniqueKeysWithValues: a.read.map { (String($0.key.exifValue), $0.value) })
+        marks = a.marks
+    }
+
+    /// The arbitration's inputs again.
+    var arbitration: Arbitration {
+        Arbitration(
+            text: text.decision, reading: ClassifierReading(probabilities: classifier),
+            read: Dictionary(
+                uniqueKeysWithValues: read.compactMap { key, e in
+                    Int(key).flatMap(Orientation.init(exifValue:)).map { ($0, e) }
+                }), marks: marks)
+    }
+
+    /// The decision the rules of `calibration` give on the recorded readings.
+    func replayed(with calibration: Calibration) -> RecordedDecision {
+        let a = arbitration
+        return RecordedDecision(
+            DecisionRules(calibration: calibration).arbitrate(a))
+    }
+}
+
+/// The part of a decision a recording keeps: what the rules decide on and give.
+package struct RecordedDecision: Sendable, Codable, Equatable {
+    /// The EXIF orientation, nil when undecidable.
+    package var orientation: Int?
+    package var confidence: Double
+    package var margin: Double
+    package var reason: String?
+    /// "text", "classifier" or nil.
+    package var decidedBy: String?
+
+    init(_ d: Decision) {
+        orientation = d.orientation?.exifValue
+        confidence = d.confidence
+        margin = d.margin
+        reason = d.reason
+        decidedBy = d.decidedBy?.rawValue
+    }
+
+    /// The decision again, without candidates (arbitration does not read them).
+    var decision: Decision {
+        Decision(
+            orientation: orientation.flatMap(Orientation.init(exifValue:)), confidence: confidence, margin: margin,
+            reason: reason, candidates: [], decidedBy: decidedBy.flatMap(Reader.init(rawValue:)))
+    }
+}
+
+extension Recording {
+    /// The decision the shipped rules (`Calibration.embedded`) give on the recorded readings.
+    package func replayed() -> RecordedDecision { replayed(with: .embedded) }
+}
+
+extension DecisionRules {
+    /// `arbitrate` on the inputs of one image (`Arbitration`).
+    func arbitrate(_ a: Arbitration) -> Decision {
+        arbitrate(a.text, reading: a.reading, read: a.read, marks: a.marks)
+    }
+}
+
+extension Resolver {
+    /// Resolves one image as `decide` does, and records what the rules weighed when the readers
+    /// met with the decision they gave (`Recording`).
+    /// - Parameter path: the name the recording carries.
+    package func record(_ bytes: [UInt8], path: String) throws -> Recording {
+        let metadata = try ImageMetadata.read(bytes)
+        let trace = try trace(imageBytes: bytes, metadata: metadata, prior: metadata.effectiveOrientation)
+        guard let arbitration = trace.arbitration else {
+            throw DocOrientError(.library, "the resolver recorded no arbitration for \(path)")
+        }
+        return Recording(path: path, arbitration: arbitration, decision: trace.decision)
+    }
+}

@@ -1,0 +1,203 @@
+import ArgumentParser
+import DocOrient
+import Foundation
+
+/// Records what both readers said of files and replays it through the decision rules: the
+/// classifier's thresholds are fitted here, by the rules that apply them (`ClassifierFit`), not by
+/// a copy of them. For fitting and its tests, not for everyday use.
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Record the readers' readings, replay them through the rules, fit the classifier's thresholds.",
+        discussion: """
+            Examples:
+              docorient replay record Corpus/samples/*.jpg > samples.recordings.jsonl
+              docorient replay check samples.recordings.jsonl
+              docorient replay fit --manifest SET/manifest.csv --real-manifest Corpus/real/manifest.csv \\
+                  fit.jsonl holdout.jsonl real.jsonl
+            """,
+        shouldDisplay: false,
+        subcommands: [Record.self, Check.self, Fit.self])
+
+    /// `docorient replay record`: one recording per file on stdout.
+    struct Record: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Resolve each file and print what the rules weighed (one JSON line per file).")
+
+        @Option(help: ArgumentHelp("The classifier's model file.", valueName: "FILE"))
+        var classifier: String?
+
+        @Argument(help: "Image files (JPEG, PNG, TIFF, HEIF).")
+        var paths: [String]
+
+        func run() throws {
+            let resolver: Resolver
+            do {
+                resolver = try Resolver(configuration: ResolverConfiguration(classifierModel: classifier))
+            } catch let error as DocOrientError {
+                printError("docorient: \(error)")
+                throw ExitCode(1)
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            try forEachFile(paths) { path in
+                let recording = try resolver.record(
+                    [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), path: path)
+                print(String(decoding: try encoder.encode(recording), as: UTF8.self))
+            }
+        }
+    }
+
+    /// `docorient replay check`: the recorded decisions are what the rules give again.
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Replay recordings through the rules and report any decision that differs (exit 1).")
+
+        @Argument(help: "Recordings (JSON lines of `docorient replay record`).")
+        var recordings: [String]
+
+        func run() throws {
+            var differ = 0
+            var count = 0
+            for recording in try recordings.flatMap(readRecordings) {
+                count += 1
+                let again = recording.replayed()
+                guard again != recording.decision else { continue }
+                differ += 1
+                printError("docorient: \(recording.path): recorded \(recording.decision), replayed \(again)")
+            }
+            print("\(count - differ) of \(count) recordings replay to their recorded decision")
+            if differ > 0 { throw ExitCode(1) }
+        }
+    }
+
+    /// `docorient replay fit`: the classifier's thresholds fitted on the fit part, judged on the others.
+    struct Fit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Fit the classifier's thresholds on the fit part of a generated set; judge them on the others.",
+            discussion: """
+                Each recording is matched to its truth by file name: a generated set's rows by its \
+                manifest (split fit or holdout; no split column: fit), the real set's stored variants \
+                (NAME.uT.EXT, as Benchmarks/orientation/bench.py --real-dir writes them) by the real \
+                manifest. Only the fit part is fitted on. Prints the fitted values as JSON (for \
+                Models/calibration.json), the floor narrowAt must stay above, and each part's \
+                answers with the text alone and with both readers.
+                """)
+
+        @Option(help: ArgumentHelp("A generated set's manifest.csv (Corpus/generate.py).", valueName: "CSV"))
+        var manifest: String
+
+        @Option(help: ArgumentHelp("The real set's manifest.csv (Corpus/real/manifest.csv).", valueName: "CSV"))
+        var realManifest: String?
+
+        @Argument(help: "Recordings (JSON lines of `docorient replay record`), any parts.")
+        var recordings: [String]
+
+        func run() throws {
+            var truth: [String: (truth: Int, decidable: Bool, part: String)] = [:]
+            for row in try readCSV(manifest) {
+                guard let file = row["file"], let t = row["upright_orientation"].flatMap(Int.init) else { continue }
+                truth[file] = (t, row["decidable"] == "1", row["split"] == "holdout" ? "held out" : "fit")
+            }
+            if let realManifest {
+                for row in try readCSV(realManifest) {
+                    guard let file = row["file"] else { continue }
+                    let name = URL(fileURLWithPath: file)
+                    for t in 1...8 {
+                        for ext in Set([name.pathExtension, "jpg"]) {
+                            let variant = "\(name.deletingPathExtension().lastPathComponent).u\(t).\(ext)"
+                            truth[variant] = (t, row["decidable"] == "1", "real")
+                        }
+                    }
+                }
+            }
+            var parts: [String: [ClassifierFit.Row]] = [:]
+            var unmatched = 0
+            for recording in try recordings.flatMap(readRecordings) {
+                guard let t = truth[URL(fileURLWithPath: recording.path).lastPathComponent] else {
+                    unmatched += 1
+                    continue
+                }
+                parts[t.part, default: []].append(
+                    ClassifierFit.Row(recording: recording, truth: t.truth, decidable: t.decidable))
+            }
+            if unmatched > 0 { printError("docorient: \(unmatched) recordings match no manifest row: left out") }
+            guard let fitRows = parts["fit"], !fitRows.isEmpty else {
+                printError("docorient: no recording of the fit part: nothing to fit on")
+                throw ExitCode(1)
+            }
+            let fit = ClassifierFit()
+            let fitted = fit.fit(fitRows)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            print(String(decoding: try encoder.encode(fitted), as: UTF8.self))
+            print(
+                "narrowAt must exceed \(fit.narrowFloor(fitRows)): the classifier's highest probability for a "
+                    + "rotation neither right nor on a mirrored page's axis, on the fit part")
+            for part in ["fit", "held out", "real"] {
+                guard let rows = parts[part] else { continue }
+                for (label, values) in [("text alone", nil), ("both readers", fitted)] {
+                    let t = fit.tally(rows, values)
+                    let readers = t.byReader.keys.sorted().map {
+                        "\($0) \(t.byReader[$0]!.right)/\(t.byReader[$0]!.wrong)"
+                    }
+                    print(
+                        "\(part) \(label): right \(t.right)/\(t.decidable), wrong \(t.wrong) (>= 0.9: \(t.confidentWrong)), "
+                            + "undecided \(t.undecided), negatives answered \(t.negativesAnswered)/\(t.negatives); "
+                            + "right/wrong by reader: \(readers.joined(separator: ", "))")
+                    if label == "both readers" { for w in t.wrongFiles { print("    wrong: \(w)") } }
+                }
+            }
+        }
+    }
+}
+
+/// The recordings in a JSON-lines file.
+private func readRecordings(_ path: String) throws -> [Recording] {
+    let decoder = JSONDecoder()
+    return try String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+        .split(separator: "\n").filter { $0.hasPrefix("{") }
+        .map { try decoder.decode(Recording.self, from: Data($0.utf8)) }
+}
+
+/// The rows of a CSV file with a header line (RFC 4180: quoted fields may hold commas, quotes
+/// doubled and line breaks), each as its header's names to its values.
+func readCSV(_ path: String) throws -> [[String: String]] {
+    let chars = Array(String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self))
+    var rows: [[String]] = []
+    var row: [String] = []
+    var field = ""
+    var quoted = false
+    var i = 0
+    while i < chars.count {
+        let c = chars[i]
+        i += 1
+        if quoted {
+            if c != "\"" {
+                field.append(c)
+            } else if i < chars.count, chars[i] == "\"" {
+                field.append("\"")
+                i += 1
+            } else {
+                quoted = false
+            }
+        } else if c == "\"" {
+            quoted = true
+        } else if c == "," {
+            row.append(field)
+            field = ""
+        } else if c == "\n" || c == "\r\n" {
+            row.append(field)
+            rows.append(row)
+            (row, field) = ([], "")
+        } else if c != "\r" {
+            field.append(c)
+        }
+    }
+    if !field.isEmpty || !row.isEmpty {
+        row.append(field)
+        rows.append(row)
+    }
+    guard let header = rows.first else { return [] }
+    return rows.dropFirst().map { Dictionary(zip(header, $0), uniquingKeysWith: { a, _ in a }) }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+/// `docorient replay`: what both readers said of a file, recorded once and replayed through the
+/// decision rules, gives the decision `fix` gives; the classifier's thresholds are fitted on such
+/// recordings by the rules themselves, not by a copy of them.
+struct ReplayCLITests {
+    static let committed = CLITests.repoRoot.appendingPathComponent("Tests/Fixtures/replay/samples.recordings.jsonl")
+
+    /// `fix --dry-run --json` records by path: what a recording's decision must equal.
+    static func fixRecords(_ files: [String]) throws -> [String: [String: Any]] {
+        let fix = try CLITests.run(CLITests.binary, ["fix", "--dry-run", "--json"] + files)
+        #expect(fix.status == 0, "\(fix.err)")
+        var byPath: [String: [String: Any]] = [:]
+        for line in fix.lines {
+            let record = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            byPath[try #require(record["path"] as? String)] = record
+        }
+        return byPath
+    }
+
+    @Test func recordingsOfTheSamplesReplayToTheDecisionsFixGives() throws {
+        let files = try CLITests.sampleFiles()
+        let recorded = try CLITests.run(CLITests.binary, ["replay", "record"] + files)
+        #expect(recorded.status == 0, "\(recorded.err)")
+        #expect(recorded.lines.count == files.count)
+        let fix = try Self.fixRecords(files)
+        var byReader: [String: Int] = [:]
+        for line in recorded.lines {
+            let recording = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let path = try #require(recording["path"] as? String)
+            let decision = try #require(recording["decision"] as? [String: Any])
+            let record = try #require(fix[path])
+            #expect(decision["orientation"] as? Int == record["detected_orientation"] as? Int, "\(path)")
+            #expect(decision["confidence"] as? Double == record["confidence"] as? Double, "\(path)")
+            #expect(decision["decidedBy"] as? String == record["decided_by"] as? String, "\(path)")
+            // A record gives the reason of an undecidable answer only.
+            if decision["orientation"] as? Int == nil {
+                #expect(decision["reason"] as? String == record["reason"] as? String, "\(path)")
+            }
+            byReader[decision["decidedBy"] as? String ?? "undecidable", default: 0] += 1
+        }
+        // The samples exercise the rules: text answers, classifier answers and undecidable ones.
+        #expect(byReader["text", default: 0] > 0 && byReader["undecidable", default: 0] > 0, "\(byReader)")
+
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("samples.recordings.jsonl")
+        try Data(recorded.out.utf8).write(to: file)
+        let check = try CLITests.run(CLITests.binary, ["replay", "check", file.path])
+        #expect(check.status == 0, "\(check.err)")
+        #expect(check.out.contains("\(files.count) of \(files.count) recordings replay to their recorded decision"))
+    }
+
+    /// The committed recordings (`docorient replay record` of Corpus/samples, made when the rules
+    /// last changed) replay to their recorded decisions: a change to the rules that changes one
+    /// fails here, and the recordings are made again on purpose.
+    @Test func theCommittedRecordingsReplayToTheirDecisions() throws {
+        let check = try CLITests.run(CLITests.binary, ["replay", "check", Self.committed.path])
+        #expect(check.status == 0, "\(check.err)")
+        #expect(check.out.contains("recordings replay to their recorded decision"))
+    }
+
+    @Test func aRecordingWhoseDecisionTheRulesDoNotGiveIsReported() throws {
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let lines = try String(contentsOf: Self.committed, encoding: .utf8).split(separator: "\n")
+        let line = try #require(lines.first)
+        var first = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        var decision = try #require(first["decision"] as? [String: Any])
+        decision["confidence"] = 0.123
+        first["decision"] = decision
+        let file = directory.appendingPathComponent("tampered.jsonl")
+        try JSONSerialization.data(withJSONObject: first, options: [.sortedKeys]).write(to: file)
+        let check = try CLITests.run(CLITests.binary, ["replay", "check", file.path])
+        #expect(check.status == 1)
+        #expect(check.err.contains("recorded") && check.err.contains("replayed"))
+        #expect(check.out.contains("0 of 1 recordings replay to their recorded decision"))
+    }
+
+    /// The fit reads the truth from the manifest and fits on the fit part only: here the samples
+    /// are all "fit", and the values it prints are the rules' own field names.
+    @Test func fitPrintsTheFittedValuesAndEachPartsAnswers() throws {
+        let fit = try CLITests.run(
+            CLITests.binary,
+            [
+                "replay", "fit", "--manifest", CLITests.samples.appendingPathComponent("manifest.csv").path,
+                Self.committed.path,
+            ])
+        #expect(fit.status == 0, "\(fit.err)")
+        let first = try #require(fit.lines.first)
+        let values = try #require(JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Double])
+        #expect(Set(values.keys) == ["decideAloneAt", "aloneConfidence", "overruleAt", "ocrStandsAt"])
+        #expect(fit.out.contains("narrowAt must exceed"))
+        #expect(fit.out.contains("fit text alone: right") && fit.out.contains("fit both readers: right"))
+    }
+}

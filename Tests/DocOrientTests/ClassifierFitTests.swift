@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+@testable import DocOrient
+
+/// The classifier's thresholds fitted by replaying recordings through the rules themselves
+/// (`ClassifierFit`, `Recording`): no OCR engine, no model.
+struct ClassifierFitTests {
+    /// A recording of a page the text did not decide, whose twins read nothing, on which the
+    /// classifier names `best` at `p`.
+    static func undecided(_ name: String, _ best: Orientation, _ p: Double, marks: Int = 0) -> Recording {
+        let text = Decision(
+            orientation: nil, confidence: 0, margin: 0, reason: "too little readable text", candidates: [])
+        let twins: [Orientation] = best.swapsDimensions ? [.transpose, .transverse] : [.flipHorizontal, .flipVertical]
+        let arbitration = Arbitration(
+            text: text, reading: DecisionRulesTests.reading(best, p),
+            read: Dictionary(uniqueKeysWithValues: ([best] + twins).map { ($0, Evidence()) }), marks: marks)
+        return Recording(
+            path: name, arbitration: arbitration, decision: DecisionRules(calibration: .embedded).arbitrate(arbitration)
+        )
+    }
+
+    @Test func aRecordingReplaysToItsDecisionAfterARoundTripThroughJSON() throws {
+        let recording = Self.undecided("page.jpg", .rotate90, 0.95)
+        let again = try JSONDecoder().decode(Recording.self, from: JSONEncoder().encode(recording))
+        #expect(again == recording)
+        #expect(again.replayed() == recording.decision)
+        #expect(recording.decision.decidedBy == "classifier" && recording.decision.orientation == 6)
+    }
+
+    @Test func decideAloneAtIsTheLowestBarWithNoWrongAnswerOnTheFitPart() {
+        let rows = [
+            ClassifierFit.Row(recording: Self.undecided("a", .identity, 0.93), truth: 1, decidable: true),
+            ClassifierFit.Row(recording: Self.undecided("b", .rotate90, 0.88), truth: 6, decidable: true),
+            // Right above 0.86, wrong at 0.86, and a hard negative at 0.80: the bar is 0.87.
+            ClassifierFit.Row(recording: Self.undecided("c", .rotate180, 0.86), truth: 1, decidable: true),
+            ClassifierFit.Row(recording: Self.undecided("d", .rotate270, 0.80), truth: 1, decidable: false),
+            ClassifierFit.Row(recording: Self.undecided("e", .identity, 0.70), truth: 1, decidable: true),
+        ]
+        let fit = ClassifierFit()
+        let fitted = fit.fit(rows)
+        #expect(abs(fitted.decideAloneAt - 0.87) < 1e-9)
+        // Two right answers alone: (2 + 1) / (2 + 2).
+        #expect(fitted.aloneConfidence == 0.75)
+        let tally = fit.tally(rows, fitted)
+        #expect(tally.right == 2 && tally.wrong == 0 && tally.undecided == 2 && tally.negativesAnswered == 0)
+        let textAlone = fit.tally(rows, nil)
+        #expect(textAlone.right == 0 && textAlone.undecided == 4)
+    }
+
+    @Test func theNarrowFloorIsTheSurestRotationOffTheRightAxis() {
+        let rows = [
+            // A mirrored page (5, on the quarter-turn axis) named 6: on its axis, not counted.
+            ClassifierFit.Row(recording: Self.undecided("m", .rotate90, 0.9), truth: 5, decidable: true),
+            ClassifierFit.Row(recording: Self.undecided("w", .rotate180, 0.72), truth: 1, decidable: true),
+            ClassifierFit.Row(recording: Self.undecided("r", .identity, 0.95), truth: 1, decidable: true),
+        ]
+        #expect(abs(ClassifierFit().narrowFloor(rows) - 0.72) < 1e-9)
+    }
+}
