@@ -9,8 +9,12 @@ struct CandidatePolicy: Sendable {
     var mirror: MirrorPolicy
 
     init(_ configuration: ResolverConfiguration) {
-        exhaustive = configuration.exhaustive
-        mirror = configuration.mirror
+        self.init(exhaustive: configuration.exhaustive, mirror: configuration.mirror)
+    }
+
+    init(exhaustive: Bool, mirror: MirrorPolicy) {
+        self.exhaustive = exhaustive
+        self.mirror = mirror
     }
 
     /// The two rotation pairs, each a stored axis's upright and upside-down views: the pair whose

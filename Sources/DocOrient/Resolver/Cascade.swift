@@ -3,53 +3,87 @@
 // clear. Each step is one method; they share the reader, the depth read and the candidates
 // considered.
 
-/// Reads the candidates of one stack of text lines or windows (`AnalysisImage`) and concludes.
-struct Cascade {
-    let resolver: Resolver
+/// How one stack of parts lies, as the analysis found it: all the cascade needs of the image.
+struct StackLayout: Sendable, Equatable {
+    /// The text lines run along stored x (glyph pairs, or the lines' marks): rotations 1 and 3
+    /// are likelier than 6 and 8.
+    var alongX: Bool
+    /// They run along that axis beyond doubt (`DecisionRules.axisIsClear`).
+    var axisIsClear: Bool
+    /// The parts are text lines, each read only in the rotations that show it along x
+    /// (`AnalysisImage.windowAlongX`), rather than squares of text read every way.
+    var partsAreLines: Bool
+
+    init(alongX: Bool, axisIsClear: Bool, partsAreLines: Bool) {
+        self.alongX = alongX
+        self.axisIsClear = axisIsClear
+        self.partsAreLines = partsAreLines
+    }
+
+    /// The layout of an analysis image's text lines or windows.
+    init(_ image: borrowing AnalysisImage, rules: DecisionRules) {
+        self.init(
+            alongX: image.horizontalPairs >= image.verticalPairs, axisIsClear: rules.axisIsClear(image),
+            partsAreLines: !image.windowAlongX.isEmpty)
+    }
+}
+
+/// Reads the candidates of one stack of text lines or windows (`PartReader`) and concludes. Given
+/// its inputs (the rules, the candidate policy, the stack's layout, the prior and the classifier's
+/// lead), not the resolver: tested on recorded readings without Tesseract.
+struct Cascade<Reader: PartReader & ~Copyable>: ~Copyable {
+    let rules: DecisionRules
+    let policy: CandidatePolicy
+    let layout: StackLayout
     let prior: Orientation?
     /// The rotation to read first (the classifier's, when it is sure), nil for none.
     let lead: Lead?
-    var reader: CandidateReader
+    var reader: Reader
     var trace: Trace
     /// Parts (lines or window parts) read per candidate so far.
     private var depth = 1
     /// The candidates the decision is taken among.
     private var considered: [Orientation] = []
 
-    init(resolver: Resolver, reader: CandidateReader, prior: Orientation?, lead: Lead?, trace: Trace) {
-        self.resolver = resolver
+    init(
+        rules: DecisionRules, policy: CandidatePolicy, layout: StackLayout, reader: consuming Reader,
+        prior: Orientation?, lead: Lead?, trace: Trace
+    ) {
+        self.rules = rules
+        self.policy = policy
+        self.layout = layout
         self.reader = reader
         self.prior = prior
         self.lead = lead
         self.trace = trace
     }
 
-    private var c: CascadeParameters { resolver.calibration.cascade }
-    private var exhaustive: Bool { resolver.configuration.exhaustive }
+    private var c: CascadeParameters { rules.calibration.cascade }
+    private var exhaustive: Bool { policy.exhaustive }
     /// The parts read per candidate at most: all of them, or, where the classifier leaves its
     /// rotation alone to confirm (`Lead.excludesOthers`), `classifier.confirmParts`.
     private var partCount: Int {
         lead?.excludesOthers == true
-            ? min(reader.windows.count, resolver.calibration.classifier.confirmParts) : reader.windows.count
+            ? min(reader.partCount, rules.calibration.classifier.confirmParts) : reader.partCount
     }
 
     /// Reads until one candidate settles it, the leader is clear, or the parts run out; then
     /// concludes (`DecisionRules.conclude`) into `trace.decision`.
-    mutating func run(on image: borrowing AnalysisImage) throws {
-        let pairs = try candidatePairs(image)
-        if try readFirstPair(pairs[0], image) { return }
-        if try readMirroredBeside(pairs[0], image) { return }
+    mutating func run() throws {
+        let pairs = try candidatePairs()
+        if try readFirstPair(pairs[0]) { return }
+        if try readMirroredBeside(pairs[0]) { return }
         if exhaustive || !leaderIsClear() {
             // Text lines are sorted to an axis by their marks, which a table's columns or a stack
             // of fine print can outnumber: for them, the other axis is always read, unless the
             // classifier leaves one rotation only.
-            if pairs.count == 1 || (!exhaustive && image.windowAlongX.isEmpty && resolver.rules.axisIsClear(image)) {
-                if try readDeeper(along: pairs[0], image) { return }
+            if pairs.count == 1 || (!exhaustive && !layout.partsAreLines && layout.axisIsClear) {
+                if try readDeeper(along: pairs[0]) { return }
             } else {
-                if try readOtherPairThenDeeper(pairs, image) { return }
+                if try readOtherPairThenDeeper(pairs) { return }
             }
         }
-        if try readMirrored(image) { return }
+        if try readMirrored() { return }
         conclude(note: "read \(depth) text window\(depth == 1 ? "" : "s")")
     }
 
@@ -61,12 +95,12 @@ struct Cascade {
     /// all: it names the axis and the way up in one look, where the glyph pairs are fooled by a
     /// table's columns and the tag by how the phone was held. Surer still, it is the only pair,
     /// of one (`Lead.excludesOthers`).
-    private mutating func candidatePairs(_ image: borrowing AnalysisImage) throws -> [[Orientation]] {
+    private mutating func candidatePairs() throws -> [[Orientation]] {
         if let lead, lead.excludesOthers { return CandidatePolicy.leading([], with: lead) }
-        var pairs = CandidatePolicy.axisPairs(alongX: image.horizontalPairs >= image.verticalPairs)
+        var pairs = CandidatePolicy.axisPairs(alongX: layout.alongX)
         for i in pairs.indices {
             // pairs[i][0] is 1 or 6 here: its uprightness is recorded for Models/fit.py's replay.
-            let up = try reader.uprightness(of: pairs[i][0], in: image)
+            let up = try reader.uprightness(of: pairs[i][0])
             trace.uprightness[pairs[i][0]] = up
             if abs(up) >= c.uprightnessOverTag {
                 if up < 0 { pairs[i].reverse() }
@@ -82,10 +116,10 @@ struct Cascade {
     /// The first part (`cascade.windowParts`; a line is one part) of the likelier pair, likelier
     /// candidate first. A candidate that reads as plain text settles it alone, here and after any
     /// later read: upside-down, sideways and mirrored print do not (`cascade.singleRead*`).
-    private mutating func readFirstPair(_ pair: [Orientation], _ image: borrowing AnalysisImage) throws -> Bool {
+    private mutating func readFirstPair(_ pair: [Orientation]) throws -> Bool {
         for o in pair {
             considered.append(o)
-            try reader.read(o, windows: depth, of: image)
+            try reader.read(o, parts: depth)
             if settled(by: o) { return true }
         }
         return false
@@ -98,11 +132,11 @@ struct Cascade {
     /// before a mirrored candidate was read at all: 16 reads before the first that settled
     /// 0374_pdfpage. A rotated page pays for the two reads only when its best rotation comes to
     /// read as plain text in a deeper part; otherwise they were read at the end anyway.
-    private mutating func readMirroredBeside(_ pair: [Orientation], _ image: borrowing AnalysisImage) throws -> Bool {
+    private mutating func readMirroredBeside(_ pair: [Orientation]) throws -> Bool {
         guard !exhaustive, !leaderIsClear() else { return false }
-        for o in resolver.policy.mirrored(beside: pair[0], prior: prior) where !considered.contains(o) {
+        for o in policy.mirrored(beside: pair[0], prior: prior) where !considered.contains(o) {
             considered.append(o)
-            try reader.read(o, windows: depth, of: image)
+            try reader.read(o, parts: depth)
             if settled(by: o) { return true }
         }
         return false
@@ -110,30 +144,30 @@ struct Cascade {
 
     /// The lines run one way beyond doubt: the other pair shows them sideways and cannot read
     /// better. More parts of this pair instead.
-    private mutating func readDeeper(along pair: [Orientation], _ image: borrowing AnalysisImage) throws -> Bool {
+    private mutating func readDeeper(along pair: [Orientation]) throws -> Bool {
         while depth < partCount, !leaderIsClear() {
             depth += 1
-            if try readOneMorePart(of: pair + mirroredConsidered, image) { return true }
+            if try readOneMorePart(of: pair + mirroredConsidered) { return true }
         }
         return false
     }
 
     /// The other pair, then more parts for all four rotations.
     private mutating func readOtherPairThenDeeper(
-        _ pairs: [[Orientation]], _ image: borrowing AnalysisImage
+        _ pairs: [[Orientation]]
     )
         throws -> Bool
     {
         let rotations = pairs.flatMap { $0 }
         considered = rotations + mirroredConsidered
         for o in pairs[1] {
-            try reader.read(o, windows: depth, of: image)
+            try reader.read(o, parts: depth)
             if settled(by: o) { return true }
         }
         guard exhaustive || !leaderIsClear() else { return false }
         for d in 2...max(2, partCount) where d <= partCount {
             depth = d
-            if try readOneMorePart(of: considered, image) { return true }
+            if try readOneMorePart(of: considered) { return true }
             if !exhaustive, leaderIsClear() { break }
         }
         return false
@@ -143,8 +177,7 @@ struct Cascade {
     /// plain dictionary text. Mirrored print read unmirrored still yields a few short dictionary
     /// words ("bid" for "did"), so a weaker rule let mirrored pages through as rotations with high
     /// confidence.
-    private mutating func readMirrored(_ image: borrowing AnalysisImage) throws -> Bool {
-        let policy = resolver.policy
+    private mutating func readMirrored() throws -> Bool {
         let bestRotation = reader.ranked(considered.filter { !$0.isMirrored }, depth: depth)[0]
         let asked = policy.asksMirrored(prior: prior)
         if !asked, depth < partCount, !readsAsPlainText(bestRotation) {
@@ -152,13 +185,13 @@ struct Cascade {
             // number) may not read as plain text where its items do. One read that may save the two
             // mirrored ones (seed 1: 27 of the 108 files that read mirrored candidates no longer do).
             depth += 1
-            try reader.read(bestRotation, windows: depth, of: image)
+            try reader.read(bestRotation, parts: depth)
             if settled(by: bestRotation) { return true }
             depth -= 1
         }
         if asked || !readsAsPlainText(bestRotation) {
             let mirrored = policy.mirrored(beside: bestRotation, prior: prior)
-            for o in mirrored { try reader.read(o, windows: depth, of: image) }
+            for o in mirrored { try reader.read(o, parts: depth) }
             considered += mirrored.filter { !considered.contains($0) }
         }
         return false
@@ -170,12 +203,12 @@ struct Cascade {
     /// Reads one more part of each of `candidates`, the leader so far first; true once one of
     /// them settles it.
     private mutating func readOneMorePart(
-        of candidates: [Orientation], _ image: borrowing AnalysisImage
+        of candidates: [Orientation]
     ) throws
         -> Bool
     {
         for o in reader.ranked(candidates, depth: depth - 1) {
-            try reader.read(o, windows: depth, of: image)
+            try reader.read(o, parts: depth)
             if settled(by: o) { return true }
         }
         return false
@@ -184,7 +217,7 @@ struct Cascade {
     /// Concludes when candidate `o` reads as plain text (never in exhaustive mode).
     private mutating func settled(by o: Orientation) -> Bool {
         guard !exhaustive, readsAsPlainText(o) else { return false }
-        let reads = considered.map { reader.windowEvidence($0).count }.reduce(0, +)
+        let reads = considered.map { reader.partEvidence($0).count }.reduce(0, +)
         conclude(
             note:
                 "read \(reads) text window part\(reads == 1 ? "" : "s") in \(considered.count) orientation\(considered.count == 1 ? "" : "s")"
@@ -197,10 +230,10 @@ struct Cascade {
         trace.depth = depth
         trace.evidence = reader.allEvidence
         trace.words = reader.words
-        let (reader, depth) = (reader, depth)
-        trace.decision = resolver.rules.conclude(
-            evidence: { reader.evidence($0, depth: depth) }, considered,
-            minScore: resolver.calibration.confidence.minScore, prior: prior, note: note)
+        let read = Dictionary(uniqueKeysWithValues: Set(considered).map { ($0, reader.evidence($0, depth: depth)) })
+        trace.decision = rules.conclude(
+            evidence: { read[$0] ?? Evidence() }, considered,
+            minScore: rules.calibration.confidence.minScore, prior: prior, note: note)
     }
 
     /// Whether candidate `o` reads as plain text: one of its parts reads several telling words
@@ -220,7 +253,7 @@ struct Cascade {
         // "too little readable text" without reading the next line.
         guard e.confidentWords >= DecisionRules.minConfidentWords else { return false }
         if e.plainShare >= c.singleReadDictionaryShare,
-            reader.windowEvidence(o).prefix(depth).contains(where: { $0.tellingWords >= c.singleReadTellingWords })
+            reader.partEvidence(o).prefix(depth).contains(where: { $0.tellingWords >= c.singleReadTellingWords })
         {
             return true
         }

@@ -202,16 +202,18 @@ struct Stages: ~Copyable {
         var starved = self.starved
         defer { self.starved = starved }
         try resolver.pool.withEngine { engine in
-            var reader = CandidateReader(
-                engine: engine, windows: image.windows, weights: resolver.calibration.scoring, meter: meter,
+            var reader = try CandidateReader(
+                engine: engine, image: image, weights: resolver.calibration.scoring, meter: meter,
                 minTextHeight: resolver.calibration.analysis.minTextHeight)
             reader.keepWords = resolver.configuration.exhaustive
-            var cascade = Cascade(resolver: resolver, reader: reader, prior: prior, lead: lead, trace: trace)
+            var cascade = Cascade(
+                rules: resolver.rules, policy: resolver.policy, layout: StackLayout(image, rules: resolver.rules),
+                reader: reader, prior: prior, lead: lead, trace: trace)
             defer {
                 starved.formUnion(cascade.reader.starved)
                 trace = cascade.trace
             }
-            try cascade.run(on: image)
+            try cascade.run()
         }
     }
 
