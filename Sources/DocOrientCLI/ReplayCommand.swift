@@ -81,7 +81,7 @@ struct ReplayCommand: ParsableCommand {
                 (NAME.uT.EXT, as Benchmarks/orientation/bench.py --real-dir writes them) by the real \
                 manifest. Only the fit part is fitted on. Prints the fitted values as JSON (for \
                 Models/calibration.json), the floor narrowAt must stay above, and each part's \
-                answers with the text alone and with both readers.
+                answers with the text alone, as shipped and with the fitted values.
                 """)
 
         @Option(help: ArgumentHelp("A generated set's manifest.csv (Corpus/generate.py).", valueName: "CSV"))
@@ -136,7 +136,9 @@ struct ReplayCommand: ParsableCommand {
                     + "rotation neither right nor on a mirrored page's axis, on the fit part")
             for part in ["fit", "held out", "real"] {
                 guard let rows = parts[part] else { continue }
-                for (label, values) in [("text alone", nil), ("both readers", fitted)] {
+                for (label, values) in [
+                    ("text alone", ClassifierFit.Thresholds.textAlone), ("as shipped", .shipped), ("fitted", .fitted(fitted)),
+                ] {
                     let t = fit.tally(rows, values)
                     let readers = t.byReader.keys.sorted().map {
                         "\($0) \(t.byReader[$0]!.right)/\(t.byReader[$0]!.wrong)"
@@ -145,7 +147,7 @@ struct ReplayCommand: ParsableCommand {
                         "\(part) \(label): right \(t.right)/\(t.decidable), wrong \(t.wrong) (>= 0.9: \(t.confidentWrong)), "
                             + "undecided \(t.undecided), negatives answered \(t.negativesAnswered)/\(t.negatives); "
                             + "right/wrong by reader: \(readers.joined(separator: ", "))")
-                    if label == "both readers" { for w in t.wrongFiles { print("    wrong: \(w)") } }
+                    if label == "fitted" { for w in t.wrongFiles { print("    wrong: \(w)") } }
                 }
             }
         }

@@ -42,9 +42,9 @@ struct ClassifierFitTests {
         #expect(abs(fitted.decideAloneAt - 0.87) < 1e-9)
         // Two right answers alone: (2 + 1) / (2 + 2).
         #expect(fitted.aloneConfidence == 0.75)
-        let tally = fit.tally(rows, fitted)
+        let tally = fit.tally(rows, .fitted(fitted))
         #expect(tally.right == 2 && tally.wrong == 0 && tally.undecided == 2 && tally.negativesAnswered == 0)
-        let textAlone = fit.tally(rows, nil)
+        let textAlone = fit.tally(rows, .textAlone)
         #expect(textAlone.right == 0 && textAlone.undecided == 4)
     }
 

@@ -155,6 +155,24 @@ struct LibraryAPITests {
         #expect(meter.summary.hasSuffix("40 work units"))
     }
 
+    /// Decoding and the classifier's passes are work too: charged before any read, they leave
+    /// less for Tesseract, and a budget they use up leaves none.
+    @Test func decodingAndTheClassifiersPassesAreChargedAsWork() throws {
+        #expect(WorkCost.decodeUnits(pixels: 12_000_000) == 12)
+        #expect(WorkCost.decodeUnits(pixels: 1) == 1)
+        let meter = WorkMeter(budget: WorkBudget(reads: 100, words: 1_000, pixels: 100_000_000, work: 30))
+        meter.charge(WorkCost.decodeUnits(pixels: 12_000_000) + 6 * WorkCost.classifierSquareUnits)
+        #expect(meter.work == 18 && meter.exhaustedPart == nil && meter.reads == 0)
+        // 12 units of pixels do not fit in the 12 left.
+        #expect(throws: WorkMeter.Exhausted.self) {
+            try meter.beginRecognition(pixels: 120_000, reading: .block, maxWords: 500)
+        }
+        #expect(meter.exhaustedPart == "work")
+        let small = WorkMeter(budget: WorkBudget(reads: 100, words: 1_000, pixels: 100_000_000, work: 10))
+        small.charge(WorkCost.decodeUnits(pixels: 12_000_000))
+        #expect(small.exhaustedPart == "work" && small.work == 12)
+    }
+
     /// A small work budget binds on real reads: it stops the same files at the same place every
     /// time, names the work in its reason, and never lets an answer through that a candidate it
     /// asked for went unread to reach.

@@ -90,9 +90,23 @@ package struct ClassifierFit: Sendable {
         return c
     }
 
-    /// What the rules give on `rows` with the `fitted` values, or with the text alone when nil.
-    package func tally(_ rows: [Row], _ fitted: Fitted?) -> Tally {
-        tally(rows, fitted.map(calibration) ?? textAlone)
+    /// Which thresholds a tally replays with.
+    package enum Thresholds: Sendable {
+        /// The classifier never answers alone and never overrules the text.
+        case textAlone
+        /// The shipped calibration (`Models/calibration.json`).
+        case shipped
+        /// The shipped calibration with the fitted values.
+        case fitted(Fitted)
+    }
+
+    /// What the rules give on `rows` with `thresholds`.
+    package func tally(_ rows: [Row], _ thresholds: Thresholds) -> Tally {
+        switch thresholds {
+        case .textAlone: tally(rows, textAlone)
+        case .shipped: tally(rows, base)
+        case .fitted(let f): tally(rows, calibration(f))
+        }
     }
 
     /// What `calibration`'s rules give on `rows`.

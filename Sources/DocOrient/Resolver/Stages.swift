@@ -37,7 +37,10 @@ struct Stages: ~Copyable {
             bytes: imageBytes, metadata: metadata, maxPixels: resolver.configuration.maxPixels)
         let survey = try AnalysisImage.Survey(
             source: source, parameters: resolver.calibration.analysis, lines: resolver.calibration.cascade.maxLines > 0)
-        let reading = try resolver.classify(source)
+        meter.charge(WorkCost.decodeUnits(pixels: source.storedWidth * source.storedHeight))
+        let probe = try resolver.classifierProbe(source, keepInput: false)
+        meter.charge(probe.classes.count * WorkCost.classifierSquareUnits)
+        let reading = probe.reading
         self.resolver = resolver
         self.prior = prior
         self.meter = meter

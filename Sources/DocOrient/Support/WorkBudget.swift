@@ -6,7 +6,9 @@ import Synchronization
 /// Every Tesseract recognition (one text line or window, or the whole page, in one candidate
 /// orientation) is one read. The budget's main measure is `work`, in units of about what
 /// Tesseract spends on one recognition step (`WorkCost`): a read costs its pixels, weighed by how
-/// Tesseract goes through them, plus its steps. A step is what Tesseract's cancel callback
+/// Tesseract goes through them, plus its steps; decoding the image and the classifier's passes
+/// are charged too (`WorkCost.decodeUnits`, `classifierSquareUnits`), so that the units count
+/// every kind of work spent on a file. A step is what Tesseract's cancel callback
 /// counts: it is asked before each word the recogniser starts, which with the LSTM engine is once
 /// per text line (in the sparse-text look a "line" is often one word). The reads, the steps
 /// (`words`, after Tesseract's name for them) and the pixels are capped as well. When the budget
@@ -71,6 +73,16 @@ enum WorkCost {
     static let blockPixelsPerUnit = 10_000
     /// Laid-out pixels per unit.
     static let layoutPixelsPerUnit = 50_000
+    /// Decoded pixels per unit: the stored image is decoded once, grey, at full size
+    /// (`GraySource`: 33 ms for a 12 MP photo, 2.75 ms a megapixel, about one unit).
+    static let decodedPixelsPerUnit = 1_000_000
+    /// Units per square the orientation classifier is shown: one pass of the model in
+    /// onnxruntime on one thread takes 1.8-2.1 ms (issue 43's measurement of this model), about
+    /// one unit (2.6 ms for the median file's unit); cutting the squares is in the decode's share.
+    static let classifierSquareUnits = 1
+
+    /// The units of decoding `pixels` stored pixels, rounded up.
+    static func decodeUnits(pixels: Int) -> Int { (pixels + decodedPixelsPerUnit - 1) / decodedPixelsPerUnit }
 
     /// How Tesseract goes through the pixels of a read.
     enum Reading {
@@ -152,6 +164,14 @@ final class WorkMeter {
             return min(maxWords, budget.words - words, budget.work - work)
         }
         throw Exhausted()
+    }
+
+    /// Charges work that is not a Tesseract read (decoding, the classifier's passes): `units`
+    /// work units, whatever is left of the budget; the next read finds it spent when they were
+    /// all that was left.
+    func charge(_ units: Int) {
+        work += units
+        if work >= budget.work { exhaustedPart = exhaustedPart ?? "work" }
     }
 
     /// Records the words a read recognised (or started before it was stopped), a work unit each.
