@@ -137,7 +137,8 @@ struct ReplayCommand: ParsableCommand {
             for part in ["fit", "held out", "real"] {
                 guard let rows = parts[part] else { continue }
                 for (label, values) in [
-                    ("text alone", ClassifierFit.Thresholds.textAlone), ("as shipped", .shipped), ("fitted", .fitted(fitted)),
+                    ("text alone", ClassifierFit.Thresholds.textAlone), ("as shipped", .shipped),
+                    ("fitted", .fitted(fitted)),
                 ] {
                     let t = fit.tally(rows, values)
                     let readers = t.byReader.keys.sorted().map {
