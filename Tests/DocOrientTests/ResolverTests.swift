@@ -119,14 +119,14 @@ struct ResolverTests {
             page.paste(white, x: 300, y: 400)
             return page
         }
-        #expect(try Resolver.mayHoldLightPrint(page(whiteSide: 12)))  // 144 pixels: a short word's strokes
-        #expect(try !Resolver.mayHoldLightPrint(page(whiteSide: 6)))  // 36 pixels: a speck
+        #expect(try PageStage.mayHoldLightPrint(page(whiteSide: 12)))  // 144 pixels: a short word's strokes
+        #expect(try !PageStage.mayHoldLightPrint(page(whiteSide: 6)))  // 36 pixels: a speck
         let bytes = try [UInt8](
             Data(contentsOf: ResolverSample.corpus.appendingPathComponent("real/091_poster_advert_photo.jpg")))
         let source = try GraySource(bytes: bytes, metadata: try ImageMetadata.read(bytes), maxPixels: 100_000_000)
         let advert = try SharedResolver.get().calibration.page.pageImage(
             source: source, paper: PixelBox(x: 0, y: 0, width: source.storedWidth, height: source.storedHeight))
-        #expect(try Resolver.mayHoldLightPrint(advert))
+        #expect(try PageStage.mayHoldLightPrint(advert))
     }
 
     /// Street signs whose "paper" is a strip of the stone wall behind them (Corpus/real 048), and a

@@ -82,7 +82,7 @@ final class TesseractEngine: @unchecked Sendable {
         self.handle = handle
         // Inverted-line retries double the recognition time of every low-confidence line, and the
         // wrong candidates are all low-confidence lines: off, except in the coarse look of a page
-        // that may hold light print on a dark panel (`Resolver.mayHoldLightPrint`), where a sign's
+        // that may hold light print on a dark panel (`PageStage.mayHoldLightPrint`), where a sign's
         // or a poster's may be all the text there is.
         _ = TessBaseAPISetVariable(handle, "tessedit_do_invert", "0")
     }

@@ -1,65 +1,28 @@
 // The page stage: what the text lines and windows leave undecided (or a page whose marks do not
 // pair up like letters at all) is looked at whole, at a coarse scale, by Tesseract itself.
 
-extension Resolver {
-    /// Reads the whole page image in the candidate orientations: the likelier axis pair first (the
-    /// tag's, if it has one), the other pair unless the first settled it, then the mirrored pair
-    /// along the winner's axis unless the winner reads as dictionary text; and decides.
-    private func readWholePage(
-        engine: TesseractEngine, page: borrowing Pix, alongX: Bool, prior: Orientation?, lead: Lead?,
-        meter: WorkMeter,
-        starved: inout Set<Orientation>, trace: inout Trace, minScore: Double
-    ) throws {
-        let p = calibration.page
-        let weights = calibration.scoring
-        var read: [Orientation: Evidence] = [:]
-        func readPage(_ o: Orientation) throws {
-            guard read[o] == nil else { return }
-            let view = try CandidateReader.display(try page.cloned(), as: o)
-            do {
-                let words = try engine.recognize(view, mode: .sparseText, meter: meter, maxWords: p.maxWordsPerRead)
-                read[o] = Evidence(words: words, weights: weights)
-            } catch is WorkMeter.Exhausted {
-                starved.insert(o)
-                read[o] = Evidence()
-            }
-        }
-        /// What was read, in EXIF order (the order ties keep).
-        func candidates() -> [Orientation] { read.keys.sorted { $0.exifValue < $1.exifValue } }
-        func ranked() -> [Orientation] { CandidatePolicy.ranked(candidates()) { read[$0]!.score(weights) } }
-        var pairs = CandidatePolicy.axisPairs(alongX: alongX)
-        if let h = prior?.rotationPart, pairs[1].contains(h) { pairs.swapAt(0, 1) }
-        pairs = CandidatePolicy.leading(pairs, with: lead)
-        // The classifier may leave one rotation only (`Lead.excludesOthers`): no second pair.
-        let (first, second) = (pairs[0], pairs.count > 1 ? pairs[1] : [])
-        for o in first { try readPage(o) }
-        var order = ranked()
-        let leader = read[order[0]]!
-        let runnerUp = order.count > 1 ? read[order[1]]!.score(weights) : 0
-        let settled =
-            CandidatePolicy.leads(
-                leader.score(weights), over: runnerUp, score: p.earlyExitScore, ratio: p.earlyExitRatio)
-            && rules.readsAsWords(leader)
-        if configuration.exhaustive || !settled {
-            for o in second { try readPage(o) }
-            order = ranked()
-        }
-        let winner = read[order[0]]!
-        // Mirrored print read unmirrored still yields confident non-words: when no rotation read
-        // a single confident word, the page holds no print a mirror would make readable. The
-        // classifier's rotation alone (`Lead.excludesOthers`) says too little of that: a mirrored
-        // sign read nothing as it (Corpus/real 132 as 7, the classifier at 0.92 for 8).
-        let onlyRotation = lead?.excludesOthers == true
-        if policy.asksMirrored(prior: prior)
-            || (!rules.readsAsWords(winner) && (winner.confidentWords > 0 || onlyRotation))
-        {
-            for o in policy.mirrored(beside: order[0], prior: prior) { try readPage(o) }
-        }
-        trace.pageEvidence = read
-        trace.decision = rules.conclude(
-            evidence: { read[$0] ?? Evidence() }, candidates(),
-            minScore: minScore, minPlainWords: p.minPlainWords, prior: prior, note: "read the page at a coarse scale")
+/// One look at a region of the page (`look`): the region at `page.longSide`, light-corrected,
+/// read by Tesseract's sparse-text mode in the candidate orientations. Given its inputs (the
+/// rules, the candidate policy, an engine pool and the work meter), not the resolver.
+struct PageStage {
+    let rules: DecisionRules
+    let policy: CandidatePolicy
+    let engines: TesseractPool
+    let meter: WorkMeter
+    let prior: Orientation?
+    /// The rotation to read first (the classifier's, when it is sure), nil for none.
+    let lead: Lead?
+
+    /// What one look read and concluded.
+    struct Look {
+        /// Per candidate read, its evidence (an empty one for a candidate the budget starved).
+        var evidence: [Orientation: Evidence] = [:]
+        /// Candidates the work budget denied a read.
+        var starved: Set<Orientation> = []
+        var decision = Decision(orientation: nil, confidence: 0, margin: 0, reason: nil, candidates: [])
     }
+
+    private var page: PageParameters { rules.calibration.page }
 
     /// The look at the whole page before "no text" or "too little text": the region at
     /// `page.longSide` (1,200 pixels, never enlarged: a sign's letters, up to a sixth of the page,
@@ -72,20 +35,78 @@ extension Resolver {
     /// - Parameter minScore: what the best candidate must score: a text window's
     ///   (`confidence.minScore`) on the paper, `page.minScore` on a whole frame, whose clutter (a
     ///   grid, foliage, a brick wall) reads as a few short "words" in some rotation.
-    func coarseLook(
-        source: borrowing GraySource, region: PixelBox, minScore: Double, skew: Double, alongX: Bool,
-        prior: Orientation?, lead: Lead?, meter: WorkMeter, starved: inout Set<Orientation>, trace: inout Trace
-    ) throws {
-        let page = try calibration.page.pageImage(source: source, paper: region, skew: skew)
-        let lightPrint = try Self.mayHoldLightPrint(page)
-        try pool.withEngine { engine in
+    func look(
+        source: borrowing GraySource, region: PixelBox, minScore: Double, skew: Double, alongX: Bool
+    ) throws -> Look {
+        let image = try page.pageImage(source: source, paper: region, skew: skew)
+        let lightPrint = try Self.mayHoldLightPrint(image)
+        return try engines.withEngine { engine in
             // Light print on a dark panel (a street sign, an advert's caption) reads only inverted.
             try engine.setVariable("tessedit_do_invert", lightPrint ? "1" : "0")
             defer { try? engine.setVariable("tessedit_do_invert", "0") }
-            try readWholePage(
-                engine: engine, page: page, alongX: alongX, prior: prior, lead: lead, meter: meter, starved: &starved,
-                trace: &trace, minScore: minScore)
+            return try readWholePage(engine: engine, image: image, alongX: alongX, minScore: minScore)
         }
+    }
+
+    /// Reads the whole page image in the candidate orientations: the likelier axis pair first (the
+    /// tag's, if it has one), the other pair unless the first settled it, then the mirrored pair
+    /// along the winner's axis unless the winner reads as dictionary text; and decides.
+    private func readWholePage(
+        engine: TesseractEngine, image: borrowing Pix, alongX: Bool, minScore: Double
+    ) throws -> Look {
+        let weights = rules.calibration.scoring
+        var look = Look()
+        func readPage(_ o: Orientation) throws {
+            guard look.evidence[o] == nil else { return }
+            let view = try CandidateReader.display(try image.cloned(), as: o)
+            do {
+                let words = try engine.recognize(
+                    view, mode: .sparseText, meter: meter, maxWords: page.maxWordsPerRead)
+                look.evidence[o] = Evidence(words: words, weights: weights)
+            } catch is WorkMeter.Exhausted {
+                look.starved.insert(o)
+                look.evidence[o] = Evidence()
+            }
+        }
+        /// What was read, in EXIF order (the order ties keep).
+        func candidates() -> [Orientation] { look.evidence.keys.sorted { $0.exifValue < $1.exifValue } }
+        func ranked() -> [Orientation] {
+            CandidatePolicy.ranked(candidates()) { look.evidence[$0]!.score(weights) }
+        }
+        var pairs = CandidatePolicy.axisPairs(alongX: alongX)
+        if let h = prior?.rotationPart, pairs[1].contains(h) { pairs.swapAt(0, 1) }
+        pairs = CandidatePolicy.leading(pairs, with: lead)
+        // The classifier may leave one rotation only (`Lead.excludesOthers`): no second pair.
+        let (first, second) = (pairs[0], pairs.count > 1 ? pairs[1] : [])
+        for o in first { try readPage(o) }
+        var order = ranked()
+        let leader = look.evidence[order[0]]!
+        let runnerUp = order.count > 1 ? look.evidence[order[1]]!.score(weights) : 0
+        let settled =
+            CandidatePolicy.leads(
+                leader.score(weights), over: runnerUp, score: page.earlyExitScore, ratio: page.earlyExitRatio)
+            && rules.readsAsWords(leader)
+        if policy.exhaustive || !settled {
+            for o in second { try readPage(o) }
+            order = ranked()
+        }
+        let winner = look.evidence[order[0]]!
+        // Mirrored print read unmirrored still yields confident non-words: when no rotation read
+        // a single confident word, the page holds no print a mirror would make readable. The
+        // classifier's rotation alone (`Lead.excludesOthers`) says too little of that: a mirrored
+        // sign read nothing as it (Corpus/real 132 as 7, the classifier at 0.92 for 8).
+        let onlyRotation = lead?.excludesOthers == true
+        if policy.asksMirrored(prior: prior)
+            || (!rules.readsAsWords(winner) && (winner.confidentWords > 0 || onlyRotation))
+        {
+            for o in policy.mirrored(beside: order[0], prior: prior) { try readPage(o) }
+        }
+        let read = look.evidence
+        look.decision = rules.conclude(
+            evidence: { read[$0] ?? Evidence() }, candidates(),
+            minScore: minScore, minPlainWords: page.minPlainWords, prior: prior, note: "read the page at a coarse scale"
+        )
+        return look
     }
 
     /// Whether a page image (light corrected, the paper at 200) may hold light print on a dark

@@ -160,7 +160,7 @@ struct Stages: ~Copyable {
         return trace
     }
 
-    /// The page stage (`Resolver.coarseLook`), for what the lines and windows leave undecided, and
+    /// The page stage (`PageStage`), for what the lines and windows leave undecided, and
     /// for pages whose marks do not pair up like letters (a blank page, a photo, a barcode, or a
     /// few words too large or too blurred to come apart into letters). Never "too little text"
     /// before Tesseract's own look (issue 14).
@@ -172,12 +172,17 @@ struct Stages: ~Copyable {
         // its bottom line.
         var looks = [(region: analysis.paper, minScore: c.confidence.minScore)]
         if analysis.paper != frame { looks.append((frame, c.page.minScore)) }
+        let stage = PageStage(
+            rules: resolver.rules, policy: resolver.policy, engines: resolver.pool, meter: meter, prior: prior,
+            lead: lead)
         for (region, minScore) in looks {
             let before = starved
-            try resolver.coarseLook(
+            let look = try stage.look(
                 source: source, region: region, minScore: minScore, skew: analysis.skew,
-                alongX: analysis.horizontalPairs >= analysis.verticalPairs, prior: prior, lead: lead, meter: meter,
-                starved: &starved, trace: &trace)
+                alongX: analysis.horizontalPairs >= analysis.verticalPairs)
+            starved.formUnion(look.starved)
+            trace.pageEvidence = look.evidence
+            trace.decision = look.decision
             gather(trace.pageEvidence.mapValues { [$0] }, starvedBefore: before)
             if trace.decision.isDecided || meter.exhaustedPart != nil || !readTooLittle(trace) { break }
         }
