@@ -115,13 +115,21 @@ struct Stages: ~Copyable {
 
     /// Whether the classifier's answer stands on what the stages read so far, so that no later
     /// stage need read: it leaves the text its rotation alone (`Lead.excludesOthers`), the text
-    /// did not decide, and the classifier would answer alone (`DecisionRules.arbitrate`: sure
-    /// enough for the page's marks, both mirrored twins read, neither reading better than its
-    /// rotation). A later stage reads the same three candidates and could only confirm the
-    /// rotation or find the mirror that the stage just read found no sign of; on handwriting and
-    /// other scripts, which Tesseract cannot read, it spent the rest of the budget for nothing.
+    /// did not decide, Tesseract read its print in some candidate (`confidentWords`), and the
+    /// classifier would answer alone on it (`DecisionRules.arbitrate`: sure enough for the page's
+    /// marks, both mirrored twins read, neither reading better than its rotation). A later stage
+    /// reads the same three candidates and could only confirm the rotation or find the mirror that
+    /// the stage just read found no sign of; on handwriting and other scripts, whose lines
+    /// Tesseract reads as confident junk every way, it spent the rest of the budget for nothing.
+    /// Where the lines read no confident word in any candidate, they may not be the page's text
+    /// at all (a poster's graphics, a sign's frame): the windows and the coarse look, which read
+    /// large and sparse print the lines miss, still look: they found the mirror of three real
+    /// mirrored files (Corpus/real 047 u5, 071 u5, 132 u7: a poster, a newspaper, a sign) that
+    /// the classifier alone, stopped there, named as their unmirrored twins.
     private func classifierStands(_ trace: Trace) -> Bool {
-        guard lead?.excludesOthers == true, !trace.decision.isDecided else { return false }
+        guard lead?.excludesOthers == true, !trace.decision.isDecided,
+            gathered.values.contains(where: { $0.confidentWords > 0 })
+        else { return false }
         return resolver.rules.arbitrate(arbitration(trace.decision)).decidedBy == .classifier
     }
 
