@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+// docorient is licensed under the Apache License, Version 2.0 (LICENSE); NOTICE lists what it carries from others.
 import PackageDescription
 
 let package = Package(

@@ -41,6 +41,7 @@ umoci config --image "$layout:$version" --created "$created" --history.created "
     --config.entrypoint 0.0.0.0 --config.exposedports 8080/tcp --config.stopsignal SIGTERM \
     --config.label org.opencontainers.image.title=docorient \
     --config.label "org.opencontainers.image.version=$version" \
+    --config.label org.opencontainers.image.licenses=Apache-2.0 \
     --config.label "org.opencontainers.image.description=docorient serve: puts photographed documents the right way up, over HTTP"
 umoci tag --image "$layout:$version" latest
 umoci gc --layout "$layout"

@@ -310,6 +310,7 @@ def test_the_image_is_made_from_the_tested_root(root):
     assert manifest_config["Entrypoint"] == ["/usr/bin/docorient", "serve", "--host", "0.0.0.0"]
     assert manifest_config["User"] == NOBODY
     assert "OMP_THREAD_LIMIT=1" in manifest_config["Env"]
+    assert manifest_config["Labels"]["org.opencontainers.image.licenses"] == "Apache-2.0"
     assert (OUT / "image.txt").read_text()
     assert result.stdout
 
