@@ -52,9 +52,22 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SAMPLES_DIR = os.path.join(HERE, "samples")
 
 MANIFEST_COLUMNS = [
-    "file", "upright_orientation", "decidable", "exif_orientation", "kind",
-    "degradations", "format", "width", "height", "seed", "source",
-    "family", "font_class", "capture", "split", "paper",
+    "file",
+    "upright_orientation",
+    "decidable",
+    "exif_orientation",
+    "kind",
+    "degradations",
+    "format",
+    "width",
+    "height",
+    "seed",
+    "source",
+    "family",
+    "font_class",
+    "capture",
+    "split",
+    "paper",
 ]
 SPLITS_PATH = os.path.join(HERE, "splits.json")
 
@@ -94,8 +107,13 @@ def transposed_point(op: Image.Transpose, x: float, y: float, w: int, h: int) ->
     coordinates: a pixel's centre is at +0.5)."""
     T = Image.Transpose
     return {
-        T.FLIP_LEFT_RIGHT: (w - x, y), T.FLIP_TOP_BOTTOM: (x, h - y), T.ROTATE_180: (w - x, h - y),
-        T.ROTATE_90: (y, w - x), T.ROTATE_270: (h - y, x), T.TRANSPOSE: (y, x), T.TRANSVERSE: (h - y, w - x),
+        T.FLIP_LEFT_RIGHT: (w - x, y),
+        T.FLIP_TOP_BOTTOM: (x, h - y),
+        T.ROTATE_180: (w - x, h - y),
+        T.ROTATE_90: (y, w - x),
+        T.ROTATE_270: (h - y, x),
+        T.TRANSPOSE: (y, x),
+        T.TRANSVERSE: (h - y, w - x),
     }[op]
 
 
@@ -120,31 +138,38 @@ FONT_DIRS = {
 }
 FONTS = {
     "serif": [
-        ("dejavu", "DejaVuSerif.ttf"), ("freefont", "FreeSerif.ttf"),
+        ("dejavu", "DejaVuSerif.ttf"),
+        ("freefont", "FreeSerif.ttf"),
         ("liberation2", "LiberationSerif-Regular.ttf"),
     ],
     "serif-bold": [
-        ("dejavu", "DejaVuSerif-Bold.ttf"), ("freefont", "FreeSerifBold.ttf"),
+        ("dejavu", "DejaVuSerif-Bold.ttf"),
+        ("freefont", "FreeSerifBold.ttf"),
         ("liberation2", "LiberationSerif-Bold.ttf"),
     ],
     "sans": [
-        ("dejavu", "DejaVuSans.ttf"), ("freefont", "FreeSans.ttf"),
+        ("dejavu", "DejaVuSans.ttf"),
+        ("freefont", "FreeSans.ttf"),
         ("liberation2", "LiberationSans-Regular.ttf"),
     ],
     "sans-bold": [
-        ("dejavu", "DejaVuSans-Bold.ttf"), ("freefont", "FreeSansBold.ttf"),
+        ("dejavu", "DejaVuSans-Bold.ttf"),
+        ("freefont", "FreeSansBold.ttf"),
         ("liberation2", "LiberationSans-Bold.ttf"),
     ],
     "mono": [
-        ("dejavu", "DejaVuSansMono.ttf"), ("freefont", "FreeMono.ttf"),
+        ("dejavu", "DejaVuSansMono.ttf"),
+        ("freefont", "FreeMono.ttf"),
         ("liberation2", "LiberationMono-Regular.ttf"),
     ],
     "mono-bold": [
-        ("dejavu", "DejaVuSansMono-Bold.ttf"), ("freefont", "FreeMonoBold.ttf"),
+        ("dejavu", "DejaVuSansMono-Bold.ttf"),
+        ("freefont", "FreeMonoBold.ttf"),
         ("liberation2", "LiberationMono-Bold.ttf"),
     ],
     "condensed": [
-        ("dejavu", "DejaVuSansCondensed.ttf"), ("dejavu", "DejaVuSerifCondensed.ttf"),
+        ("dejavu", "DejaVuSansCondensed.ttf"),
+        ("dejavu", "DejaVuSerifCondensed.ttf"),
         ("liberation", "LiberationSansNarrow-Regular.ttf"),
     ],
     "condensed-bold": [
@@ -152,20 +177,21 @@ FONTS = {
         ("liberation", "LiberationSansNarrow-Bold.ttf"),
     ],
     "italic": [
-        ("dejavu", "DejaVuSerif-Italic.ttf"), ("liberation2", "LiberationSerif-Italic.ttf"),
+        ("dejavu", "DejaVuSerif-Italic.ttf"),
+        ("liberation2", "LiberationSerif-Italic.ttf"),
     ],
 }
 
 # Real documents that Debian packages install (package in parentheses; all are
 # listed in Corpus/apt-packages.txt).  Compressed ones are unpacked to a temp dir.
 PDF_SOURCES = [
-    "/usr/share/doc/bzip2/manual.pdf.gz",                               # bzip2-doc
-    "/usr/share/doc/fontconfig/fontconfig-user.pdf.gz",                 # fontconfig
-    "/usr/share/doc/libimage-exiftool-perl/html/MIE1.1-20070121.pdf",   # libimage-exiftool-perl
-    "/usr/share/doc/libtasn1-doc/libtasn1.pdf",                         # libtasn1-doc
-    "/usr/share/doc/nettle-dev/nettle.pdf.gz",                          # nettle-dev
-    "/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf",        # shared-mime-info
-    "/usr/share/doc/zlib1g-dev/crc-doc.1.0.pdf.gz",                     # zlib1g-dev
+    "/usr/share/doc/bzip2/manual.pdf.gz",  # bzip2-doc
+    "/usr/share/doc/fontconfig/fontconfig-user.pdf.gz",  # fontconfig
+    "/usr/share/doc/libimage-exiftool-perl/html/MIE1.1-20070121.pdf",  # libimage-exiftool-perl
+    "/usr/share/doc/libtasn1-doc/libtasn1.pdf",  # libtasn1-doc
+    "/usr/share/doc/nettle-dev/nettle.pdf.gz",  # nettle-dev
+    "/usr/share/doc/shared-mime-info/shared-mime-info-spec.pdf",  # shared-mime-info
+    "/usr/share/doc/zlib1g-dev/crc-doc.1.0.pdf.gz",  # zlib1g-dev
 ]
 
 _font_cache: dict = {}
@@ -181,10 +207,11 @@ _font_cache: dict = {}
 # The order is fixed; the plan draws from it with the file's own Generator.
 # ---------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Family:
     name: str
-    cls: str            # serif|sans|mono|condensed|display|dotmatrix|thermal|handwriting
+    cls: str  # serif|sans|mono|condensed|display|dotmatrix|thermal|handwriting
     package: str
     regular: str
     bold: str | None = None
@@ -192,8 +219,12 @@ class Family:
     effect: str = ""
 
 
-_DV, _L2, _L1, _FF = (FONT_DIRS["dejavu"] + "/", FONT_DIRS["liberation2"] + "/",
-                      FONT_DIRS["liberation"] + "/", FONT_DIRS["freefont"] + "/")
+_DV, _L2, _L1, _FF = (
+    FONT_DIRS["dejavu"] + "/",
+    FONT_DIRS["liberation2"] + "/",
+    FONT_DIRS["liberation"] + "/",
+    FONT_DIRS["freefont"] + "/",
+)
 _URW = "/usr/share/fonts/opentype/urw-base35/"
 _NOTO = "/usr/share/fonts/truetype/noto/"
 _GY = "/usr/share/texmf/fonts/opentype/public/tex-gyre/"
@@ -203,84 +234,367 @@ _LL = "/usr/share/fonts/opentype/linux-libertine/"
 
 FAMILIES = [
     # today's families (the resolver was fitted on them)
-    Family("DejaVu Serif", "serif", "fonts-dejavu-core", _DV + "DejaVuSerif.ttf", _DV + "DejaVuSerif-Bold.ttf", _DV + "DejaVuSerif-Italic.ttf"),
-    Family("DejaVu Sans", "sans", "fonts-dejavu-core", _DV + "DejaVuSans.ttf", _DV + "DejaVuSans-Bold.ttf", _DV + "DejaVuSans-Oblique.ttf"),
-    Family("DejaVu Sans Mono", "mono", "fonts-dejavu-core", _DV + "DejaVuSansMono.ttf", _DV + "DejaVuSansMono-Bold.ttf", _DV + "DejaVuSansMono-Oblique.ttf"),
-    Family("DejaVu Sans Condensed", "condensed", "fonts-dejavu-extra", _DV + "DejaVuSansCondensed.ttf", _DV + "DejaVuSansCondensed-Bold.ttf", _DV + "DejaVuSansCondensed-Oblique.ttf"),
-    Family("DejaVu Serif Condensed", "condensed", "fonts-dejavu-extra", _DV + "DejaVuSerifCondensed.ttf", _DV + "DejaVuSerifCondensed-Bold.ttf", _DV + "DejaVuSerifCondensed-Italic.ttf"),
-    Family("Liberation Serif", "serif", "fonts-liberation2", _L2 + "LiberationSerif-Regular.ttf", _L2 + "LiberationSerif-Bold.ttf", _L2 + "LiberationSerif-Italic.ttf"),
-    Family("Liberation Sans", "sans", "fonts-liberation2", _L2 + "LiberationSans-Regular.ttf", _L2 + "LiberationSans-Bold.ttf", _L2 + "LiberationSans-Italic.ttf"),
-    Family("Liberation Mono", "mono", "fonts-liberation2", _L2 + "LiberationMono-Regular.ttf", _L2 + "LiberationMono-Bold.ttf", _L2 + "LiberationMono-Italic.ttf"),
-    Family("Liberation Sans Narrow", "condensed", "fonts-liberation", _L1 + "LiberationSansNarrow-Regular.ttf", _L1 + "LiberationSansNarrow-Bold.ttf", _L1 + "LiberationSansNarrow-Italic.ttf"),
-    Family("FreeSerif", "serif", "fonts-freefont-ttf", _FF + "FreeSerif.ttf", _FF + "FreeSerifBold.ttf", _FF + "FreeSerifItalic.ttf"),
-    Family("FreeSans", "sans", "fonts-freefont-ttf", _FF + "FreeSans.ttf", _FF + "FreeSansBold.ttf", _FF + "FreeSansOblique.ttf"),
-    Family("FreeMono", "mono", "fonts-freefont-ttf", _FF + "FreeMono.ttf", _FF + "FreeMonoBold.ttf", _FF + "FreeMonoOblique.ttf"),
+    Family(
+        "DejaVu Serif",
+        "serif",
+        "fonts-dejavu-core",
+        _DV + "DejaVuSerif.ttf",
+        _DV + "DejaVuSerif-Bold.ttf",
+        _DV + "DejaVuSerif-Italic.ttf",
+    ),
+    Family(
+        "DejaVu Sans",
+        "sans",
+        "fonts-dejavu-core",
+        _DV + "DejaVuSans.ttf",
+        _DV + "DejaVuSans-Bold.ttf",
+        _DV + "DejaVuSans-Oblique.ttf",
+    ),
+    Family(
+        "DejaVu Sans Mono",
+        "mono",
+        "fonts-dejavu-core",
+        _DV + "DejaVuSansMono.ttf",
+        _DV + "DejaVuSansMono-Bold.ttf",
+        _DV + "DejaVuSansMono-Oblique.ttf",
+    ),
+    Family(
+        "DejaVu Sans Condensed",
+        "condensed",
+        "fonts-dejavu-extra",
+        _DV + "DejaVuSansCondensed.ttf",
+        _DV + "DejaVuSansCondensed-Bold.ttf",
+        _DV + "DejaVuSansCondensed-Oblique.ttf",
+    ),
+    Family(
+        "DejaVu Serif Condensed",
+        "condensed",
+        "fonts-dejavu-extra",
+        _DV + "DejaVuSerifCondensed.ttf",
+        _DV + "DejaVuSerifCondensed-Bold.ttf",
+        _DV + "DejaVuSerifCondensed-Italic.ttf",
+    ),
+    Family(
+        "Liberation Serif",
+        "serif",
+        "fonts-liberation2",
+        _L2 + "LiberationSerif-Regular.ttf",
+        _L2 + "LiberationSerif-Bold.ttf",
+        _L2 + "LiberationSerif-Italic.ttf",
+    ),
+    Family(
+        "Liberation Sans",
+        "sans",
+        "fonts-liberation2",
+        _L2 + "LiberationSans-Regular.ttf",
+        _L2 + "LiberationSans-Bold.ttf",
+        _L2 + "LiberationSans-Italic.ttf",
+    ),
+    Family(
+        "Liberation Mono",
+        "mono",
+        "fonts-liberation2",
+        _L2 + "LiberationMono-Regular.ttf",
+        _L2 + "LiberationMono-Bold.ttf",
+        _L2 + "LiberationMono-Italic.ttf",
+    ),
+    Family(
+        "Liberation Sans Narrow",
+        "condensed",
+        "fonts-liberation",
+        _L1 + "LiberationSansNarrow-Regular.ttf",
+        _L1 + "LiberationSansNarrow-Bold.ttf",
+        _L1 + "LiberationSansNarrow-Italic.ttf",
+    ),
+    Family(
+        "FreeSerif",
+        "serif",
+        "fonts-freefont-ttf",
+        _FF + "FreeSerif.ttf",
+        _FF + "FreeSerifBold.ttf",
+        _FF + "FreeSerifItalic.ttf",
+    ),
+    Family(
+        "FreeSans",
+        "sans",
+        "fonts-freefont-ttf",
+        _FF + "FreeSans.ttf",
+        _FF + "FreeSansBold.ttf",
+        _FF + "FreeSansOblique.ttf",
+    ),
+    Family(
+        "FreeMono",
+        "mono",
+        "fonts-freefont-ttf",
+        _FF + "FreeMono.ttf",
+        _FF + "FreeMonoBold.ttf",
+        _FF + "FreeMonoOblique.ttf",
+    ),
     # serif
-    Family("Nimbus Roman", "serif", "fonts-urw-base35", _URW + "NimbusRoman-Regular.otf", _URW + "NimbusRoman-Bold.otf", _URW + "NimbusRoman-Italic.otf"),
-    Family("C059", "serif", "fonts-urw-base35", _URW + "C059-Roman.otf", _URW + "C059-Bold.otf", _URW + "C059-Italic.otf"),
-    Family("P052", "serif", "fonts-urw-base35", _URW + "P052-Roman.otf", _URW + "P052-Bold.otf", _URW + "P052-Italic.otf"),
-    Family("URW Bookman", "serif", "fonts-urw-base35", _URW + "URWBookman-Light.otf", _URW + "URWBookman-Demi.otf", _URW + "URWBookman-LightItalic.otf"),
-    Family("TeX Gyre Pagella", "serif", "fonts-texgyre", _GY + "texgyrepagella-regular.otf", _GY + "texgyrepagella-bold.otf", _GY + "texgyrepagella-italic.otf"),
-    Family("Caladea", "serif", "fonts-crosextra-caladea", _CX + "Caladea-Regular.ttf", _CX + "Caladea-Bold.ttf", _CX + "Caladea-Italic.ttf"),
-    Family("EB Garamond", "serif", "fonts-ebgaramond", "/usr/share/fonts/opentype/ebgaramond/EBGaramond12-Regular.otf",
-           "/usr/share/fonts/opentype/ebgaramond/EBGaramond12-Bold.otf", "/usr/share/fonts/opentype/ebgaramond/EBGaramond12-Italic.otf"),
-    Family("Noto Serif", "serif", "fonts-noto-core", _NOTO + "NotoSerif-Regular.ttf", _NOTO + "NotoSerif-Bold.ttf", _NOTO + "NotoSerif-Italic.ttf"),
-    Family("Linux Libertine", "serif", "fonts-linuxlibertine", _LL + "LinLibertine_R.otf", _LL + "LinLibertine_RB.otf", _LL + "LinLibertine_RI.otf"),
+    Family(
+        "Nimbus Roman",
+        "serif",
+        "fonts-urw-base35",
+        _URW + "NimbusRoman-Regular.otf",
+        _URW + "NimbusRoman-Bold.otf",
+        _URW + "NimbusRoman-Italic.otf",
+    ),
+    Family(
+        "C059", "serif", "fonts-urw-base35", _URW + "C059-Roman.otf", _URW + "C059-Bold.otf", _URW + "C059-Italic.otf"
+    ),
+    Family(
+        "P052", "serif", "fonts-urw-base35", _URW + "P052-Roman.otf", _URW + "P052-Bold.otf", _URW + "P052-Italic.otf"
+    ),
+    Family(
+        "URW Bookman",
+        "serif",
+        "fonts-urw-base35",
+        _URW + "URWBookman-Light.otf",
+        _URW + "URWBookman-Demi.otf",
+        _URW + "URWBookman-LightItalic.otf",
+    ),
+    Family(
+        "TeX Gyre Pagella",
+        "serif",
+        "fonts-texgyre",
+        _GY + "texgyrepagella-regular.otf",
+        _GY + "texgyrepagella-bold.otf",
+        _GY + "texgyrepagella-italic.otf",
+    ),
+    Family(
+        "Caladea",
+        "serif",
+        "fonts-crosextra-caladea",
+        _CX + "Caladea-Regular.ttf",
+        _CX + "Caladea-Bold.ttf",
+        _CX + "Caladea-Italic.ttf",
+    ),
+    Family(
+        "EB Garamond",
+        "serif",
+        "fonts-ebgaramond",
+        "/usr/share/fonts/opentype/ebgaramond/EBGaramond12-Regular.otf",
+        "/usr/share/fonts/opentype/ebgaramond/EBGaramond12-Bold.otf",
+        "/usr/share/fonts/opentype/ebgaramond/EBGaramond12-Italic.otf",
+    ),
+    Family(
+        "Noto Serif",
+        "serif",
+        "fonts-noto-core",
+        _NOTO + "NotoSerif-Regular.ttf",
+        _NOTO + "NotoSerif-Bold.ttf",
+        _NOTO + "NotoSerif-Italic.ttf",
+    ),
+    Family(
+        "Linux Libertine",
+        "serif",
+        "fonts-linuxlibertine",
+        _LL + "LinLibertine_R.otf",
+        _LL + "LinLibertine_RB.otf",
+        _LL + "LinLibertine_RI.otf",
+    ),
     # sans
-    Family("Nimbus Sans", "sans", "fonts-urw-base35", _URW + "NimbusSans-Regular.otf", _URW + "NimbusSans-Bold.otf", _URW + "NimbusSans-Italic.otf"),
-    Family("URW Gothic", "sans", "fonts-urw-base35", _URW + "URWGothic-Book.otf", _URW + "URWGothic-Demi.otf", _URW + "URWGothic-BookOblique.otf"),
-    Family("Carlito", "sans", "fonts-crosextra-carlito", _CX + "Carlito-Regular.ttf", _CX + "Carlito-Bold.ttf", _CX + "Carlito-Italic.ttf"),
-    Family("Cantarell", "sans", "fonts-cantarell", "/usr/share/fonts/opentype/cantarell/Cantarell-Regular.otf",
-           "/usr/share/fonts/opentype/cantarell/Cantarell-Bold.otf"),
-    Family("Open Sans", "sans", "fonts-open-sans", _OS + "OpenSans-Regular.ttf", _OS + "OpenSans-Bold.ttf", _OS + "OpenSans-Italic.ttf"),
-    Family("Noto Sans", "sans", "fonts-noto-core", _NOTO + "NotoSans-Regular.ttf", _NOTO + "NotoSans-Bold.ttf", _NOTO + "NotoSans-Italic.ttf"),
-    Family("Lato", "sans", "fonts-lato", "/usr/share/fonts/truetype/lato/Lato-Regular.ttf",
-           "/usr/share/fonts/truetype/lato/Lato-Bold.ttf", "/usr/share/fonts/truetype/lato/Lato-Italic.ttf"),
-    Family("Linux Biolinum", "sans", "fonts-linuxlibertine", _LL + "LinBiolinum_R.otf", _LL + "LinBiolinum_RB.otf", _LL + "LinBiolinum_RI.otf"),
+    Family(
+        "Nimbus Sans",
+        "sans",
+        "fonts-urw-base35",
+        _URW + "NimbusSans-Regular.otf",
+        _URW + "NimbusSans-Bold.otf",
+        _URW + "NimbusSans-Italic.otf",
+    ),
+    Family(
+        "URW Gothic",
+        "sans",
+        "fonts-urw-base35",
+        _URW + "URWGothic-Book.otf",
+        _URW + "URWGothic-Demi.otf",
+        _URW + "URWGothic-BookOblique.otf",
+    ),
+    Family(
+        "Carlito",
+        "sans",
+        "fonts-crosextra-carlito",
+        _CX + "Carlito-Regular.ttf",
+        _CX + "Carlito-Bold.ttf",
+        _CX + "Carlito-Italic.ttf",
+    ),
+    Family(
+        "Cantarell",
+        "sans",
+        "fonts-cantarell",
+        "/usr/share/fonts/opentype/cantarell/Cantarell-Regular.otf",
+        "/usr/share/fonts/opentype/cantarell/Cantarell-Bold.otf",
+    ),
+    Family(
+        "Open Sans",
+        "sans",
+        "fonts-open-sans",
+        _OS + "OpenSans-Regular.ttf",
+        _OS + "OpenSans-Bold.ttf",
+        _OS + "OpenSans-Italic.ttf",
+    ),
+    Family(
+        "Noto Sans",
+        "sans",
+        "fonts-noto-core",
+        _NOTO + "NotoSans-Regular.ttf",
+        _NOTO + "NotoSans-Bold.ttf",
+        _NOTO + "NotoSans-Italic.ttf",
+    ),
+    Family(
+        "Lato",
+        "sans",
+        "fonts-lato",
+        "/usr/share/fonts/truetype/lato/Lato-Regular.ttf",
+        "/usr/share/fonts/truetype/lato/Lato-Bold.ttf",
+        "/usr/share/fonts/truetype/lato/Lato-Italic.ttf",
+    ),
+    Family(
+        "Linux Biolinum",
+        "sans",
+        "fonts-linuxlibertine",
+        _LL + "LinBiolinum_R.otf",
+        _LL + "LinBiolinum_RB.otf",
+        _LL + "LinBiolinum_RI.otf",
+    ),
     # mono (GNU Typewriter: an old typewriter's worn type)
-    Family("Nimbus Mono PS", "mono", "fonts-urw-base35", _URW + "NimbusMonoPS-Regular.otf", _URW + "NimbusMonoPS-Bold.otf", _URW + "NimbusMonoPS-Italic.otf"),
-    Family("Noto Sans Mono", "mono", "fonts-noto-mono", _NOTO + "NotoSansMono-Regular.ttf", _NOTO + "NotoSansMono-Bold.ttf"),
+    Family(
+        "Nimbus Mono PS",
+        "mono",
+        "fonts-urw-base35",
+        _URW + "NimbusMonoPS-Regular.otf",
+        _URW + "NimbusMonoPS-Bold.otf",
+        _URW + "NimbusMonoPS-Italic.otf",
+    ),
+    Family(
+        "Noto Sans Mono", "mono", "fonts-noto-mono", _NOTO + "NotoSansMono-Regular.ttf", _NOTO + "NotoSansMono-Bold.ttf"
+    ),
     Family("Inconsolata", "mono", "fonts-inconsolata", "/usr/share/fonts/truetype/inconsolata/Inconsolata.otf"),
-    Family("TeX Gyre Cursor", "mono", "fonts-texgyre", _GY + "texgyrecursor-regular.otf", _GY + "texgyrecursor-bold.otf", _GY + "texgyrecursor-italic.otf"),
-    Family("GNU Typewriter", "mono", "fonts-gnutypewriter", "/usr/share/fonts/truetype/gnutypewriter/GNUTypewriter.ttf"),
+    Family(
+        "TeX Gyre Cursor",
+        "mono",
+        "fonts-texgyre",
+        _GY + "texgyrecursor-regular.otf",
+        _GY + "texgyrecursor-bold.otf",
+        _GY + "texgyrecursor-italic.otf",
+    ),
+    Family(
+        "GNU Typewriter", "mono", "fonts-gnutypewriter", "/usr/share/fonts/truetype/gnutypewriter/GNUTypewriter.ttf"
+    ),
     # condensed
-    Family("Nimbus Sans Narrow", "condensed", "fonts-urw-base35", _URW + "NimbusSansNarrow-Regular.otf", _URW + "NimbusSansNarrow-Bold.otf", _URW + "NimbusSansNarrow-Oblique.otf"),
-    Family("TeX Gyre Heros Cn", "condensed", "fonts-texgyre", _GY + "texgyreheroscn-regular.otf", _GY + "texgyreheroscn-bold.otf", _GY + "texgyreheroscn-italic.otf"),
-    Family("Open Sans Condensed", "condensed", "fonts-open-sans", _OS + "OpenSans-CondLight.ttf", _OS + "OpenSans-CondBold.ttf", _OS + "OpenSans-CondLightItalic.ttf"),
+    Family(
+        "Nimbus Sans Narrow",
+        "condensed",
+        "fonts-urw-base35",
+        _URW + "NimbusSansNarrow-Regular.otf",
+        _URW + "NimbusSansNarrow-Bold.otf",
+        _URW + "NimbusSansNarrow-Oblique.otf",
+    ),
+    Family(
+        "TeX Gyre Heros Cn",
+        "condensed",
+        "fonts-texgyre",
+        _GY + "texgyreheroscn-regular.otf",
+        _GY + "texgyreheroscn-bold.otf",
+        _GY + "texgyreheroscn-italic.otf",
+    ),
+    Family(
+        "Open Sans Condensed",
+        "condensed",
+        "fonts-open-sans",
+        _OS + "OpenSans-CondLight.ttf",
+        _OS + "OpenSans-CondBold.ttf",
+        _OS + "OpenSans-CondLightItalic.ttf",
+    ),
     # display / heading faces
-    Family("Bebas Neue", "display", "fonts-bebas-neue", "/usr/share/fonts/opentype/bebas-neue/BebasNeue-Regular.otf",
-           "/usr/share/fonts/opentype/bebas-neue/BebasNeue-Bold.otf"),
-    Family("League Spartan", "display", "fonts-league-spartan", "/usr/share/fonts/opentype/league-spartan/LeagueSpartan-Bold.otf",
-           "/usr/share/fonts/opentype/league-spartan/LeagueSpartan-Black.otf"),
+    Family(
+        "Bebas Neue",
+        "display",
+        "fonts-bebas-neue",
+        "/usr/share/fonts/opentype/bebas-neue/BebasNeue-Regular.otf",
+        "/usr/share/fonts/opentype/bebas-neue/BebasNeue-Bold.otf",
+    ),
+    Family(
+        "League Spartan",
+        "display",
+        "fonts-league-spartan",
+        "/usr/share/fonts/opentype/league-spartan/LeagueSpartan-Bold.otf",
+        "/usr/share/fonts/opentype/league-spartan/LeagueSpartan-Black.otf",
+    ),
     Family("Lobster", "display", "fonts-lobster", "/usr/share/fonts/opentype/lobster/lobster.otf"),
-    Family("Noto Sans Display", "display", "fonts-noto-core", _NOTO + "NotoSansDisplay-Bold.ttf", _NOTO + "NotoSansDisplay-Bold.ttf",
-           _NOTO + "NotoSansDisplay-BoldItalic.ttf"),
+    Family(
+        "Noto Sans Display",
+        "display",
+        "fonts-noto-core",
+        _NOTO + "NotoSansDisplay-Bold.ttf",
+        _NOTO + "NotoSansDisplay-Bold.ttf",
+        _NOTO + "NotoSansDisplay-BoldItalic.ttf",
+    ),
     # handwriting and script
     Family("Humor Sans", "handwriting", "fonts-humor-sans", "/usr/share/fonts/truetype/humor-sans/Humor-Sans.ttf"),
-    Family("Dancing Script", "handwriting", "fonts-dancingscript", "/usr/share/fonts/opentype/dancingscript/DancingScript-Regular.otf",
-           "/usr/share/fonts/opentype/dancingscript/DancingScript-Bold.otf"),
-    Family("Comic Neue", "handwriting", "fonts-comic-neue", "/usr/share/fonts/opentype/comic-neue/ComicNeue-Regular.otf",
-           "/usr/share/fonts/opentype/comic-neue/ComicNeue-Bold.otf", "/usr/share/fonts/opentype/comic-neue/ComicNeue-Italic.otf"),
+    Family(
+        "Dancing Script",
+        "handwriting",
+        "fonts-dancingscript",
+        "/usr/share/fonts/opentype/dancingscript/DancingScript-Regular.otf",
+        "/usr/share/fonts/opentype/dancingscript/DancingScript-Bold.otf",
+    ),
+    Family(
+        "Comic Neue",
+        "handwriting",
+        "fonts-comic-neue",
+        "/usr/share/fonts/opentype/comic-neue/ComicNeue-Regular.otf",
+        "/usr/share/fonts/opentype/comic-neue/ComicNeue-Bold.otf",
+        "/usr/share/fonts/opentype/comic-neue/ComicNeue-Italic.otf",
+    ),
     Family("Kristi", "handwriting", "fonts-kristi", "/usr/share/fonts/truetype/kristi/Kristi.ttf"),
     Family("Breip", "handwriting", "fonts-breip", "/usr/share/fonts/truetype/breip/Breip.ttf"),
-    Family("DKG Handwriting", "handwriting", "fonts-dkg-handwriting", "/usr/share/fonts/truetype/fifthhorseman/dkg.ttf",
-           "/usr/share/fonts/truetype/fifthhorseman/dkgBd.ttf", "/usr/share/fonts/truetype/fifthhorseman/dkgIt.ttf"),
+    Family(
+        "DKG Handwriting",
+        "handwriting",
+        "fonts-dkg-handwriting",
+        "/usr/share/fonts/truetype/fifthhorseman/dkg.ttf",
+        "/usr/share/fonts/truetype/fifthhorseman/dkgBd.ttf",
+        "/usr/share/fonts/truetype/fifthhorseman/dkgIt.ttf",
+    ),
     Family("Femke Klaver", "handwriting", "fonts-femkeklaver", "/usr/share/fonts/truetype/femkeklaver/femkeklaver.ttf"),
-    Family("Because We Learn", "handwriting", "fonts-bwht", "/usr/share/fonts/opentype/bwht/BecauseWeLearn-Regular.otf"),
-    Family("Kaushan Script", "handwriting", "fonts-kaushanscript", "/usr/share/fonts/opentype/kaushanscript/KaushanScript-Regular.otf"),
+    Family(
+        "Because We Learn", "handwriting", "fonts-bwht", "/usr/share/fonts/opentype/bwht/BecauseWeLearn-Regular.otf"
+    ),
+    Family(
+        "Kaushan Script",
+        "handwriting",
+        "fonts-kaushanscript",
+        "/usr/share/fonts/opentype/kaushanscript/KaushanScript-Regular.otf",
+    ),
     Family("Z003", "handwriting", "fonts-urw-base35", _URW + "Z003-MediumItalic.otf"),
     # printers: dot-matrix (rendering effect over a mono face) and thermal
-    Family("Dotmatrix Inconsolata", "dotmatrix", "fonts-inconsolata", "/usr/share/fonts/truetype/inconsolata/Inconsolata.otf", effect="dots"),
+    Family(
+        "Dotmatrix Inconsolata",
+        "dotmatrix",
+        "fonts-inconsolata",
+        "/usr/share/fonts/truetype/inconsolata/Inconsolata.otf",
+        effect="dots",
+    ),
     Family("Dotmatrix Nimbus Mono PS", "dotmatrix", "fonts-urw-base35", _URW + "NimbusMonoPS-Bold.otf", effect="dots"),
-    Family("Thermal DejaVu Sans Mono", "thermal", "fonts-dejavu-core", _DV + "DejaVuSansMono.ttf", _DV + "DejaVuSansMono-Bold.ttf", effect="pixels"),
-    Family("DotGothic16", "thermal", "fonts-dotgothic16", "/usr/share/fonts/truetype/dotgothic16/DotGothic16-Regular.ttf"),
+    Family(
+        "Thermal DejaVu Sans Mono",
+        "thermal",
+        "fonts-dejavu-core",
+        _DV + "DejaVuSansMono.ttf",
+        _DV + "DejaVuSansMono-Bold.ttf",
+        effect="pixels",
+    ),
+    Family(
+        "DotGothic16", "thermal", "fonts-dotgothic16", "/usr/share/fonts/truetype/dotgothic16/DotGothic16-Regular.ttf"
+    ),
 ]
 FAMILY_BY_NAME = {f.name: f for f in FAMILIES}
 FONT_CLASSES = ["serif", "sans", "mono", "condensed", "display", "dotmatrix", "thermal", "handwriting"]
 # today's font files (FONTS) -> family, for the files made without a chosen family (samples 0-20)
 LEGACY_FAMILY = {os.path.basename(f.regular).rsplit(".", 1)[0]: f.name for f in FAMILIES[:12]}
 
-_family_override: Family | None = None   # set by make_file around an old document maker
+_family_override: Family | None = None  # set by make_file around an old document maker
 
 
 def family_font(fam: Family, weight: str, size: int) -> ImageFont.FreeTypeFont:
@@ -346,28 +660,139 @@ regarding request attached meeting schedule report review provide received addre
 amount due date signature reference statement period terms conditions service charges
 """.split()
 
-SURNAMES = ["Anderson", "Baker", "Carter", "Dawson", "Ellis", "Fischer", "Garcia", "Hughes",
-            "Ingram", "Jensen", "Keller", "Lambert", "Morgan", "Nolan", "Owens", "Parker",
-            "Quinn", "Reyes", "Sullivan", "Turner", "Vaughn", "Walsh", "Young", "Zimmer"]
-FIRSTNAMES = ["Alice", "Brian", "Clara", "David", "Emma", "Frank", "Grace", "Henry", "Irene",
-              "James", "Karen", "Louis", "Maria", "Nathan", "Olivia", "Peter", "Rachel",
-              "Samuel", "Teresa", "Victor", "Wendy"]
-STREETS = ["Oak Street", "Maple Avenue", "Station Road", "High Street", "Park Lane",
-           "Mill Road", "Church Street", "Elm Drive", "River Road", "Harbour Way"]
-CITIES = ["Springfield", "Riverton", "Lakewood", "Fairview", "Georgetown", "Madison",
-          "Ashford", "Brookfield", "Clayton", "Milton"]
-STORES = ["FRESH MARKET", "CORNER GROCERY", "CITY PHARMACY", "BEAN & LEAF CAFE",
-          "HARDWARE PLUS", "SUNRISE BAKERY", "QUICK STOP", "GREEN VALLEY FOODS",
-          "THE BOOK NOOK", "METRO FUEL"]
-ITEMS = ["MILK 1L", "BREAD WHOLE", "EGGS 12PK", "BANANAS", "COFFEE BEANS", "APPLES",
-         "CHEDDAR 200G", "TOMATOES", "PASTA 500G", "OLIVE OIL", "RICE 1KG", "YOGURT",
-         "ORANGE JUICE", "BUTTER", "CHICKEN BREAST", "LETTUCE", "SPARKLING WATER",
-         "CHOCOLATE BAR", "TEA BAGS", "DISH SOAP", "BATTERIES AA", "NOTEBOOK A5",
-         "CROISSANT", "LATTE LARGE", "SCREWS 4X40", "PAPER TOWELS", "SHAMPOO", "ONIONS"]
-PRODUCTS = ["Consulting services", "Software licence", "Support hours", "Office chairs",
-            "Printer toner", "Network cable", "Installation fee", "Travel expenses",
-            "Monitor stand", "Annual maintenance", "Training session", "Desk lamp",
-            "Design review", "Shipping and handling", "Storage boxes", "Cloud hosting"]
+SURNAMES = [
+    "Anderson",
+    "Baker",
+    "Carter",
+    "Dawson",
+    "Ellis",
+    "Fischer",
+    "Garcia",
+    "Hughes",
+    "Ingram",
+    "Jensen",
+    "Keller",
+    "Lambert",
+    "Morgan",
+    "Nolan",
+    "Owens",
+    "Parker",
+    "Quinn",
+    "Reyes",
+    "Sullivan",
+    "Turner",
+    "Vaughn",
+    "Walsh",
+    "Young",
+    "Zimmer",
+]
+FIRSTNAMES = [
+    "Alice",
+    "Brian",
+    "Clara",
+    "David",
+    "Emma",
+    "Frank",
+    "Grace",
+    "Henry",
+    "Irene",
+    "James",
+    "Karen",
+    "Louis",
+    "Maria",
+    "Nathan",
+    "Olivia",
+    "Peter",
+    "Rachel",
+    "Samuel",
+    "Teresa",
+    "Victor",
+    "Wendy",
+]
+STREETS = [
+    "Oak Street",
+    "Maple Avenue",
+    "Station Road",
+    "High Street",
+    "Park Lane",
+    "Mill Road",
+    "Church Street",
+    "Elm Drive",
+    "River Road",
+    "Harbour Way",
+]
+CITIES = [
+    "Springfield",
+    "Riverton",
+    "Lakewood",
+    "Fairview",
+    "Georgetown",
+    "Madison",
+    "Ashford",
+    "Brookfield",
+    "Clayton",
+    "Milton",
+]
+STORES = [
+    "FRESH MARKET",
+    "CORNER GROCERY",
+    "CITY PHARMACY",
+    "BEAN & LEAF CAFE",
+    "HARDWARE PLUS",
+    "SUNRISE BAKERY",
+    "QUICK STOP",
+    "GREEN VALLEY FOODS",
+    "THE BOOK NOOK",
+    "METRO FUEL",
+]
+ITEMS = [
+    "MILK 1L",
+    "BREAD WHOLE",
+    "EGGS 12PK",
+    "BANANAS",
+    "COFFEE BEANS",
+    "APPLES",
+    "CHEDDAR 200G",
+    "TOMATOES",
+    "PASTA 500G",
+    "OLIVE OIL",
+    "RICE 1KG",
+    "YOGURT",
+    "ORANGE JUICE",
+    "BUTTER",
+    "CHICKEN BREAST",
+    "LETTUCE",
+    "SPARKLING WATER",
+    "CHOCOLATE BAR",
+    "TEA BAGS",
+    "DISH SOAP",
+    "BATTERIES AA",
+    "NOTEBOOK A5",
+    "CROISSANT",
+    "LATTE LARGE",
+    "SCREWS 4X40",
+    "PAPER TOWELS",
+    "SHAMPOO",
+    "ONIONS",
+]
+PRODUCTS = [
+    "Consulting services",
+    "Software licence",
+    "Support hours",
+    "Office chairs",
+    "Printer toner",
+    "Network cable",
+    "Installation fee",
+    "Travel expenses",
+    "Monitor stand",
+    "Annual maintenance",
+    "Training session",
+    "Desk lamp",
+    "Design review",
+    "Shipping and handling",
+    "Storage boxes",
+    "Cloud hosting",
+]
 
 
 def sentence(rng: np.random.Generator, lo=6, hi=16) -> str:
@@ -386,8 +811,10 @@ def person(rng) -> str:
 
 
 def address_lines(rng) -> list:
-    return [f"{int(rng.integers(1, 300))} {STREETS[int(rng.integers(len(STREETS)))]}",
-            f"{CITIES[int(rng.integers(len(CITIES)))]} {int(rng.integers(10000, 99999))}"]
+    return [
+        f"{int(rng.integers(1, 300))} {STREETS[int(rng.integers(len(STREETS)))]}",
+        f"{CITIES[int(rng.integers(len(CITIES)))]} {int(rng.integers(10000, 99999))}",
+    ]
 
 
 def date_str(rng) -> str:
@@ -413,14 +840,15 @@ def wrap(draw: ImageDraw.ImageDraw, text: str, fnt, width: int) -> list:
 # Documents (rendered upright, greyscale "ink on paper" as an L image)
 # ---------------------------------------------------------------------------
 
+
 @dataclass
 class Doc:
-    image: Image.Image          # L, 255 = paper
-    body_px: float              # body font size in doc pixels (legibility control)
-    min_final_px: float         # smallest acceptable body size in the final photo
+    image: Image.Image  # L, 255 = paper
+    body_px: float  # body font size in doc pixels (legibility control)
+    min_final_px: float  # smallest acceptable body size in the final photo
     tags: list = field(default_factory=list)
     source: str = ""
-    family: str = ""            # the family of the body text, when the maker knows it
+    family: str = ""  # the family of the body text, when the maker knows it
 
 
 def new_page(w, h):
@@ -472,7 +900,7 @@ def doc_letter(rng) -> Doc:
 
 
 def doc_receipt(rng) -> Doc:
-    W = int(rng.integers(520, 640))   # 80 mm paper at ~180 dpi
+    W = int(rng.integers(520, 640))  # 80 mm paper at ~180 dpi
     nitems = int(rng.integers(3, 16))
     H = int(W * 1.1) + nitems * 90 + int(rng.integers(300, 700))
     img, d = new_page(W, H)
@@ -527,7 +955,7 @@ def doc_receipt(rng) -> Doc:
         draw_barcode(d, rng, W // 6, y, W * 2 // 3, 90, ink)
     tags = [f"font:{font_name(style, fi)}"]
     img = img.crop((0, 0, W, min(H, y + 160)))
-    if rng.random() < 0.55:      # faded thermal print: lighter ink, uneven fade
+    if rng.random() < 0.55:  # faded thermal print: lighter ink, uneven fade
         a = np.asarray(img, dtype=np.float32)
         fade = 0.3 + 0.3 * rng.random()
         ramp = np.linspace(0, 1, a.shape[0], dtype=np.float32)[:, None]
@@ -550,14 +978,32 @@ def doc_form(rng) -> Doc:
     fb = font("sans-bold", fi, int(size * 1.6))
     m = 140
     y = m
-    title = ["APPLICATION FORM", "REGISTRATION FORM", "CLAIM FORM", "CHANGE OF ADDRESS",
-             "EMPLOYEE DETAILS", "PATIENT INTAKE FORM"][int(rng.integers(6))]
+    title = [
+        "APPLICATION FORM",
+        "REGISTRATION FORM",
+        "CLAIM FORM",
+        "CHANGE OF ADDRESS",
+        "EMPLOYEE DETAILS",
+        "PATIENT INTAKE FORM",
+    ][int(rng.integers(6))]
     d.text((m, y), title, font=fb, fill=0)
     y += int(size * 3)
     d.text((m, y), sentence(rng, 8, 14), font=f, fill=40)
     y += int(size * 2.5)
-    labels = ["Surname", "First name", "Date of birth", "Address", "Postcode", "Telephone",
-              "Email", "Reference number", "Account number", "Employer", "Signature", "Date"]
+    labels = [
+        "Surname",
+        "First name",
+        "Date of birth",
+        "Address",
+        "Postcode",
+        "Telephone",
+        "Email",
+        "Reference number",
+        "Account number",
+        "Employer",
+        "Signature",
+        "Date",
+    ]
     dashed = rng.random() < 0.5
     for i in range(int(rng.integers(6, 11))):
         lab = labels[i % len(labels)]
@@ -584,7 +1030,13 @@ def doc_form(rng) -> Doc:
     for r in range(int(rng.integers(4, 8))):
         for c in range(cols):
             d.rectangle([m + c * cw, y, m + (c + 1) * cw, y + int(size * 1.9)], outline=30, width=2)
-            txt = heads[c] if r == 0 else (str(r) if c == 0 else (WORDS[int(rng.integers(len(WORDS)))] if c == 1 else f"{rng.integers(1, 99)}"))
+            txt = (
+                heads[c]
+                if r == 0
+                else (
+                    str(r) if c == 0 else (WORDS[int(rng.integers(len(WORDS)))] if c == 1 else f"{rng.integers(1, 99)}")
+                )
+            )
             d.text((m + c * cw + 12, y + 8), txt, font=f, fill=0)
         y += int(size * 1.9)
         if y > H - m - 200:
@@ -614,8 +1066,12 @@ def doc_invoice(rng) -> Doc:
     for i, line in enumerate(address_lines(rng)):
         d.text((W - m - 520, y + int(size * 1.4) * (i + 1)), line, font=f, fill=30)
     y += int(size * 5)
-    for lab, val in [("Invoice no.", f"{int(rng.integers(10000, 99999))}"), ("Date", date_str(rng)),
-                     ("Due date", date_str(rng)), ("Customer ID", f"C-{int(rng.integers(1000, 9999))}")]:
+    for lab, val in [
+        ("Invoice no.", f"{int(rng.integers(10000, 99999))}"),
+        ("Date", date_str(rng)),
+        ("Due date", date_str(rng)),
+        ("Customer ID", f"C-{int(rng.integers(1000, 9999))}"),
+    ]:
         d.text((m, y), lab, font=f, fill=0)
         d.text((m + 330, y), val, font=fm, fill=0)
         y += int(size * 1.5)
@@ -731,11 +1187,15 @@ def doc_mixed(rng) -> Doc:
     for _ in range(3):
         d.text((m + 30, yy), sentence(rng, 4, 7).upper()[:44], font=bf, fill=0)
         yy += int(size * 2)
-    fam = _family_override.name if _family_override else LEGACY_FAMILY.get(FONTS[body_styles[0]][fi % len(FONTS[body_styles[0]])][1].rsplit(".", 1)[0], "")
+    fam = (
+        _family_override.name
+        if _family_override
+        else LEGACY_FAMILY.get(FONTS[body_styles[0]][fi % len(FONTS[body_styles[0]])][1].rsplit(".", 1)[0], "")
+    )
     return Doc(img, size, 17, ["fonts:" + "+".join(body_styles)], family=fam)
 
 
-_pdf_paths: list = []          # filled by prepare_pdfs() in every process
+_pdf_paths: list = []  # filled by prepare_pdfs() in every process
 _pdf_pages: dict = {}
 
 
@@ -767,13 +1227,17 @@ def doc_pdfpage(rng) -> Doc:
         k = int(rng.integers(len(_pdf_paths)))
         path = _pdf_paths[k]
         page = int(rng.integers(1, pdf_page_count(path) + 1))
-        txt = subprocess.run(["pdftotext", "-f", str(page), "-l", str(page), "-layout", path, "-"],
-                             capture_output=True, text=True).stdout
+        txt = subprocess.run(
+            ["pdftotext", "-f", str(page), "-l", str(page), "-layout", path, "-"], capture_output=True, text=True
+        ).stdout
         letters = sum(ch.isalpha() for ch in txt)
         if letters >= 600:
             break
-    png = subprocess.run(["pdftoppm", "-f", str(page), "-l", str(page), "-r", "200", "-gray",
-                          "-png", path], capture_output=True, check=True).stdout
+    png = subprocess.run(
+        ["pdftoppm", "-f", str(page), "-l", str(page), "-r", "200", "-gray", "-png", path],
+        capture_output=True,
+        check=True,
+    ).stdout
     img = Image.open(io.BytesIO(png)).convert("L")
     # pdf manuals use ~10 pt body text: 10 pt at 200 dpi is ~28 px
     src = os.path.basename(PDF_SOURCES[k])
@@ -782,12 +1246,13 @@ def doc_pdfpage(rng) -> Doc:
 
 # Hard negatives: no readable text, truth "undecidable".
 
+
 def doc_blank(rng) -> Doc:
     W, H = (1654, 2339) if rng.random() < 0.8 else (560, 1400)
     a = np.full((H, W), 250, np.float32)
-    if rng.random() < 0.5:   # a fold crease
+    if rng.random() < 0.5:  # a fold crease
         x = int(rng.integers(W // 4, 3 * W // 4))
-        a[:, x:x + 3] -= 18
+        a[:, x : x + 3] -= 18
     img = Image.fromarray(a.astype(np.uint8))
     return Doc(img, 30, 0, ["crease"] if a.min() < 240 else [])
 
@@ -795,8 +1260,7 @@ def doc_blank(rng) -> Doc:
 def doc_twowords(rng) -> Doc:
     W, H = 1654, 2339
     img, d = new_page(W, H)
-    pairs = ["Thank you", "Draft copy", "Page two", "Not used", "See over", "Void copy",
-             "Hello there", "Keep this"]
+    pairs = ["Thank you", "Draft copy", "Page two", "Not used", "See over", "Void copy", "Hello there", "Keep this"]
     text = pairs[int(rng.integers(len(pairs)))]
     f = font(["sans", "serif", "condensed"][int(rng.integers(3))], int(rng.integers(3)), int(rng.integers(40, 90)))
     x = int(rng.integers(150, W - 150 - d.textlength(text, font=f)))
@@ -855,24 +1319,109 @@ def scene_photo(rng, size) -> Image.Image:
 # page's text upright; `vertical:F` records the vertical share of the letters.
 # ---------------------------------------------------------------------------
 
-FLYER_HEADS = ["BAKE SALE", "GARAGE SALE", "LOST CAT", "PIANO LESSONS", "ROOM FOR RENT", "YOGA CLASSES",
-               "GUITAR LESSONS", "DOG WALKER", "BIKE FOR SALE", "BABYSITTER", "MATHS TUTOR", "BOOK SWAP",
-               "FOUND KEYS", "CHOIR NIGHT", "FLAT TO LET", "FREE SOFA"]
+FLYER_HEADS = [
+    "BAKE SALE",
+    "GARAGE SALE",
+    "LOST CAT",
+    "PIANO LESSONS",
+    "ROOM FOR RENT",
+    "YOGA CLASSES",
+    "GUITAR LESSONS",
+    "DOG WALKER",
+    "BIKE FOR SALE",
+    "BABYSITTER",
+    "MATHS TUTOR",
+    "BOOK SWAP",
+    "FOUND KEYS",
+    "CHOIR NIGHT",
+    "FLAT TO LET",
+    "FREE SOFA",
+]
 DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
-MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
-          "October", "November", "December"]
-SIGNS = ["NO PARKING", "PLEASE KNOCK", "OUT OF ORDER", "STAFF ONLY", "WET PAINT", "KEEP DOOR CLOSED",
-         "FRESH COFFEE", "OPEN SUNDAYS", "BACK IN TEN MINUTES", "PLEASE WAIT HERE", "NO ENTRY",
-         "DELIVERIES AT REAR", "MIND THE STEP", "CASH ONLY", "PRIVATE PROPERTY", "CLOSED FOR LUNCH",
-         "EXIT ONLY", "PLEASE RING BELL", "SALE TODAY", "QUIET PLEASE"]
-DISHES = ["Tomato soup", "Garlic bread", "Caesar salad", "Grilled salmon", "Roast chicken", "Beef burger",
-          "Mushroom risotto", "Fish and chips", "Vegetable curry", "Lamb stew", "Apple pie", "Cheesecake",
-          "Chocolate mousse", "Ice cream", "Pancakes", "Lemon tart", "Spaghetti carbonara", "Falafel wrap",
-          "Club sandwich", "Onion rings", "Prawn cocktail", "Fruit salad"]
-TABLE_HEADS = ["Attendance", "Homework", "Midterm exam", "Final exam", "Project", "Participation",
-               "Quiz average", "Total score", "Lab reports", "Presentation", "Reading log", "Grade"]
-NOTES = ["Approved, pay by Friday", "See attached copy", "Checked and filed", "Call back on Monday",
-         "Please sign and return", "Copy sent to accounts", "Query raised with supplier", "Urgent, reply today"]
+MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
+SIGNS = [
+    "NO PARKING",
+    "PLEASE KNOCK",
+    "OUT OF ORDER",
+    "STAFF ONLY",
+    "WET PAINT",
+    "KEEP DOOR CLOSED",
+    "FRESH COFFEE",
+    "OPEN SUNDAYS",
+    "BACK IN TEN MINUTES",
+    "PLEASE WAIT HERE",
+    "NO ENTRY",
+    "DELIVERIES AT REAR",
+    "MIND THE STEP",
+    "CASH ONLY",
+    "PRIVATE PROPERTY",
+    "CLOSED FOR LUNCH",
+    "EXIT ONLY",
+    "PLEASE RING BELL",
+    "SALE TODAY",
+    "QUIET PLEASE",
+]
+DISHES = [
+    "Tomato soup",
+    "Garlic bread",
+    "Caesar salad",
+    "Grilled salmon",
+    "Roast chicken",
+    "Beef burger",
+    "Mushroom risotto",
+    "Fish and chips",
+    "Vegetable curry",
+    "Lamb stew",
+    "Apple pie",
+    "Cheesecake",
+    "Chocolate mousse",
+    "Ice cream",
+    "Pancakes",
+    "Lemon tart",
+    "Spaghetti carbonara",
+    "Falafel wrap",
+    "Club sandwich",
+    "Onion rings",
+    "Prawn cocktail",
+    "Fruit salad",
+]
+TABLE_HEADS = [
+    "Attendance",
+    "Homework",
+    "Midterm exam",
+    "Final exam",
+    "Project",
+    "Participation",
+    "Quiz average",
+    "Total score",
+    "Lab reports",
+    "Presentation",
+    "Reading log",
+    "Grade",
+]
+NOTES = [
+    "Approved, pay by Friday",
+    "See attached copy",
+    "Checked and filed",
+    "Call back on Monday",
+    "Please sign and return",
+    "Copy sent to accounts",
+    "Query raised with supplier",
+    "Urgent, reply today",
+]
 STAMPS = ["RECEIVED", "PAID", "APPROVED", "COPY", "FILED", "ENTERED"]
 
 
@@ -931,8 +1480,10 @@ def doc_flyer(rng, fam: Family) -> Doc:
     d.text(((W - d.textlength(head, font=fh)) / 2, y), head, font=fh, fill=ink)
     y += int(hs * 1.35)
     up = letters(head)
-    big = [f"{DAYS[int(rng.integers(7))]} {int(rng.integers(1, 29))} {MONTHS[int(rng.integers(12))]}",
-           f"{STREETS[int(rng.integers(len(STREETS)))]}, {CITIES[int(rng.integers(len(CITIES)))]}"]
+    big = [
+        f"{DAYS[int(rng.integers(7))]} {int(rng.integers(1, 29))} {MONTHS[int(rng.integers(12))]}",
+        f"{STREETS[int(rng.integers(len(STREETS)))]}, {CITIES[int(rng.integers(len(CITIES)))]}",
+    ]
     ls = int(rng.integers(84, 120))
     for line in big:
         s_ = fit_size(d, line, fam, "regular", W - 2 * m, ls)
@@ -1029,7 +1580,7 @@ def doc_menu(rng, fam: Family) -> Doc:
 
 
 def doc_label(rng, fam: Family) -> Doc:
-    W, H = 800, 1200              # 4 x 6 in at 200 dpi
+    W, H = 800, 1200  # 4 x 6 in at 200 dpi
     img, d = new_page(W, H)
     ink = 0
     d.rectangle([10, 10, W - 11, H - 11], outline=ink, width=4)
@@ -1097,10 +1648,12 @@ def doc_vlabels(rng, fam: Family) -> Doc:
         y += int(size * 1.3)
         up += letters(line)
     y += size
-    sections = [["APPLICANT", ["Surname", "First name", "Date of birth", "Telephone"]],
-                ["ADDRESS", ["Street", "Town", "Postcode", "Country"]],
-                ["EMPLOYER", ["Company", "Position", "Start date"]],
-                ["DECLARATION", ["Signature", "Date"]]]
+    sections = [
+        ["APPLICANT", ["Surname", "First name", "Date of birth", "Telephone"]],
+        ["ADDRESS", ["Street", "Town", "Postcode", "Country"]],
+        ["EMPLOYER", ["Company", "Position", "Start date"]],
+        ["DECLARATION", ["Signature", "Date"]],
+    ]
     bar = int(size * 2.2)
     vert = 0
     fv = family_font(fam, "bold", int(size * 1.05))
@@ -1112,7 +1665,7 @@ def doc_vlabels(rng, fam: Family) -> Doc:
         d.rectangle([m, y, W - m, y + h], outline=0, width=3)
         d.rectangle([m, y, m + bar, y + h], fill=225, outline=0, width=3)
         fvs = fv
-        while fvs.size > 14 and fvs.getlength(name) > h - 24:     # the label stays inside its section
+        while fvs.size > 14 and fvs.getlength(name) > h - 24:  # the label stays inside its section
             fvs = family_font(fam, "bold", fvs.size - 2)
         pw, ph = fvs.getbbox(name)[3] + 8, int(fvs.getlength(name)) + 8
         vertical_text(img, m + (bar - pw) // 2, y + max(4, (h - ph) // 2), name, fvs, 0, up=True)
@@ -1147,7 +1700,9 @@ def doc_rotheads(rng, fam: Family) -> Doc:
     f = family_font(fam, "regular", size)
     fb = family_font(fam, "bold", int(size * 1.5))
     y = m
-    title = ["Class results", "Quarterly figures", "Team scores", "Survey summary"][int(rng.integers(4))] + f" {2019 + int(rng.integers(7))}"
+    title = ["Class results", "Quarterly figures", "Team scores", "Survey summary"][
+        int(rng.integers(4))
+    ] + f" {2019 + int(rng.integers(7))}"
     d.text((m, y), title, font=fb, fill=0)
     up = letters(title)
     y += int(size * 2.6)
@@ -1241,7 +1796,12 @@ def doc_marginnote(rng, fam: Family) -> Doc:
         pd.text(((pw - pd.textlength(sd, font=sf2)) / 2, 30 + sf.size * 1.2), sd, font=sf2, fill=90)
         upw = bool(rng.random() < 0.5)
         patch = patch.transpose(Image.Transpose.ROTATE_90 if upw else Image.Transpose.ROTATE_270)
-        stamp_patch(img, patch, W - mr - patch.width + int(rng.integers(40, 120)), int(rng.integers(H // 3, H - patch.height - 150)))
+        stamp_patch(
+            img,
+            patch,
+            W - mr - patch.width + int(rng.integers(40, 120)),
+            int(rng.integers(H // 3, H - patch.height - 150)),
+        )
         vert += letters(word + sd)
         tags.append(f"stamp:{90 if upw else 270}")
     tags.append(f"vertical:{vert / (vert + up):.2f}")
@@ -1280,7 +1840,7 @@ def doc_spread(rng, fam: Family) -> Doc:
         d.text(((x0 + x1 - d.textlength(pn, font=f)) / 2, H - 120), pn, font=f, fill=30)
     a = np.asarray(img, np.float32)
     xx = np.abs(np.arange(W, dtype=np.float32) - PW) / 90.0
-    a *= (1 - 0.45 * np.exp(-xx ** 2))[None, :]
+    a *= (1 - 0.45 * np.exp(-(xx**2)))[None, :]
     return Doc(Image.fromarray(np.clip(a, 0, 255).astype(np.uint8)), size, 17, [fam_tag(fam)])
 
 
@@ -1291,7 +1851,12 @@ def doc_oneline(rng, fam: Family) -> Doc:
     W = int(f.getlength(text)) + int(rng.integers(120, 300))
     H = int(size * rng.uniform(3.0, 5.0))
     img, d = new_page(W, H)
-    d.text((int(rng.integers(50, W - int(f.getlength(text)) - 50)), (H - size) // 2 - size // 5), text, font=f, fill=int(rng.integers(0, 50)))
+    d.text(
+        (int(rng.integers(50, W - int(f.getlength(text)) - 50)), (H - size) // 2 - size // 5),
+        text,
+        font=f,
+        fill=int(rng.integers(0, 50)),
+    )
     return Doc(img, size, 17, [fam_tag(fam), f"words:{len(text.split())}"])
 
 
@@ -1308,7 +1873,9 @@ def doc_sign(rng, fam: Family) -> Doc:
     while True:
         fb = family_font(fam, "bold", size)
         lines = wrap(d, text, fb, W - 2 * m)
-        if (len(lines) * size * 1.25 <= H - 2 * m and all(d.textlength(w, font=fb) <= W - 2 * m for w in words)) or size <= 60:
+        if (
+            len(lines) * size * 1.25 <= H - 2 * m and all(d.textlength(w, font=fb) <= W - 2 * m for w in words)
+        ) or size <= 60:
             break
         size -= 10
     y = (H - len(lines) * size * 1.25) / 2
@@ -1425,7 +1992,7 @@ def doc_printer_receipt(rng, fam: Family) -> Doc:
 
 def apply_printer(doc: Doc, fam: Family, kind: str, rng) -> Doc:
     """Render the page through the family's printer effect, then ribbon/printhead banding."""
-    a = 1.0 - np.asarray(doc.image, np.float32) / 255.0           # ink coverage
+    a = 1.0 - np.asarray(doc.image, np.float32) / 255.0  # ink coverage
     H, W = a.shape
     tags = []
     if fam.effect:
@@ -1440,29 +2007,44 @@ def apply_printer(doc: Doc, fam: Family, kind: str, rng) -> Doc:
         a = out
         tags.append(f"{fam.effect}:{p}")
     if kind in ("dotmatrix", "thermal") or fam.effect:
-        if fam.cls == "dotmatrix":     # a worn ribbon: print lines of uneven strength
+        if fam.cls == "dotmatrix":  # a worn ribbon: print lines of uneven strength
             band = 0.7 + 0.3 * np.abs(np.sin(np.arange(H, dtype=np.float32) / rng.uniform(40, 90) + rng.uniform(0, 6)))
             a *= band[:, None]
-        else:                          # a thermal head with weak elements: faint vertical streaks
+        else:  # a thermal head with weak elements: faint vertical streaks
             col = np.ones(W, np.float32)
             for _ in range(int(rng.integers(2, 7))):
                 x = int(rng.integers(0, W - 4))
-                col[x: x + int(rng.integers(2, 6))] = rng.uniform(0.55, 0.8)
+                col[x : x + int(rng.integers(2, 6))] = rng.uniform(0.55, 0.8)
             a *= col[None, :]
         tags.append("banded")
     if kind == "thermal" and not any(t.startswith("faint:") for t in doc.tags):
         fade = rng.uniform(0.3, 0.55)
-        a *= 1 - fade * np.linspace(0.6, 1.0, H, dtype=np.float32)[::1 if rng.random() < 0.5 else -1][:, None]
+        a *= 1 - fade * np.linspace(0.6, 1.0, H, dtype=np.float32)[:: 1 if rng.random() < 0.5 else -1][:, None]
         tags.append(f"faint:{fade:.2f}")
-    return Doc(Image.fromarray(np.clip(255 * (1 - a), 0, 255).astype(np.uint8)), doc.body_px, doc.min_final_px,
-               doc.tags + tags, doc.source, doc.family)
+    return Doc(
+        Image.fromarray(np.clip(255 * (1 - a), 0, 255).astype(np.uint8)),
+        doc.body_px,
+        doc.min_final_px,
+        doc.tags + tags,
+        doc.source,
+        doc.family,
+    )
 
 
 NEW_MAKERS = {
-    "flyer": doc_flyer, "menu": doc_menu, "label": doc_label, "vlabels": doc_vlabels,
-    "rotheads": doc_rotheads, "marginnote": doc_marginnote, "spread": doc_spread,
-    "oneline": doc_oneline, "sign": doc_sign, "phototext": doc_phototext, "handnote": doc_handnote,
-    "dotmatrix": doc_printer_receipt, "thermal": doc_printer_receipt,
+    "flyer": doc_flyer,
+    "menu": doc_menu,
+    "label": doc_label,
+    "vlabels": doc_vlabels,
+    "rotheads": doc_rotheads,
+    "marginnote": doc_marginnote,
+    "spread": doc_spread,
+    "oneline": doc_oneline,
+    "sign": doc_sign,
+    "phototext": doc_phototext,
+    "handnote": doc_handnote,
+    "dotmatrix": doc_printer_receipt,
+    "thermal": doc_printer_receipt,
 }
 # the font classes each kind may be set in (the plan draws a family among them)
 KIND_CLASSES = {
@@ -1486,7 +2068,7 @@ KIND_CLASSES = {
     "dotmatrix": ["dotmatrix"],
     "thermal": ["thermal"],
 }
-NO_AMPERSAND = {"GNU Typewriter"}     # its font has no '&' (the store names use one)
+NO_AMPERSAND = {"GNU Typewriter"}  # its font has no '&' (the store names use one)
 
 
 def families_for(kind: str, allowed: list) -> list:
@@ -1497,9 +2079,16 @@ def families_for(kind: str, allowed: list) -> list:
 
 
 DOC_MAKERS = {
-    "receipt": doc_receipt, "letter": doc_letter, "form": doc_form, "invoice": doc_invoice,
-    "fineprint": doc_fineprint, "mixed": doc_mixed, "pdfpage": doc_pdfpage,
-    "blank": doc_blank, "twowords": doc_twowords, "barcode": doc_barcode,
+    "receipt": doc_receipt,
+    "letter": doc_letter,
+    "form": doc_form,
+    "invoice": doc_invoice,
+    "fineprint": doc_fineprint,
+    "mixed": doc_mixed,
+    "pdfpage": doc_pdfpage,
+    "blank": doc_blank,
+    "twowords": doc_twowords,
+    "barcode": doc_barcode,
 }
 UNDECIDABLE = {"blank", "photo", "twowords", "barcode"}
 
@@ -1512,15 +2101,16 @@ def is_decidable(kind: str, tags: list) -> bool:
     so: the sign is made and photographed like any other."""
     if kind in UNDECIDABLE:
         return False
-    words = next((t[len("words:"):] for t in tags if t.startswith("words:")), None)
+    words = next((t[len("words:") :] for t in tags if t.startswith("words:")), None)
     return not (kind == "sign" and words is not None and len(words.split("_")) <= 2)
+
 
 # ---------------------------------------------------------------------------
 # The camera: table, placement, perspective, light, blur, noise
 # ---------------------------------------------------------------------------
 
 SIZES = [1024, 1280, 1600, 2016, 2592, 3264, 4032]
-ANALYSIS_SIDE = 1800   # long side at which legibility is judged (DOMAIN.md: ~1800 px analysis images)
+ANALYSIS_SIDE = 1800  # long side at which legibility is judged (DOMAIN.md: ~1800 px analysis images)
 
 
 def smooth_noise(rng, shape, cells):
@@ -1564,8 +2154,10 @@ def perspective_coeffs(dst_pts, src_pts):
     """PIL PERSPECTIVE coefficients mapping output (dst) points to input (src) points."""
     A, b = [], []
     for (x, y), (u, v) in zip(dst_pts, src_pts):
-        A.append([x, y, 1, 0, 0, 0, -u * x, -u * y]); b.append(u)
-        A.append([0, 0, 0, x, y, 1, -v * x, -v * y]); b.append(v)
+        A.append([x, y, 1, 0, 0, 0, -u * x, -u * y])
+        b.append(u)
+        A.append([0, 0, 0, x, y, 1, -v * x, -v * y])
+        b.append(v)
     return np.linalg.solve(np.array(A, np.float64), np.array(b, np.float64)).tolist()
 
 
@@ -1584,14 +2176,14 @@ class Shot:
     quality: int
     mild: bool = False
     # capture profiles other than "flat" (defaults: no effect, no random draw)
-    keystone: float = 0.0         # far edge narrower by this fraction of the page width
-    keystone_edge: int = 0        # 0 top, 1 bottom, 2 left, 3 right (of the upright page)
-    curl: float = 0.0             # page curl strength
-    shadow_depth: tuple = ()      # (lo, hi) of the hand shadow's darkening
-    glare: float = 0.0            # specular glare: added light at the blob's centre, 0-1
-    motion: float = 0.0           # motion blur length as a fraction of the body text size
-    fixed_frame: bool = False     # keep the frame size; grow only the page's share of it
-    legible_full: bool = False    # judge legibility at full resolution (page small in a big frame)
+    keystone: float = 0.0  # far edge narrower by this fraction of the page width
+    keystone_edge: int = 0  # 0 top, 1 bottom, 2 left, 3 right (of the upright page)
+    curl: float = 0.0  # page curl strength
+    shadow_depth: tuple = ()  # (lo, hi) of the hand shadow's darkening
+    glare: float = 0.0  # specular glare: added light at the blob's centre, 0-1
+    motion: float = 0.0  # motion blur length as a fraction of the body text size
+    fixed_frame: bool = False  # keep the frame size; grow only the page's share of it
+    legible_full: bool = False  # judge legibility at full resolution (page small in a big frame)
 
 
 def photograph(doc: Doc, shot: Shot, rng, undecidable: bool) -> tuple:
@@ -1612,6 +2204,7 @@ def photograph(doc: Doc, shot: Shot, rng, undecidable: bool) -> tuple:
         def legible(ls, scale):
             shrink = 1.0 if shot.legible_full else min(1.0, ANALYSIS_SIDE / ls)
             return doc.body_px * scale * shrink >= doc.min_final_px
+
         if shot.fixed_frame and not legible(long_side, 0.97 * fit):
             shot.fixed_frame = False
         while not legible(long_side, s) and long_side < ANALYSIS_SIDE and not shot.fixed_frame:
@@ -1620,7 +2213,9 @@ def photograph(doc: Doc, shot: Shot, rng, undecidable: bool) -> tuple:
             fit = min(W / dw, H / dh)
             s = occ * fit
         if not legible(long_side, s):
-            need = doc.min_final_px / (doc.body_px * (1.0 if shot.legible_full else min(1.0, ANALYSIS_SIDE / long_side)))
+            need = doc.min_final_px / (
+                doc.body_px * (1.0 if shot.legible_full else min(1.0, ANALYSIS_SIDE / long_side))
+            )
             occ = min(0.97, need / fit)
             s = occ * fit
     tags.append(f"frame:{W}x{H}")
@@ -1647,7 +2242,7 @@ def photograph(doc: Doc, shot: Shot, rng, undecidable: bool) -> tuple:
     base = [(-sw / 2, -sh / 2), (sw / 2, -sh / 2), (sw / 2, sh / 2), (-sw / 2, sh / 2)]
     if shot.keystone > 0:
         base = keystone_corners(base, sw, sh, shot.keystone, shot.keystone_edge)
-    for (px, py) in base:
+    for px, py in base:
         jx = rng.uniform(-shot.persp, shot.persp) * sw
         jy = rng.uniform(-shot.persp, shot.persp) * sh
         x = cx + (px + jx) * math.cos(th) - (py + jy) * math.sin(th)
@@ -1657,12 +2252,14 @@ def photograph(doc: Doc, shot: Shot, rng, undecidable: bool) -> tuple:
     tags.append(f"perspective:{shot.persp:.3f}")
     if shot.keystone > 0:
         tags.append(f"keystone:{shot.keystone:.2f}@{'tblr'[shot.keystone_edge]}")
-    if shot.keystone > 0:        # hand-held: slide the turned page back into the frame where it fits
-        xs = [p[0] for p in corners]; ys = [p[1] for p in corners]
+    if shot.keystone > 0:  # hand-held: slide the turned page back into the frame where it fits
+        xs = [p[0] for p in corners]
+        ys = [p[1] for p in corners]
         dx = (-min(xs) if min(xs) < 0 else min(0.0, W - 1 - max(xs))) if max(xs) - min(xs) < W else 0.0
         dy = (-min(ys) if min(ys) < 0 else min(0.0, H - 1 - max(ys))) if max(ys) - min(ys) < H else 0.0
         corners = [(x + dx, y + dy) for x, y in corners]
-    xs = [p[0] for p in corners]; ys = [p[1] for p in corners]
+    xs = [p[0] for p in corners]
+    ys = [p[1] for p in corners]
     x0, y0 = max(0, int(math.floor(min(xs)))), max(0, int(math.floor(min(ys))))
     x1, y1 = min(W, int(math.ceil(max(xs))) + 1), min(H, int(math.ceil(max(ys))) + 1)
     local = [(x - x0, y - y0) for x, y in corners]
@@ -1675,15 +2272,15 @@ def photograph(doc: Doc, shot: Shot, rng, undecidable: bool) -> tuple:
     shadow = Image.new("L", (W, H), 0)
     shadow.paste(alpha, (x0 + sh_off, y0 + sh_off))
     shadow = shadow.filter(ImageFilter.BoxBlur(max(1, sh_off * 2)))
-    frame = Image.composite(Image.new("RGB", (W, H), (0, 0, 0)), table,
-                            shadow.point(lambda v: int(v * 0.45)))
+    frame = Image.composite(Image.new("RGB", (W, H), (0, 0, 0)), table, shadow.point(lambda v: int(v * 0.45)))
     frame.paste(warped.convert("RGB"), (x0, y0), alpha)
 
     # light: gradient + vignette + optional hand/phone shadow, at low resolution
     lw, lh = 96, 72 if shot.landscape else 96
     lw, lh = (96, 72) if shot.landscape else (72, 96)
     yy, xx = np.mgrid[0:lh, 0:lw].astype(np.float32)
-    xx /= lw; yy /= lh
+    xx /= lw
+    yy /= lh
     ang = rng.uniform(0, 2 * math.pi)
     grad = (xx - 0.5) * math.cos(ang) + (yy - 0.5) * math.sin(ang)
     field_ = 1.0 + shot.light * grad * 2
@@ -1700,10 +2297,12 @@ def photograph(doc: Doc, shot: Shot, rng, undecidable: bool) -> tuple:
         if shot.shadow_depth:
             depth = rng.uniform(*shot.shadow_depth)
         reach = rng.uniform(0.25, 0.55)
-        pts = {0: [(0, 0), (lw * reach, 0), (lw * reach * rng.uniform(0.5, 1.3), lh), (0, lh)],
-               1: [(lw, 0), (lw * (1 - reach), 0), (lw * (1 - reach * rng.uniform(0.5, 1.3)), lh), (lw, lh)],
-               2: [(0, 0), (lw, 0), (lw, lh * reach * rng.uniform(0.5, 1.3)), (0, lh * reach)],
-               3: [(0, lh), (lw, lh), (lw, lh * (1 - reach * rng.uniform(0.5, 1.3))), (0, lh * (1 - reach))]}[edge]
+        pts = {
+            0: [(0, 0), (lw * reach, 0), (lw * reach * rng.uniform(0.5, 1.3), lh), (0, lh)],
+            1: [(lw, 0), (lw * (1 - reach), 0), (lw * (1 - reach * rng.uniform(0.5, 1.3)), lh), (lw, lh)],
+            2: [(0, 0), (lw, 0), (lw, lh * reach * rng.uniform(0.5, 1.3)), (0, lh * reach)],
+            3: [(0, lh), (lw, lh), (lw, lh * (1 - reach * rng.uniform(0.5, 1.3))), (0, lh * (1 - reach))],
+        }[edge]
         sd.polygon(pts, fill=255)
         sm = sm.filter(ImageFilter.GaussianBlur(rng.uniform(1.5, 5)))
         field_ *= 1.0 - depth * np.asarray(sm, np.float32) / 255.0
@@ -1764,8 +2363,10 @@ def keystone_corners(base, sw, sh, k, edge):
 
 def curl_page(page: Image.Image, amount: float, rng) -> tuple:
     """Page curl: lines bow, and one edge lifts and rolls away (foreshortened, shaded)."""
-    edge = int(rng.integers(4))                  # 0 right, 1 left, 2 bottom, 3 top
-    pre = {0: None, 1: Image.Transpose.FLIP_LEFT_RIGHT, 2: Image.Transpose.TRANSPOSE, 3: Image.Transpose.TRANSVERSE}[edge]
+    edge = int(rng.integers(4))  # 0 right, 1 left, 2 bottom, 3 top
+    pre = {0: None, 1: Image.Transpose.FLIP_LEFT_RIGHT, 2: Image.Transpose.TRANSPOSE, 3: Image.Transpose.TRANSVERSE}[
+        edge
+    ]
     im = page.transpose(pre) if pre is not None else page
     w, h = im.size
     bow = amount * 0.25 * rng.uniform(0.5, 1.0) * (1 if rng.random() < 0.5 else -1)
@@ -1811,21 +2412,28 @@ def motion_blur(img: Image.Image, length: float, angle: float) -> Image.Image:
 # Capture profiles (the --captures axis).  "flat" is the original camera; the
 # others change it after random_shot, drawing only from the file's Generator.
 CAPTURES = ["flat", "handheld", "curled", "shadowed", "blurred", "lowq", "distant"]
-CAPTURE_WEIGHTS = [("flat", 0.28), ("handheld", 0.16), ("curled", 0.11), ("shadowed", 0.11),
-                   ("blurred", 0.11), ("lowq", 0.11), ("distant", 0.12)]
-FRAME_12MP, FRAME_2MP = 4032, 1632          # 4032x3024 and 1632x1224
+CAPTURE_WEIGHTS = [
+    ("flat", 0.28),
+    ("handheld", 0.16),
+    ("curled", 0.11),
+    ("shadowed", 0.11),
+    ("blurred", 0.11),
+    ("lowq", 0.11),
+    ("distant", 0.12),
+]
+FRAME_12MP, FRAME_2MP = 4032, 1632  # 4032x3024 and 1632x1224
 
 
 def apply_capture(shot: Shot, capture: str, rng, kind: str) -> Shot:
     if capture == "flat":
         return shot
-    if capture == "handheld":      # on a table, shot by hand: 5-15 degrees off, keystoned
+    if capture == "handheld":  # on a table, shot by hand: 5-15 degrees off, keystoned
         shot.skew_deg = float(rng.uniform(5.0, 15.0) * (1 if rng.random() < 0.5 else -1))
         shot.keystone = float(rng.uniform(0.15, 0.25))
         shot.keystone_edge = int(rng.choice(4, p=[0.6, 0.2, 0.1, 0.1]))
         shot.persp = float(rng.uniform(0.0, 0.02))
         shot.long_side = int(rng.choice([FRAME_12MP, 3264, FRAME_2MP]))
-        shot.occupancy = float(rng.uniform(0.5, 0.72))     # room for the turned, keystoned page
+        shot.occupancy = float(rng.uniform(0.5, 0.72))  # room for the turned, keystoned page
     elif capture == "curled":
         shot.curl = float(rng.uniform(0.08, 0.2))
         shot.skew_deg = float(rng.uniform(-6, 6))
@@ -1843,7 +2451,7 @@ def apply_capture(shot: Shot, capture: str, rng, kind: str) -> Shot:
         shot.long_side = FRAME_2MP
         shot.fixed_frame = True
         shot.noise = float(rng.uniform(4.0, 9.0))
-    elif capture == "distant":     # the page small in a 12 MP frame, legible at full resolution
+    elif capture == "distant":  # the page small in a 12 MP frame, legible at full resolution
         shot.long_side = FRAME_12MP
         shot.occupancy = float(rng.uniform(0.28, 0.45))
         shot.legible_full = True
@@ -1865,20 +2473,40 @@ def random_shot(rng, kind: str, mild: bool) -> Shot:
     else:
         occ = rng.uniform(0.6, 0.93)
     if mild:
-        return Shot(landscape, long_side, max(occ, 0.75), rng.uniform(-2, 2), rng.uniform(0.0, 0.02),
-                    rng.uniform(0.3, 0.8), rng.uniform(1.0, 2.2), rng.uniform(0.05, 0.2),
-                    bool(rng.random() < 0.4), rng.uniform(0.0, 0.2), int(rng.integers(76, 87)), mild=True)
-    return Shot(landscape, long_side, occ,
-                rng.uniform(-4.5, 4.5), rng.uniform(0.0, 0.045),
-                rng.uniform(0.4, 2.0), rng.uniform(2.0, 7.0), rng.uniform(0.05, 0.35),
-                bool(rng.random() < 0.5), rng.uniform(0.0, 0.35), int(rng.integers(70, 96)))
+        return Shot(
+            landscape,
+            long_side,
+            max(occ, 0.75),
+            rng.uniform(-2, 2),
+            rng.uniform(0.0, 0.02),
+            rng.uniform(0.3, 0.8),
+            rng.uniform(1.0, 2.2),
+            rng.uniform(0.05, 0.2),
+            bool(rng.random() < 0.4),
+            rng.uniform(0.0, 0.2),
+            int(rng.integers(76, 87)),
+            mild=True,
+        )
+    return Shot(
+        landscape,
+        long_side,
+        occ,
+        rng.uniform(-4.5, 4.5),
+        rng.uniform(0.0, 0.045),
+        rng.uniform(0.4, 2.0),
+        rng.uniform(2.0, 7.0),
+        rng.uniform(0.05, 0.35),
+        bool(rng.random() < 0.5),
+        rng.uniform(0.0, 0.35),
+        int(rng.integers(70, 96)),
+    )
 
 
 # ---------------------------------------------------------------------------
 # Storing: orientation, tag, container
 # ---------------------------------------------------------------------------
 
-TAG_HELD = [6, 1, 3, 8]           # how a phone is usually held (portrait first)
+TAG_HELD = [6, 1, 3, 8]  # how a phone is usually held (portrait first)
 TAG_HELD_P = [0.5, 0.3, 0.12, 0.08]
 
 
@@ -1887,16 +2515,16 @@ class Spec:
     index: int
     kind: str
     upright: int
-    tag_mode: str                 # right | wrong | absent | png
+    tag_mode: str  # right | wrong | absent | png
     seed: int
     mild: bool = False
     long_side: int | None = None  # fixed frame long side (samples profile)
     landscape: bool | None = None
     wrong_tag: int | None = None  # fixed wrong tag (samples profile)
     quality: int | None = None
-    family: str | None = None     # typeface family; None = the old per-kind choice among FONTS
-    capture: str = "flat"         # capture profile (CAPTURES)
-    heic: bool = False            # also write NAME.heic from the JPEG (--heic)
+    family: str | None = None  # typeface family; None = the old per-kind choice among FONTS
+    capture: str = "flat"  # capture profile (CAPTURES)
+    heic: bool = False  # also write NAME.heic from the JPEG (--heic)
 
 
 def exif_bytes(tag: int, rng) -> bytes:
@@ -1927,12 +2555,14 @@ def make_file(spec: Spec, out_dir: str) -> dict:
     if spec.quality:
         shot.quality = spec.quality
     if kind in ("dotmatrix", "thermal") and shot.curl == 0 and rng.random() < 0.5:
-        shot.curl = float(rng.uniform(0.06, 0.15))     # a slip that remembers its roll
+        shot.curl = float(rng.uniform(0.06, 0.15))  # a slip that remembers its roll
     source = ""
     doc_family = ""
     corners = []
     if kind == "photo":
-        W, H = (shot.long_side, shot.long_side * 3 // 4) if shot.landscape else (shot.long_side * 3 // 4, shot.long_side)
+        W, H = (
+            (shot.long_side, shot.long_side * 3 // 4) if shot.landscape else (shot.long_side * 3 // 4, shot.long_side)
+        )
         upright = scene_photo(rng, (W, H))
         a = np.asarray(upright.filter(ImageFilter.GaussianBlur(shot.blur)), np.float32)
         a += rng.standard_normal(a.shape, dtype=np.float32) * shot.noise
@@ -1964,7 +2594,7 @@ def make_file(spec: Spec, out_dir: str) -> dict:
     if spec.tag_mode == "png":
         name += ".png"
         grey = rng.random() < 0.5
-        if grey or spec.mild:     # samples: grey PNGs keep the committed set small
+        if grey or spec.mild:  # samples: grey PNGs keep the committed set small
             stored = stored.convert("L")
             tags.append("grey")
         stored.save(os.path.join(out_dir, name), format="PNG", compress_level=6)
@@ -1972,8 +2602,13 @@ def make_file(spec: Spec, out_dir: str) -> dict:
         tags.append("png")
     else:
         name += ".jpg"
-        kwargs = dict(format="JPEG", quality=shot.quality, subsampling=2 if shot.quality < 90 else 1,
-                      optimize=False, progressive=bool(rng.random() < 0.1))
+        kwargs = dict(
+            format="JPEG",
+            quality=shot.quality,
+            subsampling=2 if shot.quality < 90 else 1,
+            optimize=False,
+            progressive=bool(rng.random() < 0.1),
+        )
         if spec.tag_mode == "absent":
             tag = ""
         elif spec.tag_mode == "right":
@@ -1992,12 +2627,22 @@ def make_file(spec: Spec, out_dir: str) -> dict:
     family = file_family(spec, kind, tags, doc_family)
     fcls = FAMILY_BY_NAME[family].cls if family in FAMILY_BY_NAME else ""
     return {
-        "file": name, "upright_orientation": spec.upright, "decidable": int(is_decidable(kind, tags)),
-        "exif_orientation": tag, "kind": kind, "degradations": ";".join(tags),
-        "format": "png" if name.endswith(".png") else "jpeg", "width": stored.size[0],
-        "height": stored.size[1], "seed": spec.seed, "source": source,
-        "family": family, "font_class": fcls, "capture": spec.capture,
-        "split": split_of(family, kind), "paper": paper,
+        "file": name,
+        "upright_orientation": spec.upright,
+        "decidable": int(is_decidable(kind, tags)),
+        "exif_orientation": tag,
+        "kind": kind,
+        "degradations": ";".join(tags),
+        "format": "png" if name.endswith(".png") else "jpeg",
+        "width": stored.size[0],
+        "height": stored.size[1],
+        "seed": spec.seed,
+        "source": source,
+        "family": family,
+        "font_class": fcls,
+        "capture": spec.capture,
+        "split": split_of(family, kind),
+        "paper": paper,
     }
 
 
@@ -2015,8 +2660,11 @@ def make_heic_twin(row: dict, out_dir: str) -> dict:
     enc = shutil.which("heif-enc")
     if enc is None:
         raise SystemExit("heif-enc missing: install the packages in Corpus/apt-packages.txt (libheif-examples)")
-    p = subprocess.run([enc, "-q", str(HEIC_QUALITY), "-o", os.path.join(out_dir, name), os.path.join(out_dir, jpg)],
-                       capture_output=True, text=True)
+    p = subprocess.run(
+        [enc, "-q", str(HEIC_QUALITY), "-o", os.path.join(out_dir, name), os.path.join(out_dir, jpg)],
+        capture_output=True,
+        text=True,
+    )
     if p.returncode != 0:
         raise SystemExit(f"heif-enc failed on {jpg}: {p.stderr.strip() or p.stdout.strip()}")
     tags = row["degradations"].split(";")[:-1] + [f"heic:{HEIC_QUALITY}", f"twin:{jpg}", "tag:heic"]
@@ -2075,12 +2723,34 @@ def split_of(family: str, kind: str) -> str:
 # Plans: the benchmark set (seeded, stratified) and the fixed samples profile
 # ---------------------------------------------------------------------------
 
-NEW_KINDS = ["flyer", "menu", "label", "vlabels", "rotheads", "marginnote", "spread", "oneline",
-             "sign", "phototext", "handnote", "dotmatrix", "thermal"]
-KIND_WEIGHTS = ([("receipt", 0.09), ("letter", 0.06), ("form", 0.05), ("invoice", 0.06),
-                 ("fineprint", 0.05), ("mixed", 0.04), ("pdfpage", 0.08)]
-                + [(k, 0.49 / len(NEW_KINDS)) for k in NEW_KINDS]
-                + [("blank", 0.02), ("photo", 0.02), ("twowords", 0.02), ("barcode", 0.02)])
+NEW_KINDS = [
+    "flyer",
+    "menu",
+    "label",
+    "vlabels",
+    "rotheads",
+    "marginnote",
+    "spread",
+    "oneline",
+    "sign",
+    "phototext",
+    "handnote",
+    "dotmatrix",
+    "thermal",
+]
+KIND_WEIGHTS = (
+    [
+        ("receipt", 0.09),
+        ("letter", 0.06),
+        ("form", 0.05),
+        ("invoice", 0.06),
+        ("fineprint", 0.05),
+        ("mixed", 0.04),
+        ("pdfpage", 0.08),
+    ]
+    + [(k, 0.49 / len(NEW_KINDS)) for k in NEW_KINDS]
+    + [("blank", 0.02), ("photo", 0.02), ("twowords", 0.02), ("barcode", 0.02)]
+)
 KINDS = [k for k, _ in KIND_WEIGHTS]
 ORIENT_WEIGHTS = [(1, 0.22), (3, 0.20), (6, 0.23), (8, 0.22), (2, 0.0325), (4, 0.0325), (5, 0.0325), (7, 0.0325)]
 TAG_WEIGHTS = [("right", 0.25), ("wrong", 0.50), ("absent", 0.15), ("png", 0.10)]
@@ -2113,8 +2783,9 @@ def needs_family(kind: str) -> bool:
     return kind not in UNDECIDABLE and kind != "pdfpage"
 
 
-def bench_plan(seed: int, count: int, kinds: list | None = None, fonts: list | None = None,
-               captures: list | None = None) -> list:
+def bench_plan(
+    seed: int, count: int, kinds: list | None = None, fonts: list | None = None, captures: list | None = None
+) -> list:
     """The benchmark set: kinds, orientations, tag modes and capture profiles by exact quotas;
     families drawn per kind, spread evenly over the kind's font classes."""
     fams = select_families(fonts)
@@ -2124,8 +2795,9 @@ def bench_plan(seed: int, count: int, kinds: list | None = None, fonts: list | N
     for c in captures or []:
         if c not in CAPTURES:
             raise SystemExit(f"unknown capture profile {c!r} (profiles: {CAPTURES})")
-    kind_w = [(k, w) for k, w in KIND_WEIGHTS if (not kinds or k in kinds)
-              and (not needs_family(k) or families_for(k, fams))]
+    kind_w = [
+        (k, w) for k, w in KIND_WEIGHTS if (not kinds or k in kinds) and (not needs_family(k) or families_for(k, fams))
+    ]
     if not kind_w:
         raise SystemExit("no kind is left: no chosen font family fits any chosen kind")
     total = sum(w for _, w in kind_w)
@@ -2163,47 +2835,47 @@ def bench_plan(seed: int, count: int, kinds: list | None = None, fonts: list | N
 # decidable sample stays clearly readable.
 SAMPLES = [
     # kind,      upright, tag mode, wrong tag, long side, landscape
-    ("receipt",   1, "wrong",  6,    1280, False),
-    ("receipt",   3, "right",  None, 1280, False),
-    ("receipt",   6, "absent", None, 1024, True),
-    ("letter",    8, "wrong",  6,    1600, False),
-    ("receipt",   1, "png",    None, 1024, False),
-    ("form",      6, "right",  None, 1280, False),
-    ("form",      3, "wrong",  1,    1600, False),
-    ("invoice",   8, "absent", None, 1600, True),
-    ("invoice",   6, "wrong",  1,    4032, False),
-    ("fineprint", 1, "right",  None, 2016, False),
-    ("mixed",     3, "wrong",  8,    1600, False),
-    ("pdfpage",   6, "wrong",  8,    1600, False),
-    ("pdfpage",   1, "absent", None, 1600, True),
-    ("receipt",   2, "wrong",  1,    1280, False),
-    ("letter",    4, "right",  None, 1280, False),
-    ("form",      5, "absent", None, 1280, True),
-    ("invoice",   7, "wrong",  6,    1280, False),
-    ("blank",     6, "wrong",  1,    1280, False),
-    ("photo",     1, "right",  None, 1280, True),
-    ("twowords",  3, "wrong",  6,    1280, False),
-    ("barcode",   8, "png",    None, 1024, False),
+    ("receipt", 1, "wrong", 6, 1280, False),
+    ("receipt", 3, "right", None, 1280, False),
+    ("receipt", 6, "absent", None, 1024, True),
+    ("letter", 8, "wrong", 6, 1600, False),
+    ("receipt", 1, "png", None, 1024, False),
+    ("form", 6, "right", None, 1280, False),
+    ("form", 3, "wrong", 1, 1600, False),
+    ("invoice", 8, "absent", None, 1600, True),
+    ("invoice", 6, "wrong", 1, 4032, False),
+    ("fineprint", 1, "right", None, 2016, False),
+    ("mixed", 3, "wrong", 8, 1600, False),
+    ("pdfpage", 6, "wrong", 8, 1600, False),
+    ("pdfpage", 1, "absent", None, 1600, True),
+    ("receipt", 2, "wrong", 1, 1280, False),
+    ("letter", 4, "right", None, 1280, False),
+    ("form", 5, "absent", None, 1280, True),
+    ("invoice", 7, "wrong", 6, 1280, False),
+    ("blank", 6, "wrong", 1, 1280, False),
+    ("photo", 1, "right", None, 1280, True),
+    ("twowords", 3, "wrong", 6, 1280, False),
+    ("barcode", 8, "png", None, 1024, False),
 ]
 # Corpus 2 samples (appended: the 21 above keep their bytes): one of each new kind,
 # in chosen families (fit and holdout) and capture profiles; JPEG quality 70 to stay small.
 SAMPLES_2 = [
     # kind,        upright, tag mode, wrong, long side, landscape, family, capture
-    ("flyer",      6, "wrong",  1,    1600, False, "Bebas Neue", "flat"),
-    ("menu",       3, "absent", None, 1280, False, "TeX Gyre Pagella", "flat"),
-    ("label",      8, "wrong",  6,    1280, False, "Nimbus Sans", "flat"),
-    ("vlabels",    1, "right",  None, 1600, False, "Carlito", "flat"),
-    ("rotheads",   6, "absent", None, 1600, False, "Noto Serif", "flat"),
-    ("marginnote", 3, "wrong",  6,    1600, False, "Nimbus Roman", "flat"),
-    ("spread",     1, "wrong",  6,    1600, True,  "Caladea", "flat"),
-    ("oneline",    8, "absent", None, 1024, True,  "Open Sans", "flat"),
-    ("sign",       3, "wrong",  1,    1024, True,  "League Spartan", "distant"),
-    ("phototext",  6, "right",  None, 1280, False, "Lato", "shadowed"),
-    ("handnote",   1, "absent", None, 1280, False, "Humor Sans", "curled"),
-    ("dotmatrix",  8, "wrong",  1,    1280, False, "Dotmatrix Inconsolata", "flat"),
-    ("thermal",    3, "absent", None, 1280, False, "Thermal DejaVu Sans Mono", "blurred"),
-    ("invoice",    6, "wrong",  1,    1600, False, "C059", "handheld"),
-    ("handnote",   6, "wrong",  1,    None, False, "Kristi", "lowq"),
+    ("flyer", 6, "wrong", 1, 1600, False, "Bebas Neue", "flat"),
+    ("menu", 3, "absent", None, 1280, False, "TeX Gyre Pagella", "flat"),
+    ("label", 8, "wrong", 6, 1280, False, "Nimbus Sans", "flat"),
+    ("vlabels", 1, "right", None, 1600, False, "Carlito", "flat"),
+    ("rotheads", 6, "absent", None, 1600, False, "Noto Serif", "flat"),
+    ("marginnote", 3, "wrong", 6, 1600, False, "Nimbus Roman", "flat"),
+    ("spread", 1, "wrong", 6, 1600, True, "Caladea", "flat"),
+    ("oneline", 8, "absent", None, 1024, True, "Open Sans", "flat"),
+    ("sign", 3, "wrong", 1, 1024, True, "League Spartan", "distant"),
+    ("phototext", 6, "right", None, 1280, False, "Lato", "shadowed"),
+    ("handnote", 1, "absent", None, 1280, False, "Humor Sans", "curled"),
+    ("dotmatrix", 8, "wrong", 1, 1280, False, "Dotmatrix Inconsolata", "flat"),
+    ("thermal", 3, "absent", None, 1280, False, "Thermal DejaVu Sans Mono", "blurred"),
+    ("invoice", 6, "wrong", 1, 1600, False, "C059", "handheld"),
+    ("handnote", 6, "wrong", 1, None, False, "Kristi", "lowq"),
 ]
 SAMPLES_SEED = 20240601
 
@@ -2212,19 +2884,46 @@ def samples_plan() -> list:
     specs = []
     for i, (kind, u, mode, wrong, ls, land) in enumerate(SAMPLES):
         fseed = int(np.random.SeedSequence([SAMPLES_SEED, i]).generate_state(1)[0])
-        specs.append(Spec(i, kind, u, mode, fseed, mild=True, long_side=ls, landscape=land,
-                          wrong_tag=wrong, quality=80 if ls >= 3000 else None))
+        specs.append(
+            Spec(
+                i,
+                kind,
+                u,
+                mode,
+                fseed,
+                mild=True,
+                long_side=ls,
+                landscape=land,
+                wrong_tag=wrong,
+                quality=80 if ls >= 3000 else None,
+            )
+        )
     for j, (kind, u, mode, wrong, ls, land, fam, cap) in enumerate(SAMPLES_2):
         i = len(SAMPLES) + j
         fseed = int(np.random.SeedSequence([SAMPLES_SEED, i]).generate_state(1)[0])
-        specs.append(Spec(i, kind, u, mode, fseed, mild=True, long_side=ls, landscape=land,
-                          wrong_tag=wrong, quality=None if cap == "lowq" else 70, family=fam, capture=cap))
+        specs.append(
+            Spec(
+                i,
+                kind,
+                u,
+                mode,
+                fseed,
+                mild=True,
+                long_side=ls,
+                landscape=land,
+                wrong_tag=wrong,
+                quality=None if cap == "lowq" else 70,
+                family=fam,
+                capture=cap,
+            )
+        )
     return specs
 
 
 # ---------------------------------------------------------------------------
 # Driver
 # ---------------------------------------------------------------------------
+
 
 def _init_worker(pdf_paths):
     global _pdf_paths
@@ -2267,17 +2966,27 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1, help="master seed of the benchmark set")
     ap.add_argument("--count", type=int, default=320, help="number of files in the benchmark set")
     ap.add_argument("--out", help="output directory (created; existing files of the same name are overwritten)")
-    ap.add_argument("--samples", action="store_true",
-                    help="generate the fixed samples profile (default output: Corpus/samples)")
+    ap.add_argument(
+        "--samples", action="store_true", help="generate the fixed samples profile (default output: Corpus/samples)"
+    )
     ap.add_argument("--kinds", help=f"comma-separated document kinds (default: all): {','.join(KINDS)}")
-    ap.add_argument("--fonts", help="comma-separated typeface families or classes (default: all; see FAMILIES): "
-                    + ",".join(FONT_CLASSES))
+    ap.add_argument(
+        "--fonts",
+        help="comma-separated typeface families or classes (default: all; see FAMILIES): " + ",".join(FONT_CLASSES),
+    )
     ap.add_argument("--captures", help=f"comma-separated capture profiles (default: all): {','.join(CAPTURES)}")
-    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes (output does not depend on it)")
-    ap.add_argument("--heic", type=float, default=0.0, metavar="FRACTION",
-                    help="for this fraction of the JPEG files (chosen from the seed), also write NAME.heic "
-                    "with heif-enc: the same stored pixels, no irot/imir, a manifest row of its own naming "
-                    "the JPEG twin (default 0: no HEIC, output unchanged)")
+    ap.add_argument(
+        "--jobs", type=int, default=os.cpu_count() or 1, help="worker processes (output does not depend on it)"
+    )
+    ap.add_argument(
+        "--heic",
+        type=float,
+        default=0.0,
+        metavar="FRACTION",
+        help="for this fraction of the JPEG files (chosen from the seed), also write NAME.heic "
+        "with heif-enc: the same stored pixels, no irot/imir, a manifest row of its own naming "
+        "the JPEG twin (default 0: no HEIC, output unchanged)",
+    )
     args = ap.parse_args(argv)
     if args.samples:
         specs = choose_heic(samples_plan(), args.heic, SAMPLES_SEED)
@@ -2286,8 +2995,9 @@ def main(argv=None) -> int:
         if not args.out:
             ap.error("--out is required (or pass --samples)")
         split = lambda v: [x.strip() for x in v.split(",") if x.strip()] if v else None
-        specs = bench_plan(args.seed, args.count, kinds=split(args.kinds), fonts=split(args.fonts),
-                           captures=split(args.captures))
+        specs = bench_plan(
+            args.seed, args.count, kinds=split(args.kinds), fonts=split(args.fonts), captures=split(args.captures)
+        )
         specs = choose_heic(specs, args.heic, args.seed)
         out = args.out
     t0 = time.monotonic()
@@ -2295,8 +3005,12 @@ def main(argv=None) -> int:
     dt = time.monotonic() - t0
     undec = sum(1 for r in rows if r["decidable"] == 0)
     heic = sum(1 for r in rows if r["format"] == "heic")
-    print(f"wrote {len(rows)} files ({undec} undecidable" + (f", {heic} HEIC twins" if heic else "")
-          + f") + manifest.csv to {out} in {dt:.1f} s", file=sys.stderr)
+    print(
+        f"wrote {len(rows)} files ({undec} undecidable"
+        + (f", {heic} HEIC twins" if heic else "")
+        + f") + manifest.csv to {out} in {dt:.1f} s",
+        file=sys.stderr,
+    )
     return 0
 
 

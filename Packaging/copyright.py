@@ -11,6 +11,7 @@ that is resolved but not linked, a test helper say, is not claimed). Apache-2.0 
 to /usr/share/common-licenses (Debian policy 12.5); any other licence, every NOTICE file (Apache-2.0
 section 4(d)) and the Swift runtime library exception are copied in full.
 """
+
 import pathlib
 import re
 import sys
@@ -59,6 +60,7 @@ License: Apache-2.0
  On Debian systems, the complete text of the Apache License, Version 2.0 can be found in
  /usr/share/common-licenses/Apache-2.0.
 """
+
 
 def field_text(text: str) -> str:
     """A text as the continuation lines of a DEP-5 field: one space in front, '.' for blank lines."""
@@ -114,10 +116,16 @@ def main() -> None:
             packages.setdefault(package.name, package)
 
     swift = "Apache-2.0 with Swift-Runtime-Library exception"
-    licences = {"Apache-2.0": APACHE, swift: RUNTIME_EXCEPTION,
-                "Unicode-3.0": "License: Unicode-3.0\n" + field_text((HERE / "licenses/Unicode-3.0").read_text()) + "\n"}
-    copyright = ["the docorient authors", "Apple Inc. and the Swift project authors (Swift runtime, Foundation)",
-                 "2016-2024 Unicode, Inc. (ICU in Foundation)"]
+    licences = {
+        "Apache-2.0": APACHE,
+        swift: RUNTIME_EXCEPTION,
+        "Unicode-3.0": "License: Unicode-3.0\n" + field_text((HERE / "licenses/Unicode-3.0").read_text()) + "\n",
+    }
+    copyright = [
+        "the docorient authors",
+        "Apple Inc. and the Swift project authors (Swift runtime, Foundation)",
+        "2016-2024 Unicode, Inc. (ICU in Foundation)",
+    ]
     used = ["Apache-2.0", swift, "Unicode-3.0"]
     listed = ["the Swift runtime, Dispatch and Foundation (" + swift + ")", "ICU in Foundation (Unicode-3.0)"]
     notices = []

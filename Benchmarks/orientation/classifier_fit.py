@@ -22,6 +22,7 @@ come from whatever reads the build made) nor `pageMarks`, which the records do n
     python3 Benchmarks/orientation/classifier_fit.py --manifest SET/manifest.csv --records fit.jsonl \
         [--judge holdout.jsonl real.jsonl --real-manifest Corpus/real/manifest.csv]
 """
+
 import argparse
 import csv
 import json
@@ -43,9 +44,17 @@ def load(records_path, truth):
             continue
         t, decidable = truth[name]
         cls = {int(k): v for k, v in (r.get("classifier") or {}).items()}
-        rows.append({"file": name, "truth": t, "decidable": decidable, "answer": r["detected_orientation"],
-                     "confidence": r["confidence"], "classifier": cls,
-                     "candidates": {c["orientation"]: c for c in r["candidates"]}})
+        rows.append(
+            {
+                "file": name,
+                "truth": t,
+                "decidable": decidable,
+                "answer": r["detected_orientation"],
+                "confidence": r["confidence"],
+                "classifier": cls,
+                "candidates": {c["orientation"]: c for c in r["candidates"]},
+            }
+        )
     return rows
 
 
@@ -74,8 +83,16 @@ def arbitrate(r, alone, alone_conf, overrule, stands):
 
 
 def tally(rows, params):
-    out = {"right": 0, "wrong": 0, "confident_wrong": 0, "undecided": 0, "neg_answered": 0, "neg": 0,
-           "by": {"text": [0, 0], "classifier": [0, 0]}, "wrong_files": []}
+    out = {
+        "right": 0,
+        "wrong": 0,
+        "confident_wrong": 0,
+        "undecided": 0,
+        "neg_answered": 0,
+        "neg": 0,
+        "by": {"text": [0, 0], "classifier": [0, 0]},
+        "wrong_files": [],
+    }
     for r in rows:
         a, c, who = arbitrate(r, *params)
         if not r["decidable"]:
@@ -96,7 +113,9 @@ def tally(rows, params):
 
 
 def fit(rows):
-    grid = [round(0.5 + 0.01 * i, 2) for i in range(44)]  # 0.50 ... 0.93 (the model's combined probability stays under 0.94)
+    grid = [
+        round(0.5 + 0.01 * i, 2) for i in range(44)
+    ]  # 0.50 ... 0.93 (the model's combined probability stays under 0.94)
     undecided = [r for r in rows if r["answer"] is None]
     alone = None
     for t in grid:
@@ -122,7 +141,9 @@ def fit(rows):
     # Keep the text's right answers: no pair may lose one against no overruling at all.
     base = tally(rows, (alone, alone_conf, 2.0, 2.0))
     t = tally(rows, (alone, alone_conf, best[1], best[2]))
-    overrule, stands = (best[1], best[2]) if t["right"] >= base["right"] - 0 and t["wrong"] < base["wrong"] else (2.0, 0.9)
+    overrule, stands = (
+        (best[1], best[2]) if t["right"] >= base["right"] - 0 and t["wrong"] < base["wrong"] else (2.0, 0.9)
+    )
     return {"decideAloneAt": alone, "aloneConfidence": alone_conf, "overruleAt": overrule, "ocrStandsAt": stands}
 
 
@@ -152,7 +173,9 @@ def main():
     ap.add_argument("--manifest", required=True, help="the generated set's manifest.csv (fit and held-out rows)")
     ap.add_argument("--records", required=True, help="docorient records of the FIT part")
     ap.add_argument("--judge", nargs="*", default=[], help="records of other parts, judged with the fitted values")
-    ap.add_argument("--real-manifest", help="Corpus/real/manifest.csv, for real-set records (files <name>.u<truth>.<ext>)")
+    ap.add_argument(
+        "--real-manifest", help="Corpus/real/manifest.csv, for real-set records (files <name>.u<truth>.<ext>)"
+    )
     args = ap.parse_args()
     truth = manifest_truth(args.manifest)
     if args.real_manifest:
@@ -164,17 +187,21 @@ def main():
     fit_rows = load(args.records, truth)
     params = fit(fit_rows)
     print(json.dumps(params))
-    print(f"narrowAt must exceed {narrow_floor(fit_rows):.3f}: the classifier's highest probability for a rotation "
-          "neither right nor on a mirrored page's axis, on the fit part")
+    print(
+        f"narrowAt must exceed {narrow_floor(fit_rows):.3f}: the classifier's highest probability for a rotation "
+        "neither right nor on a mirrored page's axis, on the fit part"
+    )
     order = (params["decideAloneAt"], params["aloneConfidence"], params["overruleAt"], params["ocrStandsAt"])
     for name, rows in [("fit", fit_rows)] + [(p, load(p, truth)) for p in args.judge]:
         text_only = tally(rows, (2.0, 1, 2.0, 2.0))
         both = tally(rows, order)
         dec = sum(1 for r in rows if r["decidable"])
         for label, t in (("text alone", text_only), ("both readers", both)):
-            print(f"{name:40s} {label:13s} right {t['right']}/{dec} ({100 * t['right'] / max(1, dec):.1f}%) "
-                  f"wrong {t['wrong']} (>=0.9: {t['confident_wrong']}) undecided {t['undecided']} "
-                  f"negatives answered {t['neg_answered']}/{t['neg']} by reader {t['by']}")
+            print(
+                f"{name:40s} {label:13s} right {t['right']}/{dec} ({100 * t['right'] / max(1, dec):.1f}%) "
+                f"wrong {t['wrong']} (>=0.9: {t['confident_wrong']}) undecided {t['undecided']} "
+                f"negatives answered {t['neg_answered']}/{t['neg']} by reader {t['by']}"
+            )
         for w in both["wrong_files"]:
             print("   wrong:", w)
 
