@@ -37,8 +37,8 @@ import csv
 import itertools
 import json
 import math
-import re
 import os
+import re
 import subprocess
 import sys
 
@@ -70,7 +70,7 @@ def load(paths):
 def evidence(words, min_conf):
     """Evidence.init(words:weights:) of Evidence.swift."""
     # telling: Evidence.tellingWords (long dictionary words and amounts).
-    e = dict(words=0, confident=0, chars=0.0, dict_words=0, dict_chars=0.0, telling=0, amounts=0)
+    e = {"words": 0, "confident": 0, "chars": 0.0, "dict_words": 0, "dict_chars": 0.0, "telling": 0, "amounts": 0}
     for w in words:
         text = w["text"]
         letters = sum(1 for ch in text if ch.isalpha())
@@ -96,7 +96,7 @@ def evidence(words, min_conf):
 
 
 def total(evs):
-    out = dict(words=0, confident=0, chars=0.0, dict_words=0, dict_chars=0.0, telling=0, amounts=0)
+    out = {"words": 0, "confident": 0, "chars": 0.0, "dict_words": 0, "dict_chars": 0.0, "telling": 0, "amounts": 0}
     for e in evs:
         for k in out:
             out[k] += e[k]
@@ -289,7 +289,16 @@ def probability(w, x):
 
 def evaluate(rows, params, w, decide_at, min_score, prior_margin, verbose=False):
     """Accuracy, abstentions and cost of the full resolver on recorded rows."""
-    out = dict(right=0, wrong=0, undecided=0, confident_wrong=0, neg=0, neg_undecided=0, calls=[], bins={})
+    out = {
+        "right": 0,
+        "wrong": 0,
+        "undecided": 0,
+        "confident_wrong": 0,
+        "neg": 0,
+        "neg_undecided": 0,
+        "calls": [],
+        "bins": {},
+    }
     for row in rows:
         prior = row.get("prior")
         decidable = row["decidable"]
@@ -343,15 +352,15 @@ def training_set(rows, params, prior_margin):
 
 def search(rows, current, current_cascade):
     """Scoring and cascade parameters: fewest wrong winners, then fewest OCR calls."""
-    grid = dict(
-        minWordConfidence=[50, 60, 70],
-        dictionaryWeight=[0.5, 1.0, 2.0],
-        earlyExitScore=[20, 30, 40, 60],
-        earlyExitRatio=[2.5, 4, 6],
-        singleReadDictionaryWords=[4, 5, 6, 8],
-        singleReadDictionaryShare=[0.5, 0.6],
-        singleReadDictionaryCharacters=[20, 30, 40],
-    )
+    grid = {
+        "minWordConfidence": [50, 60, 70],
+        "dictionaryWeight": [0.5, 1.0, 2.0],
+        "earlyExitScore": [20, 30, 40, 60],
+        "earlyExitRatio": [2.5, 4, 6],
+        "singleReadDictionaryWords": [4, 5, 6, 8],
+        "singleReadDictionaryShare": [0.5, 0.6],
+        "singleReadDictionaryCharacters": [20, 30, 40],
+    }
     decidable = [r for r in rows if r["decidable"] and r["words"]]
     cache = {}
     best = None
@@ -450,7 +459,7 @@ def main(argv=None):
 
     # decideAt: keep >= 97% of hard negatives undecidable and no wrong answer, answer as much as possible.
     min_score = current["minScore"]
-    candidates = sorted(set([round(x, 3) for x in np.linspace(0.3, 0.95, 66)]))
+    candidates = sorted({round(x, 3) for x in np.linspace(0.3, 0.95, 66)})
     chosen = None
     for t in candidates:
         r = evaluate(rows, params, w, t, min_score, prior_margin)

@@ -12,7 +12,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import fit  # noqa: E402
+import fit
 
 
 def write(path, text):

@@ -50,6 +50,7 @@ import argparse
 import csv
 import ctypes as C
 import hashlib
+import itertools
 import json
 import math
 import os
@@ -121,8 +122,8 @@ def peer_tesseract_cli(files, jobs):
         p = subprocess.run(["tesseract", path, "-", "--psm", "0"], capture_output=True, text=True)
         dt = time.perf_counter() - t0
         out = p.stdout + p.stderr
-        m = re.search(r"^Rotate:\s*(\d+)", out, re.M)
-        conf = re.search(r"^Orientation confidence:\s*([\d.]+)", out, re.M)
+        m = re.search(r"^Rotate:\s*(\d+)", out, re.MULTILINE)
+        conf = re.search(r"^Orientation confidence:\s*([\d.]+)", out, re.MULTILINE)
         if p.returncode != 0 or not m:
             note = "too few characters" if "Too few characters" in out else f"exit {p.returncode}"
             return result(path, None, dt, note=note)
@@ -257,7 +258,7 @@ def peer_rapid(files, jobs):
             label, _ = engine(path)
             answer = RAPID_LABEL_TO_EXIF.get(str(label))
             note = {} if answer is not None else {"note": f"label {label}"}
-        except Exception as e:  # unreadable file: count as an abstention, keep going
+        except Exception as e:  # noqa: BLE001  unreadable file: count as an abstention, keep going
             answer, note = None, {"note": f"error {type(e).__name__}"}
             label = None
         yield result(path, answer, time.perf_counter() - t0, label=label, **note)
@@ -599,7 +600,7 @@ def ratio_to(recs, base_recs):
 def reliability(recs, edges=RELIABILITY_EDGES):
     """Confidence bins against the share right among answered decidable files; answered
     hard negatives (undecidable files given an answer, all wrong) are counted beside."""
-    labels = [f"<{edges[0]}"] + [f"{a}-{b}" for a, b in zip(edges, edges[1:])] + [f">={edges[-1]}"]
+    labels = [f"<{edges[0]}"] + [f"{a}-{b}" for a, b in itertools.pairwise(edges)] + [f">={edges[-1]}"]
     bins = [{"bin": lab, "n": 0, "right": 0, "conf_sum": 0.0, "negatives": 0} for lab in labels]
     for r in recs:
         c = r.get("confidence")
@@ -735,7 +736,7 @@ def fmt_table(title, rows, headers):
 
 
 def _f(x, digits=3):
-    return "-" if x is None or x != x else f"{x:.{digits}f}"
+    return "-" if x is None or math.isnan(x) else f"{x:.{digits}f}"
 
 
 def _right(s):
@@ -1102,8 +1103,7 @@ def main(argv=None):
 
     if args.jsonl:
         with open(args.jsonl, "w") as fh:
-            for rec in records:
-                fh.write(json.dumps(rec) + "\n")
+            fh.writelines(json.dumps(rec) + "\n" for rec in records)
 
     ran = [p for p in peers if any(r["peer"] == p for r in records)]
     text = report(records, ran, peak, entries, sources, args.misses)
@@ -1121,8 +1121,8 @@ def main(argv=None):
 
 def self_check(args):
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Corpus"))
-    import numpy as np
     import generate as g
+    import numpy as np
 
     peers = [p.strip() for p in args.peers.split(",") if p.strip() and p.strip() != "docorient"]
     with tempfile.TemporaryDirectory(prefix="orient-selfcheck-") as tmp:

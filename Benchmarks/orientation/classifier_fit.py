@@ -26,7 +26,6 @@ come from whatever reads the build made) nor `pageMarks`, which the records do n
 import argparse
 import csv
 import json
-import math
 import os
 
 MIRRORED = {2, 4, 5, 7}

@@ -8,7 +8,11 @@ A file counts as handwriting by its manifest kind, and as another script by its 
     python3 Benchmarks/orientation/real_kinds.py run.jsonl [more.jsonl ...]
 """
 
-import collections, csv, json, os, sys
+import collections
+import csv
+import json
+import os
+import sys
 
 MANIFEST = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Corpus", "real", "manifest.csv")
 man = {r["file"]: r for r in csv.DictReader(open(MANIFEST))}

@@ -8,7 +8,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import bench  # noqa: E402
+import bench
 
 
 def test_composition_follows_the_dihedral_group():
@@ -54,11 +54,11 @@ def test_summary_counts_abstentions_and_wrong_answers():
 # Parts, summaries, reliability, time distribution, real-set expansion
 # ---------------------------------------------------------------------------
 
-import csv  # noqa: E402
-import math  # noqa: E402
+import csv
+import math
 
-import pytest  # noqa: E402
-from PIL import Image  # noqa: E402
+import pytest
+from PIL import Image
 
 OLD_COLUMNS = [
     "file",
@@ -401,8 +401,8 @@ def test_real_jpeg_files_are_written_as_jpeg_without_exif_and_alpha_is_flattened
 # HEIC twins (Corpus/generate.py --heic): docorient reads the HEIC, the others its JPEG twin
 # ---------------------------------------------------------------------------
 
-import json  # noqa: E402
-import shutil  # noqa: E402
+import json
+import shutil
 
 REPO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 

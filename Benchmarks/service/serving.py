@@ -66,13 +66,15 @@ def metrics(port):
 
 
 def gauge(text, name):
-    m = re.search(rf"^{name} (\S+)$", text, re.M)
+    m = re.search(rf"^{name} (\S+)$", text, re.MULTILINE)
     return float(m.group(1)) if m else None
 
 
 def counted(text, endpoint, status):
     m = re.search(
-        rf'^docorient_http_requests_total\{{endpoint="{re.escape(endpoint)}",status="{status}"\}} (\S+)$', text, re.M
+        rf'^docorient_http_requests_total\{{endpoint="{re.escape(endpoint)}",status="{status}"\}} (\S+)$',
+        text,
+        re.MULTILINE,
     )
     return float(m.group(1)) if m else 0.0
 
@@ -80,7 +82,8 @@ def counted(text, endpoint, status):
 def server_errors(text):
     """Requests answered with a 5xx other than 503 (the OCR engines busy), by the metrics."""
     return sum(
-        float(v) for v in re.findall(r'^docorient_http_requests_total\{[^}]*status="5(?!03)\d\d"\} (\S+)$', text, re.M)
+        float(v)
+        for v in re.findall(r'^docorient_http_requests_total\{[^}]*status="5(?!03)\d\d"\} (\S+)$', text, re.MULTILINE)
     )
 
 

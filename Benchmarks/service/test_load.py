@@ -11,7 +11,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import load  # noqa: E402
+import load
 
 DEBUG_BINARY = os.path.join(load.ROOT, ".build", "debug", "docorient")
 

@@ -20,7 +20,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from serving import BINARY, SMALL, Server, metrics, post, server_errors  # noqa: E402
+from serving import BINARY, SMALL, Server, metrics, post, server_errors
 
 pytestmark = pytest.mark.skipif(not os.access(BINARY, os.X_OK), reason="build first: swift build")
 
@@ -108,7 +108,7 @@ def exchange(port, data, seconds=20):
                 break
     except (ConnectionResetError, BrokenPipeError):
         ended = True
-    except socket.timeout:
+    except TimeoutError:
         pass
     finally:
         sock.close()

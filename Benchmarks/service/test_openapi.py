@@ -19,7 +19,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from serving import BINARY, ROOT, Server, metrics, server_errors  # noqa: E402
+from serving import BINARY, ROOT, Server, metrics, server_errors
 
 DOCUMENT = os.path.join(ROOT, "API", "openapi.json")
 

@@ -19,7 +19,7 @@ import sys
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serving import counted, gauge, metrics, until  # noqa: E402
+from serving import counted, gauge, metrics, until
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BINARY = os.path.join(ROOT, ".build", "debug", "docorient")
@@ -120,15 +120,15 @@ def test_a_client_gone_mid_upload_leaves_the_server_serving(server):
         lambda: gauge(metrics(server.port), "docorient_http_uploads_in_progress") == 1, "the upload to be in progress"
     )
     sock.close()
+
     # The upload slot is released when the body read fails, and the 499 is counted a moment later,
     # as the request unwinds through the metrics middleware: wait for both (a scrape between the
     # two saw the slot free and no 499 yet, under load).
-    until(
-        lambda: (
-            lambda t: gauge(t, "docorient_http_uploads_in_progress") == 0 and counted(t, "/v1/orientation", 499) == 1
-        )(metrics(server.port)),
-        "the upload to be dropped and recorded as 'client closed request' (499)",
-    )
+    def dropped_and_recorded():
+        text = metrics(server.port)
+        return gauge(text, "docorient_http_uploads_in_progress") == 0 and counted(text, "/v1/orientation", 499) == 1
+
+    until(dropped_and_recorded, "the upload to be dropped and recorded as 'client closed request' (499)")
 
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=120)
     conn.request("POST", "/v1/orientation", body=open(SMALL, "rb").read())
@@ -148,19 +148,20 @@ def test_a_client_gone_while_its_image_is_decided_cancels_the_work(server):
         sock = socket.create_connection(("127.0.0.1", server.port), timeout=30)
         post_head(sock, "/v1/orientation", len(image))
         sock.sendall(image)
-        until(
-            lambda: (
-                lambda t: (
-                    gauge(t, "docorient_http_requests_in_flight") == 1 or counted(t, "/v1/orientation", 200) > attempt
-                )
-            )(metrics(server.port)),
-            "the request to be in flight (or answered)",
-        )
+
+        def in_flight_or_answered(attempt=attempt):
+            text = metrics(server.port)
+            return (
+                gauge(text, "docorient_http_requests_in_flight") == 1 or counted(text, "/v1/orientation", 200) > attempt
+            )
+
+        def ended():
+            text = metrics(server.port)
+            return text if gauge(text, "docorient_http_requests_in_flight") == 0 else None
+
+        until(in_flight_or_answered, "the request to be in flight (or answered)")
         sock.close()
-        text = until(
-            lambda: (lambda t: t if gauge(t, "docorient_http_requests_in_flight") == 0 else None)(metrics(server.port)),
-            "the request to end",
-        )
+        text = until(ended, "the request to end")
         if counted(text, "/v1/orientation", 499) == 1:
             break
         assert counted(text, "/v1/orientation", 200) == attempt + 1, "neither answered nor counted as gone"

@@ -37,7 +37,7 @@ from serving import (
     gauge,
     memory_mib,
     metrics,
-    post,  # noqa: E402
+    post,
     server_errors,
     until,
 )
@@ -263,7 +263,7 @@ def test_a_client_that_does_not_read_its_answer_is_disconnected(log_path):
             except ConnectionResetError:
                 ended = True
                 break
-            except socket.timeout:
+            except TimeoutError:
                 break
             if not chunk:
                 ended = True

