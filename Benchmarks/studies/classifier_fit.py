@@ -19,7 +19,7 @@ come from whatever reads the build made) nor `pageMarks`, which the records do n
 (Benchmarks/orientation/RESULTS.md, session 22).
 
     docorient fix --dry-run --json --jobs 1 FILES... > records.jsonl    (one per part, run where the files are)
-    python3 Benchmarks/orientation/classifier_fit.py --manifest SET/manifest.csv --records fit.jsonl \
+    python3 Benchmarks/studies/classifier_fit.py --manifest SET/manifest.csv --records fit.jsonl \
         [--judge holdout.jsonl real.jsonl --real-manifest Corpus/real/manifest.csv]
 """
 
