@@ -8,7 +8,7 @@
 # `skopeo copy oci-archive:FILE docker://REGISTRY/docorient:VERSION`), OUTDIR/image-config.json
 # and OUTDIR/image.txt (sizes, the largest packages). Entrypoint `docorient serve --host 0.0.0.0`,
 # as user 65534:65534 (nobody), port 8080, OMP_THREAD_LIMIT=1. OCI images have no HEALTHCHECK:
-# README's Kubernetes example probes GET /healthz.
+# docs/service.md's Kubernetes example probes GET /healthz.
 set -euo pipefail
 root=$(realpath "$1")
 cd "$(dirname "$0")/.."
