@@ -3,25 +3,34 @@ import Synchronization
 
 /// How `Fixer` may change files.
 public struct FixOptions: Sendable, Equatable {
-    /// Bake the winning orientation into the pixels instead of rewriting the tag.
-    public var bake: Bool
-    /// With `bake`: drop partial edge blocks rather than fall back to a tag rewrite.
-    public var trim: Bool
+    /// How a file is changed: its tag rewritten, or its pixels turned (trimming partial edge blocks
+    /// or not).
+    public var mode: FixMode
     /// Decide and report, change nothing.
     public var dryRun: Bool
     /// Replace originals, or write copies into a directory.
     public var destination: Destination
 
-    /// Options for a fix; the defaults rewrite the tag in place, as `docorient fix` does.
+    /// Options that fix in `mode`.
     ///
     /// In-memory fixes (`Fixer.fix(_:)`) need `destination` `.inPlace`: they return bytes and throw
     /// `DocOrientError.Code.invalidRequest` for any other destination.
-    public init(bake: Bool = false, trim: Bool = false, dryRun: Bool = false, destination: Destination = .inPlace) {
-        self.bake = bake
-        self.trim = trim
+    public init(mode: FixMode, dryRun: Bool = false, destination: Destination = .inPlace) {
+        self.mode = mode
         self.dryRun = dryRun
         self.destination = destination
     }
+
+    /// Options for a fix given as `docorient fix`'s flags; the defaults rewrite the tag in place.
+    /// `trim` counts only with `bake`.
+    public init(bake: Bool = false, trim: Bool = false, dryRun: Bool = false, destination: Destination = .inPlace) {
+        self.init(mode: bake ? (trim ? .bakeTrim : .bake) : .tag, dryRun: dryRun, destination: destination)
+    }
+
+    /// Whether the winning orientation is baked into the pixels instead of written to the tag.
+    public var bake: Bool { mode != .tag }
+    /// With `bake`: whether partial edge blocks are dropped rather than the tag rewritten instead.
+    public var trim: Bool { mode == .bakeTrim }
 }
 
 /// One image's metadata and the resolver's decision about it.
@@ -250,7 +259,7 @@ public final class Fixer: Sendable {
         do {
             let bytes = try FileIO.read(path)
             outcome.before = FileFacts.stat(path, hash: hashing ? bytes : nil)
-            let inMemory = FixOptions(bake: options.bake, trim: options.trim, dryRun: options.dryRun)
+            let inMemory = FixOptions(mode: options.mode, dryRun: options.dryRun)
             var result: FixedImage
             do {
                 result = try fix(bytes: bytes, options: inMemory, budget: budget, signal: signal)
