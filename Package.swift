@@ -92,6 +92,8 @@ let package = Package(
         .executableTarget(name: "DocOrientFuzz", dependencies: ["DocOrient"]),
 
         .testTarget(name: "DocOrientTests", dependencies: ["DocOrient", "CLeptonica"]),
+        // The batch module on its own: the walker, shards and the journal, no engine.
+        .testTarget(name: "DocOrientBatchTests", dependencies: ["DocOrientBatch"]),
         .testTarget(
             name: "DocOrientServerTests",
             dependencies: [
