@@ -107,7 +107,7 @@ public final class Fixer: Sendable {
     ) throws
         -> FixRecord
     {
-        try Self.succeeded(fixFile(path: url.path, options: options, hashing: false, budget: budget, signal: nil))
+        try Self.succeeded(fixFile(path: url.path, options: options, budget: budget, signal: nil))
     }
 
     // MARK: Asynchronous, cancellable forms
@@ -147,7 +147,7 @@ public final class Fixer: Sendable {
     {
         try await run { signal in
             try Self.succeeded(
-                self.fixFile(path: url.path, options: options, hashing: false, budget: budget, signal: signal))
+                self.fixFile(path: url.path, options: options, budget: budget, signal: signal))
         }
     }
 
@@ -212,9 +212,9 @@ public final class Fixer: Sendable {
     }
 
     /// The record of a file fix, or the error that made it fail.
-    private static func succeeded(_ outcome: FileOutcome) throws -> FixRecord {
-        if let error = outcome.record.error { throw error }
-        return outcome.record
+    private static func succeeded(_ fixed: FileFix) throws -> FixRecord {
+        if let error = fixed.record.error { throw error }
+        return fixed.record
     }
 
     /// Runs `body`, naming the file of `url` in the error it throws.
@@ -226,39 +226,41 @@ public final class Fixer: Sendable {
         }
     }
 
-    /// A file's record with its state before and after, for the batch journal.
-    package struct FileOutcome: Sendable {
+    /// One file fixed: what was decided and done, and the bytes before and after (a batch journals
+    /// their hashes; the fixer itself keeps no record of files).
+    package struct FileFix: Sendable {
+        /// What was decided and done, or why the file failed.
         package var record: FixRecord
-        package var before: FileFacts?
-        package var after: FileFacts?
+        /// The file's bytes as read; nil when it could not be read.
+        package var original: [UInt8]?
+        /// The bytes that replaced the file in place; nil when it was left as it was or a copy
+        /// was written elsewhere.
+        package var written: [UInt8]?
     }
 
-    /// - Parameter hashing: whether the facts carry content hashes (only a journal records them:
-    ///   hashing a 12 MP photo costs a few milliseconds).
+    /// Fixes the file at `path` (read, decide, keep the original, write atomically).
     /// - Parameter keepOriginal: called with the original and the fixed bytes before a file is
     ///   replaced in place; when it throws, the file is left alone and the record says why.
     package func fixFile(
-        path: String, options: FixOptions, hashing: Bool,
-        keepOriginal: ((_ original: [UInt8], _ fixed: [UInt8]) throws -> Void)? = nil
-    ) -> FileOutcome {
+        path: String, options: FixOptions, keepOriginal: ((_ original: [UInt8], _ fixed: [UInt8]) throws -> Void)? = nil
+    ) -> FileFix {
         // Nothing cancels a fix without a signal.
-        (try? fixFile(
-            path: path, options: options, hashing: hashing, budget: nil, signal: nil, keepOriginal: keepOriginal))
-            ?? FileOutcome(record: FixRecord(path: path))
+        (try? fixFile(path: path, options: options, budget: nil, signal: nil, keepOriginal: keepOriginal))
+            ?? FileFix(record: FixRecord(path: path))
     }
 
     /// The same, with a budget and a cancellation signal.
     /// - Throws: only the cancellation that stopped it (the file then unchanged). Every other
-    ///   failure is an outcome whose record has verdict `.error`.
+    ///   failure is a fix whose record has verdict `.error`.
     func fixFile(
-        path: String, options: FixOptions, hashing: Bool, budget: WorkBudget?, signal: CancellationSignal?,
+        path: String, options: FixOptions, budget: WorkBudget?, signal: CancellationSignal?,
         keepOriginal: ((_ original: [UInt8], _ fixed: [UInt8]) throws -> Void)? = nil
-    ) throws(CancellationError) -> FileOutcome {
+    ) throws(CancellationError) -> FileFix {
         let clock = ContinuousClock.now
-        var outcome = FileOutcome(record: FixRecord(path: path))
+        var outcome = FileFix(record: FixRecord(path: path))
         do {
             let bytes = try FileIO.read(path)
-            outcome.before = FileFacts.stat(path, hash: hashing ? bytes : nil)
+            outcome.original = bytes
             let inMemory = FixOptions(mode: options.mode, dryRun: options.dryRun)
             var result: FixedImage
             do {
@@ -270,7 +272,6 @@ public final class Fixer: Sendable {
             }
             result.record.path = path
             outcome.record = result.record
-            var written: [UInt8]? = nil
             if outcome.record.verdict != .error, !options.dryRun,
                 outcome.record.changedTheFile || options.destination != .inPlace
             {
@@ -279,13 +280,11 @@ public final class Fixer: Sendable {
                     if options.destination == .inPlace, result.bytes != bytes { try keepOriginal?(bytes, result.bytes) }
                     _ = try FileActions.commit(
                         result.bytes, original: bytes, path: path, destination: options.destination)
-                    if options.destination == .inPlace { written = result.bytes }
+                    if options.destination == .inPlace { outcome.written = result.bytes }
                 } catch {
                     outcome.record.fail(error)
                 }
             }
-            outcome.after = FileFacts.stat(path, hash: hashing ? written : nil)
-            if hashing, written == nil, let before = outcome.before?.hash { outcome.after?.hash = before }
         } catch is CancellationError {
             throw CancellationError()
         } catch {
