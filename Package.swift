@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+// docorient is licensed under the Apache License, Version 2.0 (LICENSE); NOTICE lists what it carries from others.
 import PackageDescription
 
 let package = Package(
@@ -8,7 +9,6 @@ let package = Package(
         .library(name: "DocOrient", targets: ["DocOrient"]),
         .library(name: "DocOrientBatch", targets: ["DocOrientBatch"]),
         .executable(name: "docorient", targets: ["DocOrientCLI"]),
-        .executable(name: "docorient-fuzz", targets: ["DocOrientFuzz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -86,10 +86,14 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ]),
 
-        // libFuzzer targets (Scripts/fuzz.sh); without -DFUZZING it replays files.
+        // libFuzzer targets (Scripts/fuzz.sh); without -DFUZZING it replays files. Not a product: as an
+        // executable target of the root package it still builds (the DocOrientFuzz binary), and no
+        // package that depends on docorient sees it.
         .executableTarget(name: "DocOrientFuzz", dependencies: ["DocOrient"]),
 
         .testTarget(name: "DocOrientTests", dependencies: ["DocOrient", "CLeptonica"]),
+        // The batch module on its own: the walker, shards and the journal, no engine.
+        .testTarget(name: "DocOrientBatchTests", dependencies: ["DocOrientBatch"]),
         .testTarget(
             name: "DocOrientServerTests",
             dependencies: [

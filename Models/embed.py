@@ -17,23 +17,93 @@ TARGET = os.path.join(HERE, "..", "Sources", "DocOrient", "Resolver", "Calibrati
 
 # Swift type of each section, in declaration order of the memberwise initialisers.
 SECTIONS = {
-    "analysis": ("AnalysisParameters", [
-        "probeLongSide", "firstPassLongSide", "minProbeTextHeight", "targetTextHeight", "minTextHeight", "maxTextHeight", "probeThreshold", "probeMaxThreshold",
-        "convincingGlyphs", "convincingAxisRatio", "blurProbeThreshold",
-        "maxUpscale", "windowThresholdBelowProbe", "windowMaxThreshold"]),
+    "analysis": (
+        "AnalysisParameters",
+        [
+            "probeLongSide",
+            "firstPassLongSide",
+            "minProbeTextHeight",
+            "targetTextHeight",
+            "minTextHeight",
+            "maxTextHeight",
+            "probeThreshold",
+            "probeMaxThreshold",
+            "convincingGlyphs",
+            "convincingAxisRatio",
+            "blurProbeThreshold",
+            "maxUpscale",
+            "windowThresholdBelowProbe",
+            "windowMaxThreshold",
+        ],
+    ),
     "scoring": ("ScoringWeights", ["minWordConfidence", "dictionaryWeight"]),
-    "cascade": ("CascadeParameters", [
-        "minGlyphs", "windowSideInTextHeights", "windowMinGlyphs", "maxWindows", "windowParts", "maxLines", "earlyExitScore",
-        "earlyExitRatio", "axisMinPairs", "axisMinRatio", "singleReadDictionaryWords",
-        "singleReadDictionaryShare", "singleReadDictionaryCharacters", "singleReadDictionaryTellingWords", "singleReadTellingWords", "uprightnessOverTag"]),
-    "confidence": ("ConfidenceModel", [
-        "intercept", "bestScore", "secondScore", "margin", "dictionaryWords", "priorAgrees",
-        "priorDisagrees", "decideAt", "minScore", "priorMargin"]),
-    "page": ("PageParameters", [
-        "longSide", "maxUpscale", "backgroundTile", "maxWordsPerRead", "earlyExitScore", "earlyExitRatio",
-        "minScore", "minPlainWords", "mirrorMinDictionaryShare", "mirrorMinTellingWords"]),
-    "classifier": ("ClassifierParameters", [
-        "centreShortSide", "textShortSide", "textSquares", "orderAt", "decideAloneAt", "aloneConfidence", "overruleAt", "ocrStandsAt", "narrowAt", "pageMarks", "confirmParts"]),
+    "cascade": (
+        "CascadeParameters",
+        [
+            "minGlyphs",
+            "windowSideInTextHeights",
+            "windowMinGlyphs",
+            "maxWindows",
+            "windowParts",
+            "maxLines",
+            "earlyExitScore",
+            "earlyExitRatio",
+            "axisMinPairs",
+            "axisMinRatio",
+            "singleReadDictionaryWords",
+            "singleReadDictionaryShare",
+            "singleReadDictionaryCharacters",
+            "singleReadDictionaryTellingWords",
+            "singleReadTellingWords",
+            "uprightnessOverTag",
+        ],
+    ),
+    "confidence": (
+        "ConfidenceModel",
+        [
+            "intercept",
+            "bestScore",
+            "secondScore",
+            "margin",
+            "dictionaryWords",
+            "priorAgrees",
+            "priorDisagrees",
+            "decideAt",
+            "minScore",
+            "priorMargin",
+        ],
+    ),
+    "page": (
+        "PageParameters",
+        [
+            "longSide",
+            "maxUpscale",
+            "backgroundTile",
+            "maxWordsPerRead",
+            "earlyExitScore",
+            "earlyExitRatio",
+            "minScore",
+            "minPlainWords",
+            "mirrorMinDictionaryShare",
+            "mirrorMinTellingWords",
+        ],
+    ),
+    "classifier": (
+        "ClassifierParameters",
+        [
+            "centreShortSide",
+            "textShortSide",
+            "textSquares",
+            "orderAt",
+            "decideAloneAt",
+            "aloneConfidence",
+            "overruleAt",
+            "ocrStandsAt",
+            "narrowAt",
+            "pageMarks",
+            "confirmParts",
+        ],
+    ),
 }
 
 

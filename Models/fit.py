@@ -37,8 +37,8 @@ import csv
 import itertools
 import json
 import math
-import re
 import os
+import re
 import subprocess
 import sys
 
@@ -70,7 +70,7 @@ def load(paths):
 def evidence(words, min_conf):
     """Evidence.init(words:weights:) of Evidence.swift."""
     # telling: Evidence.tellingWords (long dictionary words and amounts).
-    e = dict(words=0, confident=0, chars=0.0, dict_words=0, dict_chars=0.0, telling=0, amounts=0)
+    e = {"words": 0, "confident": 0, "chars": 0.0, "dict_words": 0, "dict_chars": 0.0, "telling": 0, "amounts": 0}
     for w in words:
         text = w["text"]
         letters = sum(1 for ch in text if ch.isalpha())
@@ -96,7 +96,7 @@ def evidence(words, min_conf):
 
 
 def total(evs):
-    out = dict(words=0, confident=0, chars=0.0, dict_words=0, dict_chars=0.0, telling=0, amounts=0)
+    out = {"words": 0, "confident": 0, "chars": 0.0, "dict_words": 0, "dict_chars": 0.0, "telling": 0, "amounts": 0}
     for e in evs:
         for k in out:
             out[k] += e[k]
@@ -127,11 +127,15 @@ def reads_as_plain_text(fe, o, depth, p):
     share = e["dict_words"] / e["confident"] if e["confident"] else 0
     plain_share = (e["dict_words"] + e["amounts"]) / e["confident"] if e["confident"] else 0
     if plain_share >= p["singleReadDictionaryShare"] and any(
-            w["telling"] >= p["singleReadTellingWords"] for w in fe.per.get(o, [])[:depth]):
+        w["telling"] >= p["singleReadTellingWords"] for w in fe.per.get(o, [])[:depth]
+    ):
         return True
-    return (e["dict_words"] >= p["singleReadDictionaryWords"] and share >= p["singleReadDictionaryShare"]
-            and e["dict_chars"] >= p["singleReadDictionaryCharacters"]
-            and e["telling"] >= p["singleReadDictionaryTellingWords"])
+    return (
+        e["dict_words"] >= p["singleReadDictionaryWords"]
+        and share >= p["singleReadDictionaryShare"]
+        and e["dict_chars"] >= p["singleReadDictionaryCharacters"]
+        and e["telling"] >= p["singleReadDictionaryTellingWords"]
+    )
 
 
 def axis_is_clear(row, p):
@@ -285,7 +289,16 @@ def probability(w, x):
 
 def evaluate(rows, params, w, decide_at, min_score, prior_margin, verbose=False):
     """Accuracy, abstentions and cost of the full resolver on recorded rows."""
-    out = dict(right=0, wrong=0, undecided=0, confident_wrong=0, neg=0, neg_undecided=0, calls=[], bins={})
+    out = {
+        "right": 0,
+        "wrong": 0,
+        "undecided": 0,
+        "confident_wrong": 0,
+        "neg": 0,
+        "neg_undecided": 0,
+        "calls": [],
+        "bins": {},
+    }
     for row in rows:
         prior = row.get("prior")
         decidable = row["decidable"]
@@ -339,24 +352,28 @@ def training_set(rows, params, prior_margin):
 
 def search(rows, current, current_cascade):
     """Scoring and cascade parameters: fewest wrong winners, then fewest OCR calls."""
-    grid = dict(
-        minWordConfidence=[50, 60, 70],
-        dictionaryWeight=[0.5, 1.0, 2.0],
-        earlyExitScore=[20, 30, 40, 60],
-        earlyExitRatio=[2.5, 4, 6],
-        singleReadDictionaryWords=[4, 5, 6, 8],
-        singleReadDictionaryShare=[0.5, 0.6],
-        singleReadDictionaryCharacters=[20, 30, 40],
-    )
+    grid = {
+        "minWordConfidence": [50, 60, 70],
+        "dictionaryWeight": [0.5, 1.0, 2.0],
+        "earlyExitScore": [20, 30, 40, 60],
+        "earlyExitRatio": [2.5, 4, 6],
+        "singleReadDictionaryWords": [4, 5, 6, 8],
+        "singleReadDictionaryShare": [0.5, 0.6],
+        "singleReadDictionaryCharacters": [20, 30, 40],
+    }
     decidable = [r for r in rows if r["decidable"] and r["words"]]
     cache = {}
     best = None
     for values in itertools.product(*grid.values()):
-        p = dict(zip(grid.keys(), values), axisMinPairs=current_cascade["axisMinPairs"],
-                 axisMinRatio=current_cascade["axisMinRatio"], maxWindows=current_cascade["maxWindows"],
-                 singleReadTellingWords=current_cascade["singleReadTellingWords"],
-                 singleReadDictionaryTellingWords=current_cascade["singleReadDictionaryTellingWords"],
-                 uprightnessOverTag=current_cascade["uprightnessOverTag"])
+        p = dict(
+            zip(grid.keys(), values),
+            axisMinPairs=current_cascade["axisMinPairs"],
+            axisMinRatio=current_cascade["axisMinRatio"],
+            maxWindows=current_cascade["maxWindows"],
+            singleReadTellingWords=current_cascade["singleReadTellingWords"],
+            singleReadDictionaryTellingWords=current_cascade["singleReadDictionaryTellingWords"],
+            uprightnessOverTag=current_cascade["uprightnessOverTag"],
+        )
         key = (p["minWordConfidence"], p["dictionaryWeight"])
         if key not in cache:
             cache[key] = [FileEvidence(r, *key) for r in decidable]
@@ -397,7 +414,9 @@ def fit_part(traces, manifests):
             if split is None and splits is not None:
                 split = splits.get(r["file"])
                 if split is None:
-                    raise SystemExit(f"{path}: {r['file']} is not in {manifest}: is it the manifest the trace was recorded on?")
+                    raise SystemExit(
+                        f"{path}: {r['file']} is not in {manifest}: is it the manifest the trace was recorded on?"
+                    )
             (held_out if (split or "fit") != "fit" else fit).append(r)
     return fit, held_out
 
@@ -407,22 +426,31 @@ def main(argv=None):
     ap.add_argument("traces", nargs="+", help="exhaustive evaluation JSON lines to fit on")
     ap.add_argument("--validate", nargs="*", default=[], help="JSON lines to report on, not fitted")
     ap.add_argument("--write", action="store_true", help="update Models/calibration.json and the embedded copy")
-    ap.add_argument("--manifest", action="append", default=[],
-                    help="manifest.csv the traces were recorded on (once, or once per trace): its holdout rows "
-                         "are left out of the fit")
+    ap.add_argument(
+        "--manifest",
+        action="append",
+        default=[],
+        help="manifest.csv the traces were recorded on (once, or once per trace): its holdout rows "
+        "are left out of the fit",
+    )
     args = ap.parse_args(argv)
 
     with open(CALIBRATION) as fh:
         calibration = json.load(fh)
     rows, held_out = fit_part(args.traces, args.manifest)
     if not args.manifest and not any("split" in r for r in rows):
-        print("warning: no --manifest: every trace row is fitted on; pass the manifest the traces were recorded "
-              "on so its held-out rows are left out", file=sys.stderr)
+        print(
+            "warning: no --manifest: every trace row is fitted on; pass the manifest the traces were recorded "
+            "on so its held-out rows are left out",
+            file=sys.stderr,
+        )
     print(f"fitting on {len(rows)} fit rows; {len(held_out)} held-out rows left out (reported only)")
     current = calibration["confidence"]
     (wrong, calls), params = search(rows, current, calibration["cascade"])
-    print(f"search: {wrong} wrong winners on {sum(1 for r in rows if r['decidable'])} decidable, "
-          f"{calls / max(1, len(rows)):.1f} OCR calls per file with {params}")
+    print(
+        f"search: {wrong} wrong winners on {sum(1 for r in rows if r['decidable'])} decidable, "
+        f"{calls / max(1, len(rows)):.1f} OCR calls per file with {params}"
+    )
 
     prior_margin = current["priorMargin"]
     X, y = training_set(rows, params, prior_margin)
@@ -431,7 +459,7 @@ def main(argv=None):
 
     # decideAt: keep >= 97% of hard negatives undecidable and no wrong answer, answer as much as possible.
     min_score = current["minScore"]
-    candidates = sorted(set([round(x, 3) for x in np.linspace(0.3, 0.95, 66)]))
+    candidates = sorted({round(x, 3) for x in np.linspace(0.3, 0.95, 66)})
     chosen = None
     for t in candidates:
         r = evaluate(rows, params, w, t, min_score, prior_margin)
@@ -442,27 +470,41 @@ def main(argv=None):
     if chosen is None:
         chosen = (0.9, evaluate(rows, params, w, 0.9, min_score, prior_margin))
     decide_at, r = chosen
-    print(f"decideAt {decide_at}: right {r['right']}, wrong {r['wrong']}, undecided {r['undecided']}, "
-          f"negatives undecidable {r['neg_undecided']}/{r['neg']}, median OCR calls {np.median(r['calls'])}")
+    print(
+        f"decideAt {decide_at}: right {r['right']}, wrong {r['wrong']}, undecided {r['undecided']}, "
+        f"negatives undecidable {r['neg_undecided']}/{r['neg']}, median OCR calls {np.median(r['calls'])}"
+    )
     reports = [("fit part", rows)] + ([("held-out rows of the traces", held_out)] if held_out else [])
     reports += [(p, [x for x in load([p]) if "words" in x]) for p in args.validate]
     for label, rs in reports:
         e = evaluate(rs, params, w, decide_at, min_score, prior_margin, verbose=True)
         n = e["right"] + e["wrong"] + e["undecided"]
-        print(f"{label}: right {e['right']}/{n} ({100 * e['right'] / max(1, n):.1f}%), wrong {e['wrong']} "
-              f"({e['confident_wrong']} above 0.9), undecided {e['undecided']}, "
-              f"negatives undecidable {e['neg_undecided']}/{e['neg']}, median OCR calls {np.median(e['calls'])}")
-        print("  reliability (confidence bin: winners right / files):",
-              {f"{b / 10:.1f}": f"{v[1]}/{v[0]}" for b, v in sorted(e["bins"].items())})
+        print(
+            f"{label}: right {e['right']}/{n} ({100 * e['right'] / max(1, n):.1f}%), wrong {e['wrong']} "
+            f"({e['confident_wrong']} above 0.9), undecided {e['undecided']}, "
+            f"negatives undecidable {e['neg_undecided']}/{e['neg']}, median OCR calls {np.median(e['calls'])}"
+        )
+        print(
+            "  reliability (confidence bin: winners right / files):",
+            {f"{b / 10:.1f}": f"{v[1]}/{v[0]}" for b, v in sorted(e["bins"].items())},
+        )
 
     if args.write:
-        calibration["fittedWith"] = "python3 Models/fit.py " + " ".join(
-            os.path.basename(p) for p in args.traces) + "".join(
-            f" --manifest {m}" for m in args.manifest) + " --write (see Models/README.md)"
+        calibration["fittedWith"] = (
+            "python3 Models/fit.py "
+            + " ".join(os.path.basename(p) for p in args.traces)
+            + "".join(f" --manifest {m}" for m in args.manifest)
+            + " --write (see Models/README.md)"
+        )
         calibration["scoring"]["minWordConfidence"] = params["minWordConfidence"]
         calibration["scoring"]["dictionaryWeight"] = params["dictionaryWeight"]
-        for k in ["earlyExitScore", "earlyExitRatio", "singleReadDictionaryWords", "singleReadDictionaryShare",
-                  "singleReadDictionaryCharacters"]:
+        for k in [
+            "earlyExitScore",
+            "earlyExitRatio",
+            "singleReadDictionaryWords",
+            "singleReadDictionaryShare",
+            "singleReadDictionaryCharacters",
+        ]:
             calibration["cascade"][k] = params[k]
         conf = calibration["confidence"]
         conf["intercept"] = round(float(w[0]), 4)

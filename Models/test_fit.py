@@ -12,7 +12,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import fit  # noqa: E402
+import fit
 
 
 def write(path, text):
@@ -30,8 +30,15 @@ def manifest(tmp_path, name, rows, split=True):
         w = csv.DictWriter(fh, fieldnames=cols)
         w.writeheader()
         for f, s in rows:
-            w.writerow({"file": f, "upright_orientation": 1, "decidable": 1, "kind": "letter",
-                        **({"split": s} if split else {})})
+            w.writerow(
+                {
+                    "file": f,
+                    "upright_orientation": 1,
+                    "decidable": 1,
+                    "kind": "letter",
+                    **({"split": s} if split else {}),
+                }
+            )
     return str(tmp_path / name)
 
 
@@ -68,8 +75,9 @@ def test_the_replay_reads_the_mirrored_pair_at_the_first_part_as_the_cascade_doe
     # part, the mirrored candidate reads plain text from its first part (Cascade.readMirroredBeside).
     cascade = json.load(open(fit.CALIBRATION))["cascade"]
     junk = [{"text": "xq", "confidence": 80, "isFromDictionary": False}]
-    plain = [{"text": w, "confidence": 90, "isFromDictionary": True}
-             for w in ("receipt", "payment", "thank", "you", "total")]
+    plain = [
+        {"text": w, "confidence": 90, "isFromDictionary": True} for w in ("receipt", "payment", "thank", "you", "total")
+    ]
     parts = 6
     words = {str(o): [junk] * parts for o in (1, 3, 4, 6, 8, 5, 7)}
     words["2"] = [plain] * parts

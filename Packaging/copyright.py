@@ -3,7 +3,8 @@
 
     python3 Packaging/copyright.py LINK_FILE_LIST CHECKOUTS_DIR > copyright
 
-Every licence of what the package ships: docorient itself, the orientation classifier model and its
+Every licence of what the package ships: docorient itself (Apache-2.0, LICENSE and NOTICE at the
+root of the repository), the orientation classifier model and its
 runtime (onnxruntime's C library, MIT), the
 Swift runtime and Foundation (linked in by --static-swift-stdlib, Foundation with its ICU), and each
 Swift package whose modules the linker was given (read from SwiftPM's link file list, so a package
@@ -11,6 +12,7 @@ that is resolved but not linked, a test helper say, is not claimed). Apache-2.0 
 to /usr/share/common-licenses (Debian policy 12.5); any other licence, every NOTICE file (Apache-2.0
 section 4(d)) and the Swift runtime library exception are copied in full.
 """
+
 import pathlib
 import re
 import sys
@@ -69,11 +71,6 @@ License: Apache-2.0
  /usr/share/common-licenses/Apache-2.0.
 """
 
-DOCORIENT = """\
-License: docorient
- No licence has been chosen for docorient's own code yet.
-"""
-
 
 def field_text(text: str) -> str:
     """A text as the continuation lines of a DEP-5 field: one space in front, '.' for blank lines."""
@@ -129,11 +126,17 @@ def main() -> None:
             packages.setdefault(package.name, package)
 
     swift = "Apache-2.0 with Swift-Runtime-Library exception"
-    licences = {"docorient": DOCORIENT, "Apache-2.0": APACHE, swift: RUNTIME_EXCEPTION,
-                "Unicode-3.0": "License: Unicode-3.0\n" + field_text((HERE / "licenses/Unicode-3.0").read_text()) + "\n"}
-    copyright = ["the docorient authors", "Apple Inc. and the Swift project authors (Swift runtime, Foundation)",
-                 "2016-2024 Unicode, Inc. (ICU in Foundation)"]
-    used = ["docorient", swift, "Unicode-3.0"]
+    licences = {
+        "Apache-2.0": APACHE,
+        swift: RUNTIME_EXCEPTION,
+        "Unicode-3.0": "License: Unicode-3.0\n" + field_text((HERE / "licenses/Unicode-3.0").read_text()) + "\n",
+    }
+    copyright = [
+        "the docorient authors",
+        "Apple Inc. and the Swift project authors (Swift runtime, Foundation)",
+        "2016-2024 Unicode, Inc. (ICU in Foundation)",
+    ]
+    used = ["Apache-2.0", swift, "Unicode-3.0"]
     listed = ["the Swift runtime, Dispatch and Foundation (" + swift + ")", "ICU in Foundation (Unicode-3.0)"]
     notices = []
     for name, package in sorted(packages.items(), key=lambda item: item[0].lower()):
@@ -158,7 +161,7 @@ def main() -> None:
         "Files: *",
         "Copyright: " + "\n ".join(copyright),
         "License: " + " and ".join(used),
-        "Comment: docorient's own code, and linked into /usr/bin/docorient: " + ", ".join(listed) + ".",
+        "Comment: docorient's own code (Apache-2.0), and linked into /usr/bin/docorient: " + ", ".join(listed) + ".",
     ]
     if notices:
         binary.append(field_text("\n".join(["", "The NOTICE files of the Apache-2.0 packages:", ""] + notices)))

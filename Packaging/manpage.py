@@ -11,6 +11,7 @@ it is. What changes, and why:
 - a blank line of the help text becomes `.Pp` (a blank line in mdoc is an error to groff), and a
   run of lines indented by two spaces (the Examples) a literal display, so they keep their lines.
 """
+
 import re
 import sys
 

@@ -2,15 +2,15 @@
 # Runs docorient's libFuzzer targets (address sanitizer on), each for SECONDS, seeded from Corpus/.
 #   Scripts/fuzz.sh [SECONDS] [TARGET...]     targets: jpeg tiff png xmp turbojpeg heif (default: all)
 # Crashes land in .fuzz/crashes/TARGET/; copy each into Tests/Regressions/TARGET/ (the test suite
-# replays every file there through `docorient-fuzz TARGET FILE`).
+# replays every file there through `DocOrientFuzz TARGET FILE`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-600}; shift || true
 targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(jpeg tiff png xmp turbojpeg heif)
 scratch=.build-fuzz
-swift build --scratch-path "$scratch" --product docorient-fuzz \
+swift build --scratch-path "$scratch" --product DocOrientFuzz \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -DFUZZING >/dev/null
-bin=$(swift build --scratch-path "$scratch" --show-bin-path)/docorient-fuzz
+bin=$(swift build --scratch-path "$scratch" --show-bin-path)/DocOrientFuzz
 
 seed_dir() {  # target -> a folder of seed inputs
   local t=$1 d=.fuzz/seeds/$1

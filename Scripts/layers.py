@@ -22,7 +22,7 @@ SOURCES = os.path.join(ROOT, "Sources")
 DECLARATION = re.compile(
     r"^(?:@[\w.]+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|fileprivate|private|final|indirect)\s+)*"
     r"(?:struct|class|enum|protocol|actor|typealias)\s+([A-Za-z_]\w*)",
-    re.M,
+    re.MULTILINE,
 )
 WORD = re.compile(r"[A-Za-z_]\w*")
 

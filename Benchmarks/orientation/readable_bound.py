@@ -29,7 +29,7 @@ import tempfile
 from PIL import Image
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "Corpus"))
-import generate  # noqa: E402  (display: the stored pixels as an EXIF orientation shows them)
+import generate  # display: the stored pixels as an EXIF orientation shows them
 
 SCALES = (1.0, 0.5, 1 / 3, 0.25)
 MODES = (6, 11)

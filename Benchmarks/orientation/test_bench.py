@@ -8,24 +8,28 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import bench  # noqa: E402
+import bench
 
 
 def test_composition_follows_the_dihedral_group():
-    assert bench.compose(6, 6) == 3          # two quarter turns clockwise
-    assert bench.compose(6, 8) == 1          # 6 and 8 are each other's inverse
+    assert bench.compose(6, 6) == 3  # two quarter turns clockwise
+    assert bench.compose(6, 8) == 1  # 6 and 8 are each other's inverse
     assert bench.compose(3, 3) == 1
-    for u in (2, 4, 5, 7):                   # mirrors are their own inverses
+    for u in (2, 4, 5, 7):  # mirrors are their own inverses
         assert bench.compose(u, u) == 1
     assert bench.compose(1, 2) == 2
-    assert bench.compose(3, 2) == 4          # turn 180 then flip left-right = flip top-bottom
-    assert bench.compose(6, 2) == 5          # turn clockwise then flip = transpose
+    assert bench.compose(3, 2) == 4  # turn 180 then flip left-right = flip top-bottom
+    assert bench.compose(6, 2) == 5  # turn clockwise then flip = transpose
     assert bench.compose(8, 2) == 7
 
 
 def test_every_peer_mapping_covers_the_four_rotations():
-    for table in (bench.TESS_ROTATE_TO_EXIF, bench.TESS_ORIENT_DEG_TO_EXIF,
-                  bench.LEPT_ORIENT_TO_EXIF, bench.RAPID_LABEL_TO_EXIF):
+    for table in (
+        bench.TESS_ROTATE_TO_EXIF,
+        bench.TESS_ORIENT_DEG_TO_EXIF,
+        bench.LEPT_ORIENT_TO_EXIF,
+        bench.RAPID_LABEL_TO_EXIF,
+    ):
         assert sorted(table.values()) == [1, 3, 6, 8]
     # Tesseract's "Rotate" R and "Orientation in degrees" D are related by R = 360 - D
     for d, u in bench.TESS_ORIENT_DEG_TO_EXIF.items():
@@ -50,14 +54,25 @@ def test_summary_counts_abstentions_and_wrong_answers():
 # Parts, summaries, reliability, time distribution, real-set expansion
 # ---------------------------------------------------------------------------
 
-import csv  # noqa: E402
-import math  # noqa: E402
+import csv
+import math
 
-import pytest  # noqa: E402
-from PIL import Image  # noqa: E402
+import pytest
+from PIL import Image
 
-OLD_COLUMNS = ["file", "upright_orientation", "decidable", "exif_orientation", "kind",
-               "degradations", "format", "width", "height", "seed", "source"]
+OLD_COLUMNS = [
+    "file",
+    "upright_orientation",
+    "decidable",
+    "exif_orientation",
+    "kind",
+    "degradations",
+    "format",
+    "width",
+    "height",
+    "seed",
+    "source",
+]
 NEW_COLUMNS = OLD_COLUMNS + ["family", "font_class", "capture", "split"]
 
 
@@ -70,24 +85,63 @@ def write_manifest(path, columns, rows):
     return str(path)
 
 
-def rec(part="fit", decidable=True, truth=1, answer=1, seconds=1.0, confidence=None, kind="letter",
-        font_class="serif", capture="flat", peer="docorient", path=None):
-    r = {"peer": peer, "part": part, "decidable": decidable, "truth": truth, "answer": answer,
-         "abstained": answer is None, "correct": decidable and answer == truth, "seconds": seconds,
-         "kind": kind, "font_class": font_class, "capture": capture, "family": "", "file": path or "f",
-         "path": path or "f"}
+def rec(
+    part="fit",
+    decidable=True,
+    truth=1,
+    answer=1,
+    seconds=1.0,
+    confidence=None,
+    kind="letter",
+    font_class="serif",
+    capture="flat",
+    peer="docorient",
+    path=None,
+):
+    r = {
+        "peer": peer,
+        "part": part,
+        "decidable": decidable,
+        "truth": truth,
+        "answer": answer,
+        "abstained": answer is None,
+        "correct": decidable and answer == truth,
+        "seconds": seconds,
+        "kind": kind,
+        "font_class": font_class,
+        "capture": capture,
+        "family": "",
+        "file": path or "f",
+        "path": path or "f",
+    }
     if confidence is not None:
         r["confidence"] = confidence
     return r
 
 
 def test_a_manifest_without_split_columns_is_all_fit_with_the_font_token_as_family(tmp_path):
-    m = write_manifest(tmp_path / "manifest.csv", OLD_COLUMNS, [
-        {"file": "0000_receipt.jpg", "upright_orientation": "6", "decidable": "1", "exif_orientation": "",
-         "kind": "receipt", "degradations": "font:DejaVuSansCondensed;faint:0.33;jpeg:83"},
-        {"file": "0001_blank.jpg", "upright_orientation": "3", "decidable": "0", "exif_orientation": "1",
-         "kind": "blank", "degradations": "crease;jpeg:80"},
-    ])
+    m = write_manifest(
+        tmp_path / "manifest.csv",
+        OLD_COLUMNS,
+        [
+            {
+                "file": "0000_receipt.jpg",
+                "upright_orientation": "6",
+                "decidable": "1",
+                "exif_orientation": "",
+                "kind": "receipt",
+                "degradations": "font:DejaVuSansCondensed;faint:0.33;jpeg:83",
+            },
+            {
+                "file": "0001_blank.jpg",
+                "upright_orientation": "3",
+                "decidable": "0",
+                "exif_orientation": "1",
+                "kind": "blank",
+                "degradations": "crease;jpeg:80",
+            },
+        ],
+    )
     a, b = bench.generated_entries(m)
     assert (a["part"], a["family"], a["capture"], a["font_class"]) == ("fit", "DejaVuSansCondensed", "flat", "")
     assert (a["truth"], a["decidable"], a["exif_orientation"]) == (6, True, None)
@@ -96,46 +150,75 @@ def test_a_manifest_without_split_columns_is_all_fit_with_the_font_token_as_fami
 
 
 def test_the_split_column_decides_the_part(tmp_path):
-    m = write_manifest(tmp_path / "manifest.csv", NEW_COLUMNS, [
-        {"file": "a.jpg", "upright_orientation": "1", "decidable": "1", "kind": "letter",
-         "degradations": "font:X", "family": "Nimbus Roman", "font_class": "serif", "capture": "curled",
-         "split": "holdout"},
-        {"file": "b.jpg", "upright_orientation": "8", "decidable": "1", "kind": "letter",
-         "degradations": "font:Y", "family": "DejaVu Sans", "font_class": "sans", "capture": "handheld",
-         "split": "fit"},
-    ])
+    m = write_manifest(
+        tmp_path / "manifest.csv",
+        NEW_COLUMNS,
+        [
+            {
+                "file": "a.jpg",
+                "upright_orientation": "1",
+                "decidable": "1",
+                "kind": "letter",
+                "degradations": "font:X",
+                "family": "Nimbus Roman",
+                "font_class": "serif",
+                "capture": "curled",
+                "split": "holdout",
+            },
+            {
+                "file": "b.jpg",
+                "upright_orientation": "8",
+                "decidable": "1",
+                "kind": "letter",
+                "degradations": "font:Y",
+                "family": "DejaVu Sans",
+                "font_class": "sans",
+                "capture": "handheld",
+                "split": "fit",
+            },
+        ],
+    )
     a, b = bench.generated_entries(m)
     assert (a["part"], a["family"], a["font_class"], a["capture"]) == ("holdout", "Nimbus Roman", "serif", "curled")
     assert (b["part"], b["family"], b["capture"]) == ("fit", "DejaVu Sans", "handheld")
-    bad = write_manifest(tmp_path / "bad.csv", NEW_COLUMNS, [
-        {"file": "c.jpg", "upright_orientation": "1", "decidable": "1", "kind": "letter", "split": "test"}])
+    bad = write_manifest(
+        tmp_path / "bad.csv",
+        NEW_COLUMNS,
+        [{"file": "c.jpg", "upright_orientation": "1", "decidable": "1", "kind": "letter", "split": "test"}],
+    )
     with pytest.raises(SystemExit):
         bench.generated_entries(bad)
 
 
 def test_the_slowest_tenth_share_and_percentiles_of_the_time_distribution():
     even = bench.time_distribution([1.0] * 20)
-    assert even["slowest10"] == pytest.approx(0.1)          # 2 of 20 files, 2 of 20 seconds
+    assert even["slowest10"] == pytest.approx(0.1)  # 2 of 20 files, 2 of 20 seconds
     skewed = bench.time_distribution([1.0] * 18 + [41.0, 41.0])
     assert skewed["slowest10"] == pytest.approx(82 / 100)
     assert (skewed["median"], skewed["max"], skewed["total"]) == (1.0, 41.0, 100.0)
     assert skewed["p99"] == pytest.approx(41.0)
     assert skewed["p90"] == pytest.approx(1.0 + 40.0 * 0.1)  # between the 18th and 19th value
-    few = bench.time_distribution([3.0, 1.0, None])           # under ten files: the slowest one
+    few = bench.time_distribution([3.0, 1.0, None])  # under ten files: the slowest one
     assert few["slowest10"] == pytest.approx(0.75)
     assert math.isnan(bench.time_distribution([None])["median"])
 
 
 def test_summary_counts_confident_wrong_answers_only_at_or_above_0_9():
-    recs = [rec(answer=3, confidence=0.95), rec(answer=3, confidence=0.9), rec(answer=3, confidence=0.89),
-            rec(answer=3), rec(answer=1, confidence=0.99)]
+    recs = [
+        rec(answer=3, confidence=0.95),
+        rec(answer=3, confidence=0.9),
+        rec(answer=3, confidence=0.89),
+        rec(answer=3),
+        rec(answer=1, confidence=0.99),
+    ]
     s = bench.summarize(recs)
     assert (s["wrong"], s["wrong_confident"], s["correct"]) == (4, 2, 1)
 
 
 def test_headline_rows_keep_the_parts_apart_and_compare_time_with_osd_on_the_same_files():
     records = [
-        rec(part="fit", path="a", seconds=1.0), rec(part="fit", path="b", seconds=1.0, answer=None),
+        rec(part="fit", path="a", seconds=1.0),
+        rec(part="fit", path="b", seconds=1.0, answer=None),
         rec(part="holdout", path="c", seconds=4.0, answer=6, confidence=0.97),
         rec(part="real", path="d", seconds=2.0, decidable=False, answer=None),
         rec(part="fit", path="a", seconds=2.0, peer="osd-inprocess"),
@@ -152,45 +235,59 @@ def test_headline_rows_keep_the_parts_apart_and_compare_time_with_osd_on_the_sam
     held = {r[0]: r for r in bench.headline_rows(records, peers, "holdout")}
     assert held["docorient"][col["decidable right"]] == "0/1 (0.0%)"
     assert held["docorient"][col["wrong (conf >= 0.9)"]] == "1 (1)"
-    assert held["osd-inprocess"][col["wrong (conf >= 0.9)"]] == "0 (-)"   # OSD's confidence is no probability
+    assert held["osd-inprocess"][col["wrong (conf >= 0.9)"]] == "0 (-)"  # OSD's confidence is no probability
     assert held["docorient"][col["median / OSD"]] == "4.00"
     real = {r[0]: r for r in bench.headline_rows(records, peers, "real")}
     assert real["docorient"][col["hard negatives abstained"]] == "1/1"
     assert real["osd-inprocess"][col["hard negatives abstained"]] == "0/1"
     assert real["docorient"][col["hard negatives max s"]] == "2.000"
-    assert fit["docorient"][col["hard negatives max s"]] == "-"     # no hard negative in this part
+    assert fit["docorient"][col["hard negatives max s"]] == "-"  # no hard negative in this part
     everything = {r[0]: r for r in bench.headline_rows(records, peers, "all")}
     assert everything["docorient"][col["files"]] == 4
     assert everything["docorient"][col["total / OSD"]] == f"{8 / 7:.2f}"
 
 
 def test_breakdown_puts_the_worst_group_first():
-    recs = ([rec(kind="letter")] * 4 + [rec(kind="flyer", answer=3), rec(kind="flyer")]
-            + [rec(kind="blank", decidable=False, answer=None), rec(kind="label", answer=None), rec(kind="label")])
+    recs = (
+        [rec(kind="letter")] * 4
+        + [rec(kind="flyer", answer=3), rec(kind="flyer")]
+        + [rec(kind="blank", decidable=False, answer=None), rec(kind="label", answer=None), rec(kind="label")]
+    )
     order = [k for k, _ in bench.breakdown(recs, "kind")]
-    assert set(order[-2:]) == {"blank", "letter"}             # all handled right
-    assert order[:2] == ["flyer", "label"]                    # half right; the wrong answer ranks worse
+    assert set(order[-2:]) == {"blank", "letter"}  # all handled right
+    assert order[:2] == ["flyer", "label"]  # half right; the wrong answer ranks worse
 
 
 def test_reliability_bins_count_answered_decidable_files_and_hard_negatives_apart():
-    recs = [rec(confidence=0.995), rec(confidence=0.99), rec(confidence=0.991, answer=3),
-            rec(confidence=0.92), rec(confidence=0.3, answer=6), rec(confidence=0.5),
-            rec(confidence=0.7, answer=None),                                     # abstained: not counted
-            rec(confidence=0.96, decidable=False, answer=1)]                      # answered hard negative
+    recs = [
+        rec(confidence=0.995),
+        rec(confidence=0.99),
+        rec(confidence=0.991, answer=3),
+        rec(confidence=0.92),
+        rec(confidence=0.3, answer=6),
+        rec(confidence=0.5),
+        rec(confidence=0.7, answer=None),  # abstained: not counted
+        rec(confidence=0.96, decidable=False, answer=1),
+    ]  # answered hard negative
     bins = {b["bin"]: b for b in bench.reliability(recs)}
     assert list(bins) == ["<0.5", "0.5-0.7", "0.7-0.8", "0.8-0.9", "0.9-0.95", "0.95-0.99", ">=0.99"]
     assert (bins[">=0.99"]["n"], bins[">=0.99"]["right"]) == (3, 2)
     assert bins[">=0.99"]["share"] == pytest.approx(2 / 3)
     assert (bins["0.9-0.95"]["n"], bins["0.9-0.95"]["right"]) == (1, 1)
     assert (bins["<0.5"]["n"], bins["<0.5"]["right"]) == (1, 0)
-    assert bins["0.5-0.7"]["n"] == 1                          # a bin holds its lower edge
+    assert bins["0.5-0.7"]["n"] == 1  # a bin holds its lower edge
     assert bins["0.7-0.8"]["n"] == 0
     assert (bins["0.95-0.99"]["n"], bins["0.95-0.99"]["negatives"]) == (0, 1)
 
 
 def test_misses_list_confident_wrong_answers_first_then_undecidables():
-    recs = [rec(path="ok"), rec(path="w1", answer=3, confidence=0.6), rec(path="u", answer=None),
-            rec(path="w2", answer=6, confidence=0.97), rec(path="neg", decidable=False, answer=None)]
+    recs = [
+        rec(path="ok"),
+        rec(path="w1", answer=3, confidence=0.6),
+        rec(path="u", answer=None),
+        rec(path="w2", answer=6, confidence=0.97),
+        rec(path="neg", decidable=False, answer=None),
+    ]
     assert [r["path"] for r in bench.misses(recs)] == ["w2", "w1", "u"]
 
 
@@ -201,7 +298,7 @@ def test_about_a_third_of_the_real_files_get_one_mirrored_variant():
     mirrored = [v[4] for v in variants if len(v) == 5]
     assert 70 <= len(mirrored) <= 130
     assert set(mirrored) == {2, 4, 5, 7}
-    assert variants == [bench.real_orientations(n) for n in names]   # the same every run
+    assert variants == [bench.real_orientations(n) for n in names]  # the same every run
 
 
 # A 3x2 upright image with six distinct colours; the display transform of each EXIF value
@@ -225,10 +322,23 @@ def test_real_files_are_stored_so_each_orientation_displays_them_upright(tmp_pat
         for x, v in enumerate(row):
             small.putpixel((x, y), COLOURS[v])
     small.save(src / "img" / "page.png")
-    m = write_manifest(src / "manifest.csv", ["file", "upright_orientation", "decidable", "kind", "capture",
-                                              "language", "source", "commit", "path", "licence", "notes"],
-                       [{"file": "img/page.png", "upright_orientation": "1", "decidable": "1", "kind": "book",
-                         "capture": "scan"}])
+    m = write_manifest(
+        src / "manifest.csv",
+        [
+            "file",
+            "upright_orientation",
+            "decidable",
+            "kind",
+            "capture",
+            "language",
+            "source",
+            "commit",
+            "path",
+            "licence",
+            "notes",
+        ],
+        [{"file": "img/page.png", "upright_orientation": "1", "decidable": "1", "kind": "book", "capture": "scan"}],
+    )
     out = tmp_path / "variants"
     entries = bench.real_entries(m, str(out))
     assert [e["truth"] for e in entries] == bench.real_orientations("img/page.png")
@@ -250,14 +360,19 @@ def test_real_jpeg_files_are_written_as_jpeg_without_exif_and_alpha_is_flattened
     src = tmp_path / "real"
     src.mkdir()
     page = Image.new("RGB", (64, 32), (255, 255, 255))
-    page.paste((0, 0, 0), (0, 0, 16, 16))                   # dark block at the top left
+    page.paste((0, 0, 0), (0, 0, 16, 16))  # dark block at the top left
     page.save(src / "p.jpg", quality=95)
     Image.new("RGBA", (8, 8), (0, 0, 0, 0)).save(src / "t.png")
     Image.new("LA", (8, 8)).save(src / "la.png")
-    m = write_manifest(src / "manifest.csv", ["file", "upright_orientation", "decidable", "kind", "capture"],
-                       [{"file": "p.jpg", "upright_orientation": "1", "decidable": "1", "kind": "x", "capture": "photo"},
-                        {"file": "t.png", "upright_orientation": "1", "decidable": "0", "kind": "y", "capture": "scan"},
-                        {"file": "la.png", "upright_orientation": "1", "decidable": "0", "kind": "y", "capture": "scan"}])
+    m = write_manifest(
+        src / "manifest.csv",
+        ["file", "upright_orientation", "decidable", "kind", "capture"],
+        [
+            {"file": "p.jpg", "upright_orientation": "1", "decidable": "1", "kind": "x", "capture": "photo"},
+            {"file": "t.png", "upright_orientation": "1", "decidable": "0", "kind": "y", "capture": "scan"},
+            {"file": "la.png", "upright_orientation": "1", "decidable": "0", "kind": "y", "capture": "scan"},
+        ],
+    )
     entries = bench.real_entries(m, str(tmp_path / "out"))
     jpegs = [e for e in entries if e["source_file"] == "p.jpg"]
     for e in jpegs:
@@ -267,8 +382,10 @@ def test_real_jpeg_files_are_written_as_jpeg_without_exif_and_alpha_is_flattened
             g = im.convert("L")
             # the corner the dark block is stored in must display at the top left
             w, h = g.size
-            dark = min(((cx, cy) for cx in (0, 1) for cy in (0, 1)),
-                       key=lambda c: g.getpixel((4 + c[0] * (w - 9), 4 + c[1] * (h - 9))))
+            dark = min(
+                ((cx, cy) for cx in (0, 1) for cy in (0, 1)),
+                key=lambda c: g.getpixel((4 + c[0] * (w - 9), 4 + c[1] * (h - 9))),
+            )
             stored = [[0, 0], [0, 0]]
             stored[dark[1]][dark[0]] = 1
             upright = bench._apply(e["truth"], tuple(tuple(r) for r in stored))
@@ -284,8 +401,8 @@ def test_real_jpeg_files_are_written_as_jpeg_without_exif_and_alpha_is_flattened
 # HEIC twins (Corpus/generate.py --heic): docorient reads the HEIC, the others its JPEG twin
 # ---------------------------------------------------------------------------
 
-import json  # noqa: E402
-import shutil  # noqa: E402
+import json
+import shutil
 
 REPO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 
@@ -302,7 +419,7 @@ def test_twin_summary_compares_each_heic_answer_with_its_jpegs():
     j1 = {**rec(path="a.jpg", answer=6, truth=6, confidence=0.95, seconds=1.0), "file": "a.jpg"}
     h2 = {**rec(path="b.heic", answer=None, truth=3, seconds=4.0), "file": "b.heic", "twin": "b.jpg"}
     j2 = {**rec(path="b.jpg", answer=3, truth=3, confidence=0.6, seconds=3.0), "file": "b.jpg"}
-    lone = {**rec(path="c.heic"), "file": "c.heic", "twin": "c.jpg"}            # twin not in the run
+    lone = {**rec(path="c.heic"), "file": "c.heic", "twin": "c.jpg"}  # twin not in the run
     pairs = bench.twin_pairs([h1, j1, h2, j2, lone])
     assert [(h["file"], j["file"]) for h, j in pairs] == [("a.heic", "a.jpg"), ("b.heic", "b.jpg")]
     s = bench.twin_summary(pairs)
@@ -317,8 +434,10 @@ def test_twin_summary_compares_each_heic_answer_with_its_jpegs():
 def test_a_generated_set_with_heic_twins_gives_the_other_peers_the_jpeg_and_docorient_the_heic(tmp_path):
     g = bench._generate_module()
     # two small pages (about 1 s each to make): a sign and a one-line strip, mild camera
-    specs = [g.Spec(0, "sign", 6, "wrong", 31, long_side=640, wrong_tag=1, family="DejaVu Sans", heic=True, mild=True),
-             g.Spec(1, "oneline", 1, "absent", 32, long_side=640, family="DejaVu Sans", heic=True, mild=True)]
+    specs = [
+        g.Spec(0, "sign", 6, "wrong", 31, long_side=640, wrong_tag=1, family="DejaVu Sans", heic=True, mild=True),
+        g.Spec(1, "oneline", 1, "absent", 32, long_side=640, family="DejaVu Sans", heic=True, mild=True),
+    ]
     g.generate(specs, str(tmp_path / "set"), jobs=1)
     manifest = str(tmp_path / "set" / "manifest.csv")
     entries = {e["file"]: e for e in bench.generated_entries(manifest)}
@@ -339,7 +458,7 @@ def test_a_generated_set_with_heic_twins_gives_the_other_peers_the_jpeg_and_doco
         osd_h, osd_j = recs[("osd-inprocess", name + ".heic")], recs[("osd-inprocess", name + ".jpg")]
         assert osd_h["read_twin"] and "read_twin" not in osd_j
         assert osd_h.get("note") not in ("unreadable", "missing")
-        assert (osd_h["answer"], osd_h["seconds"]) == (osd_j["answer"], osd_j["seconds"])   # the one reading
+        assert (osd_h["answer"], osd_h["seconds"]) == (osd_j["answer"], osd_j["seconds"])  # the one reading
         assert osd_h["format"] == "heic" and osd_h["truth"] == osd_j["truth"]
     text = md.read_text()
     assert "by format" in text
@@ -347,12 +466,13 @@ def test_a_generated_set_with_heic_twins_gives_the_other_peers_the_jpeg_and_doco
         for name in ("0000_sign", "0001_oneline"):
             d_h, d_j = recs[("docorient", name + ".heic")], recs[("docorient", name + ".jpg")]
             assert "read_twin" not in d_h and d_h.get("note") != "missing" and d_h.get("verdict")
-            assert d_h["answer"] == d_j["answer"], name          # the same stored pixels
+            assert d_h["answer"] == d_j["answer"], name  # the same stored pixels
         assert "docorient on HEIC twins vs the same captures as JPEG" in text
 
 
 def test_the_paper_finder_measure_tells_a_box_on_the_sheet_from_one_beside_it():
     import paper_finder
+
     quad = [(100, 100), (300, 110), (290, 400), (90, 390)]
     on = paper_finder.overlap(quad, (80, 90, 240, 330), 400, 500)
     assert on[0] > 0.98 and on[1] > 0.7

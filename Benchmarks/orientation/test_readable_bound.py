@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import readable_bound  # noqa: E402
+import readable_bound
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 

@@ -59,8 +59,12 @@ def sample_files(folder):
 def cli_records(binary, files, jobs):
     """Runs `docorient fix --dry-run --json --jobs N` over files: (records by path, seconds)."""
     start = time.perf_counter()
-    done = subprocess.run([binary, "fix", "--dry-run", "--json", "--jobs", str(jobs), *files],
-                          capture_output=True, text=True, timeout=1800)
+    done = subprocess.run(
+        [binary, "fix", "--dry-run", "--json", "--jobs", str(jobs), *files],
+        capture_output=True,
+        text=True,
+        timeout=1800,
+    )
     seconds = time.perf_counter() - start
     records = {}
     for line in done.stdout.splitlines():
@@ -69,8 +73,10 @@ def cli_records(binary, files, jobs):
             records[os.path.abspath(record["path"])] = record
     missing = [f for f in files if f not in records]
     if missing:
-        raise SystemExit(f"the CLI gave no record for {len(missing)} files (exit {done.returncode}): "
-                         f"{missing[:3]}\n{done.stderr[-2000:]}")
+        raise SystemExit(
+            f"the CLI gave no record for {len(missing)} files (exit {done.returncode}): "
+            f"{missing[:3]}\n{done.stderr[-2000:]}"
+        )
     return records, seconds
 
 
@@ -141,21 +147,32 @@ def load(port, bodies, requests, clients, deadline, on_answered):
             start = time.perf_counter()
             while True:
                 try:
-                    conn.request("POST", "/v1/orientation", body=body,
-                                 headers={"Content-Type": "application/octet-stream"})
+                    conn.request(
+                        "POST", "/v1/orientation", body=body, headers={"Content-Type": "application/octet-stream"}
+                    )
                     response = conn.getresponse()
                     payload = response.read()
                 except (ConnectionError, http.client.HTTPException, OSError) as error:
                     conn.close()
-                    results[i] = {"path": path, "status": None, "error": repr(error),
-                                  "seconds": time.perf_counter() - start, "refused": refused}
+                    results[i] = {
+                        "path": path,
+                        "status": None,
+                        "error": repr(error),
+                        "seconds": time.perf_counter() - start,
+                        "refused": refused,
+                    }
                     break
                 if response.status == 503 and time.monotonic() < deadline:
                     refused += 1
                     time.sleep(float(response.getheader("Retry-After", "1")))
                     continue
-                results[i] = {"path": path, "status": response.status, "body": payload,
-                              "seconds": time.perf_counter() - start, "refused": refused}
+                results[i] = {
+                    "path": path,
+                    "status": response.status,
+                    "body": payload,
+                    "seconds": time.perf_counter() - start,
+                    "refused": refused,
+                }
                 break
             with lock:
                 answered[0] += 1
@@ -189,8 +206,9 @@ def run(binary, requests, clients, samples=SAMPLES, cli_jobs=2, max_in_flight=No
             rss["early"] = memory(server.process.pid)
 
     try:
-        results, seconds = load(server.port, bodies, requests, clients, time.monotonic() + deadline_seconds,
-                                on_answered)
+        results, seconds = load(
+            server.port, bodies, requests, clients, time.monotonic() + deadline_seconds, on_answered
+        )
         rss["end"] = memory(server.process.pid)
     finally:
         exit_status = server.stop()
@@ -205,16 +223,25 @@ def run(binary, requests, clients, samples=SAMPLES, cli_jobs=2, max_in_flight=No
         if got != want:
             mismatches.append((os.path.basename(r["path"]), want, got))
     return {
-        "requests": requests, "answered": len(results), "clients": clients, "files": len(files),
-        "seconds": seconds, "throughput": len(results) / seconds if seconds else 0.0,
-        "cli_seconds": cli_seconds, "cli_throughput": len(files) / cli_seconds,
-        "p50_ms": percentile(latencies, 50) * 1000, "p99_ms": percentile(latencies, 99) * 1000,
+        "requests": requests,
+        "answered": len(results),
+        "clients": clients,
+        "files": len(files),
+        "seconds": seconds,
+        "throughput": len(results) / seconds if seconds else 0.0,
+        "cli_seconds": cli_seconds,
+        "cli_throughput": len(files) / cli_seconds,
+        "p50_ms": percentile(latencies, 50) * 1000,
+        "p99_ms": percentile(latencies, 99) * 1000,
         "ok": len(latencies),
         "server_errors": sum(1 for r in results if r["status"] is not None and r["status"] >= 500),
         "failed": [r for r in results if r["status"] is None or (r["status"] != 200 and r["status"] < 500)],
         "refused_503": sum(r["refused"] for r in results),
-        "checkpoint": checkpoint, "rss_early_mib": rss.get("early", (float("nan"),) * 2),
-        "rss_end_mib": rss["end"], "mismatches": mismatches, "exit_status": exit_status,
+        "checkpoint": checkpoint,
+        "rss_early_mib": rss.get("early", (float("nan"),) * 2),
+        "rss_end_mib": rss["end"],
+        "mismatches": mismatches,
+        "exit_status": exit_status,
         "server_stderr": "".join(server.stderr[-20:]),
     }
 
@@ -223,10 +250,16 @@ def table(s):
     rows = [
         ("requests answered", f"{s['answered']}/{s['requests']} ({s['clients']} clients, {s['files']} files)"),
         ("service throughput", f"{s['throughput']:.2f} requests/s ({s['seconds']:.1f} s)"),
-        ("CLI fix --dry-run --jobs 2", f"{s['cli_throughput']:.2f} files/s ({s['files']} files, {s['cli_seconds']:.1f} s, start included)"),
+        (
+            "CLI fix --dry-run --jobs 2",
+            f"{s['cli_throughput']:.2f} files/s ({s['files']} files, {s['cli_seconds']:.1f} s, start included)",
+        ),
         ("service / CLI", f"{s['throughput'] / s['cli_throughput']:.2f}"),
         ("latency p50 / p99", f"{s['p50_ms']:.0f} ms / {s['p99_ms']:.0f} ms"),
-        (f"peak RSS at request {s['checkpoint']}", f"{s['rss_early_mib'][0]:.1f} MiB (RSS {s['rss_early_mib'][1]:.1f})"),
+        (
+            f"peak RSS at request {s['checkpoint']}",
+            f"{s['rss_early_mib'][0]:.1f} MiB (RSS {s['rss_early_mib'][1]:.1f})",
+        ),
         (f"peak RSS at request {s['answered']}", f"{s['rss_end_mib'][0]:.1f} MiB (RSS {s['rss_end_mib'][1]:.1f})"),
         ("5xx (503 apart)", f"{s['server_errors']} (503 refusals retried: {s['refused_503']})"),
         ("other failures", f"{len(s['failed'])}"),
@@ -238,8 +271,13 @@ def table(s):
 
 
 def succeeded(s):
-    return (s["answered"] == s["requests"] and s["ok"] == s["requests"] and s["server_errors"] == 0
-            and not s["mismatches"] and s["exit_status"] == 0)
+    return (
+        s["answered"] == s["requests"]
+        and s["ok"] == s["requests"]
+        and s["server_errors"] == 0
+        and not s["mismatches"]
+        and s["exit_status"] == 0
+    )
 
 
 def main(argv=None):
@@ -253,11 +291,19 @@ def main(argv=None):
     a = ap.parse_args(argv)
     if a.requests < 1 or a.clients < 1:
         ap.error("--requests and --clients must be at least 1")
-    s = run(os.path.abspath(a.binary), a.requests, a.clients, a.samples, max_in_flight=a.max_in_flight,
-            deadline_seconds=a.deadline)
+    s = run(
+        os.path.abspath(a.binary),
+        a.requests,
+        a.clients,
+        a.samples,
+        max_in_flight=a.max_in_flight,
+        deadline_seconds=a.deadline,
+    )
     print(table(s))
     for name, want, got in s["mismatches"][:3]:
-        print(f"\n{name}: CLI {json.dumps(want, sort_keys=True)}\n{' ' * len(name)}  service {json.dumps(got, sort_keys=True)}")
+        print(
+            f"\n{name}: CLI {json.dumps(want, sort_keys=True)}\n{' ' * len(name)}  service {json.dumps(got, sort_keys=True)}"
+        )
     for r in s["failed"][:3]:
         print(f"\n{os.path.basename(r['path'])}: status {r['status']} {r.get('error') or r.get('body', b'')[:200]!r}")
     if not succeeded(s):

@@ -9,7 +9,7 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BINARY = os.path.join(ROOT, ".build", "debug", "docorient")
 SAMPLES = os.path.join(ROOT, "Corpus", "samples")
-LARGE = os.path.join(SAMPLES, "0008_invoice.jpg")      # the largest committed sample
+LARGE = os.path.join(SAMPLES, "0008_invoice.jpg")  # the largest committed sample
 SMALL = os.path.join(SAMPLES, "0003_letter.jpg")
 
 
@@ -19,8 +19,9 @@ class Server:
     def __init__(self, *args, log_path):
         self.log_path = log_path
         self.log = open(log_path, "w+")
-        self.process = subprocess.Popen([BINARY, "serve", "--host", "127.0.0.1", "--port", "0", *args],
-                                        stderr=self.log, stdout=subprocess.DEVNULL)
+        self.process = subprocess.Popen(
+            [BINARY, "serve", "--host", "127.0.0.1", "--port", "0", *args], stderr=self.log, stdout=subprocess.DEVNULL
+        )
         deadline = time.monotonic() + 120
         self.port = None
         while self.port is None and time.monotonic() < deadline and self.process.poll() is None:
@@ -65,20 +66,25 @@ def metrics(port):
 
 
 def gauge(text, name):
-    m = re.search(rf"^{name} (\S+)$", text, re.M)
+    m = re.search(rf"^{name} (\S+)$", text, re.MULTILINE)
     return float(m.group(1)) if m else None
 
 
 def counted(text, endpoint, status):
-    m = re.search(rf'^docorient_http_requests_total\{{endpoint="{re.escape(endpoint)}",status="{status}"\}} (\S+)$',
-                  text, re.M)
+    m = re.search(
+        rf'^docorient_http_requests_total\{{endpoint="{re.escape(endpoint)}",status="{status}"\}} (\S+)$',
+        text,
+        re.MULTILINE,
+    )
     return float(m.group(1)) if m else 0.0
 
 
 def server_errors(text):
     """Requests answered with a 5xx other than 503 (the OCR engines busy), by the metrics."""
-    return sum(float(v) for v in re.findall(r'^docorient_http_requests_total\{[^}]*status="5(?!03)\d\d"\} (\S+)$',
-                                            text, re.M))
+    return sum(
+        float(v)
+        for v in re.findall(r'^docorient_http_requests_total\{[^}]*status="5(?!03)\d\d"\} (\S+)$', text, re.MULTILINE)
+    )
 
 
 def post(port, path, body, timeout=60, headers=None):

@@ -11,7 +11,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import load  # noqa: E402
+import load
 
 DEBUG_BINARY = os.path.join(load.ROOT, ".build", "debug", "docorient")
 
@@ -40,8 +40,15 @@ def test_forty_requests_from_four_clients_match_the_cli_and_the_server_drains():
     assert s["throughput"] > 0 and s["cli_throughput"] > 0 and s["p50_ms"] <= s["p99_ms"]
     assert load.succeeded(s)
     printed = load.table(s)
-    for row in ("requests answered", "service throughput", "CLI fix --dry-run --jobs 2", "latency p50 / p99",
-                "peak RSS at request 4 ", "peak RSS at request 40 ", "records unlike the CLI's"):
+    for row in (
+        "requests answered",
+        "service throughput",
+        "CLI fix --dry-run --jobs 2",
+        "latency p50 / p99",
+        "peak RSS at request 4 ",
+        "peak RSS at request 40 ",
+        "records unlike the CLI's",
+    ):
         assert row in printed
 
 

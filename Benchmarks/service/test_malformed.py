@@ -20,7 +20,7 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from serving import BINARY, SMALL, Server, metrics, post, server_errors  # noqa: E402
+from serving import BINARY, SMALL, Server, metrics, post, server_errors
 
 pytestmark = pytest.mark.skipif(not os.access(BINARY, os.X_OK), reason="build first: swift build")
 
@@ -31,23 +31,31 @@ def kinds():
     rng = random.Random(35)
     cases = {
         "negative content-length": b"POST /v1/orientation HTTP/1.1\r\n" + H + b"Content-Length: -1\r\n\r\n",
-        "overflowing content-length": b"POST /v1/orientation HTTP/1.1\r\n" + H
+        "overflowing content-length": b"POST /v1/orientation HTTP/1.1\r\n"
+        + H
         + b"Content-Length: 99999999999999999999999\r\n\r\n",
         "huge content-length": b"POST /v1/orientation HTTP/1.1\r\n" + H + b"Content-Length: 1000000000000\r\n\r\nab",
         "non-numeric content-length": b"POST /v1/fix HTTP/1.1\r\n" + H + b"Content-Length: 12abc\r\n\r\n",
-        "two content-lengths": b"POST /v1/orientation HTTP/1.1\r\n" + H
+        "two content-lengths": b"POST /v1/orientation HTTP/1.1\r\n"
+        + H
         + b"Content-Length: 5\r\nContent-Length: 7\r\n\r\nhello",
-        "content-length and chunked": b"POST /v1/orientation HTTP/1.1\r\n" + H
+        "content-length and chunked": b"POST /v1/orientation HTTP/1.1\r\n"
+        + H
         + b"Content-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nabcd\r\n0\r\n\r\n",
-        "bad chunk size": b"POST /v1/orientation HTTP/1.1\r\n" + H
+        "bad chunk size": b"POST /v1/orientation HTTP/1.1\r\n"
+        + H
         + b"Transfer-Encoding: chunked\r\n\r\nzz\r\nabcd\r\n0\r\n\r\n",
-        "chunk longer than declared": b"POST /v1/fix HTTP/1.1\r\n" + H
+        "chunk longer than declared": b"POST /v1/fix HTTP/1.1\r\n"
+        + H
         + b"Transfer-Encoding: chunked\r\n\r\n2\r\nabcdefgh\r\n0\r\n\r\n",
-        "chunk size overflow": b"POST /v1/orientation HTTP/1.1\r\n" + H
+        "chunk size overflow": b"POST /v1/orientation HTTP/1.1\r\n"
+        + H
         + b"Transfer-Encoding: chunked\r\n\r\nffffffffffffffffffff\r\nab\r\n",
-        "chunked without the last chunk": b"POST /v1/orientation HTTP/1.1\r\n" + H
+        "chunked without the last chunk": b"POST /v1/orientation HTTP/1.1\r\n"
+        + H
         + b"Transfer-Encoding: chunked\r\n\r\n4\r\nabcd\r\n",
-        "unknown transfer-encoding": b"POST /v1/orientation HTTP/1.1\r\n" + H
+        "unknown transfer-encoding": b"POST /v1/orientation HTTP/1.1\r\n"
+        + H
         + b"Transfer-Encoding: gzip, rot13\r\n\r\nabcd",
         "100 KB request line": b"GET /" + b"a" * 100_000 + b" HTTP/1.1\r\n" + H + b"\r\n",
         "100 KB query": b"POST /v1/fix?mode=" + b"b" * 100_000 + b" HTTP/1.1\r\n" + H + b"Content-Length: 0\r\n\r\n",
@@ -68,11 +76,14 @@ def kinds():
         "space inside the target": b"GET /heal thz HTTP/1.1\r\n" + H + b"\r\n",
         "stalled head": b"POST /v1/orientation HTTP/1.1\r\n" + H,
         "stalled body": b"POST /v1/orientation HTTP/1.1\r\n" + H + b"Content-Length: 5000\r\n\r\nab",
-        "expect 100-continue, too large": b"POST /v1/orientation HTTP/1.1\r\n" + H
+        "expect 100-continue, too large": b"POST /v1/orientation HTTP/1.1\r\n"
+        + H
         + b"Expect: 100-continue\r\nContent-Length: 999999999999\r\n\r\n",
         "empty body": b"POST /v1/orientation HTTP/1.1\r\n" + H + b"Content-Length: 0\r\n\r\n",
         "not an image": b"POST /v1/orientation HTTP/1.1\r\n" + H + b"Content-Length: 11\r\n\r\nhello world",
-        "truncated JPEG header": b"POST /v1/fix?mode=bake HTTP/1.1\r\n" + H + b"Content-Length: 4\r\n\r\n\xff\xd8\xff\xe1",
+        "truncated JPEG header": b"POST /v1/fix?mode=bake HTTP/1.1\r\n"
+        + H
+        + b"Content-Length: 4\r\n\r\n\xff\xd8\xff\xe1",
     }
     for i in range(50 - len(cases)):
         cases[f"random bytes {i}"] = bytes(rng.randrange(256) for _ in range(rng.choice([1, 17, 300, 5000])))
@@ -97,7 +108,7 @@ def exchange(port, data, seconds=20):
                 break
     except (ConnectionResetError, BrokenPipeError):
         ended = True
-    except socket.timeout:
+    except TimeoutError:
         pass
     finally:
         sock.close()

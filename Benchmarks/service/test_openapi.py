@@ -19,16 +19,18 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from serving import BINARY, ROOT, Server, metrics, server_errors  # noqa: E402
+from serving import BINARY, ROOT, Server, metrics, server_errors
 
 DOCUMENT = os.path.join(ROOT, "API", "openapi.json")
 
 # Every check of the document's promises. Left out: positive_data_acceptance, as the document
 # types the body as any bytes while only images are decided (415 for the rest is documented);
 # the authentication and resource-lifecycle checks, as the API has neither.
-CHECKS = ("not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,"
-          "response_schema_conformance,negative_data_rejection,missing_required_header,unsupported_method,"
-          "allow_header_conformance")
+CHECKS = (
+    "not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,"
+    "response_schema_conformance,negative_data_rejection,missing_required_header,unsupported_method,"
+    "allow_header_conformance"
+)
 
 
 def test_the_document_is_valid_openapi():
@@ -40,8 +42,9 @@ def test_the_document_is_valid_openapi():
 
 
 def test_the_binary_embeds_the_document_as_it_is():
-    done = subprocess.run([sys.executable, os.path.join(ROOT, "API", "embed.py"), "--check"],
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, os.path.join(ROOT, "API", "embed.py"), "--check"], capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 0, done.stderr
 
 
@@ -56,11 +59,30 @@ def test_schemathesis_finds_no_server_error_and_no_answer_outside_the_document(t
         assert served == json.load(open(DOCUMENT))
 
         done = subprocess.run(
-            ["schemathesis", "run", f"http://127.0.0.1:{server.port}/openapi.json", "--checks", CHECKS,
-             "--max-examples", "50", "--max-time", "60", "--seed", "35", "--workers", "1",
-             "--request-timeout", "30", "--no-color"],
-            capture_output=True, text=True, timeout=240, cwd=str(tmp_path))
-        summary = done.stdout[done.stdout.find("SUMMARY"):]
+            [
+                "schemathesis",
+                "run",
+                f"http://127.0.0.1:{server.port}/openapi.json",
+                "--checks",
+                CHECKS,
+                "--max-examples",
+                "50",
+                "--max-time",
+                "60",
+                "--seed",
+                "35",
+                "--workers",
+                "1",
+                "--request-timeout",
+                "30",
+                "--no-color",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=240,
+            cwd=str(tmp_path),
+        )
+        summary = done.stdout[done.stdout.find("SUMMARY") :]
         print("\n" + summary)
         assert done.returncode == 0, done.stdout[-6000:]
         m = re.search(r"(\d+) generated, (\d+) passed", summary)

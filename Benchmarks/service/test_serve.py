@@ -19,12 +19,12 @@ import sys
 import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serving import counted, gauge, metrics, until  # noqa: E402
+from serving import counted, gauge, metrics, until
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BINARY = os.path.join(ROOT, ".build", "debug", "docorient")
 SAMPLES = os.path.join(ROOT, "Corpus", "samples")
-LARGE = os.path.join(SAMPLES, "0008_invoice.jpg")      # the largest committed sample
+LARGE = os.path.join(SAMPLES, "0008_invoice.jpg")  # the largest committed sample
 SMALL = os.path.join(SAMPLES, "0003_letter.jpg")
 
 pytestmark = pytest.mark.skipif(not os.access(BINARY, os.X_OK), reason="build first: swift build")
@@ -32,8 +32,12 @@ pytestmark = pytest.mark.skipif(not os.access(BINARY, os.X_OK), reason="build fi
 
 @pytest.fixture
 def server():
-    process = subprocess.Popen([BINARY, "serve", "--host", "127.0.0.1", "--port", "0"],
-                               stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    process = subprocess.Popen(
+        [BINARY, "serve", "--host", "127.0.0.1", "--port", "0"],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+    )
     seen = ""
     port = None
     while port is None:
@@ -52,8 +56,10 @@ def server():
 
 
 def post_head(sock, path, length):
-    sock.sendall(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\n"
-                 f"Content-Length: {length}\r\n\r\n".encode())
+    sock.sendall(
+        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\n"
+        f"Content-Length: {length}\r\n\r\n".encode()
+    )
 
 
 def read_response(sock):
@@ -88,7 +94,9 @@ def test_sigterm_finishes_the_request_in_flight_refuses_new_connections_and_exit
     post_head(sock, "/v1/orientation", len(image))
     sock.sendall(image[:half])
     # The request's body is being received (its handler holds an upload slot) before the signal is sent.
-    until(lambda: gauge(metrics(server.port), "docorient_http_uploads_in_progress") == 1, "the upload to be in progress")
+    until(
+        lambda: gauge(metrics(server.port), "docorient_http_uploads_in_progress") == 1, "the upload to be in progress"
+    )
 
     server.send_signal(signal.SIGTERM)
     until(lambda: refused(server.port), "new connections to be refused")
@@ -108,15 +116,19 @@ def test_a_client_gone_mid_upload_leaves_the_server_serving(server):
     sock = socket.create_connection(("127.0.0.1", server.port), timeout=30)
     post_head(sock, "/v1/orientation", len(image))
     sock.sendall(image[: len(image) // 3])
-    until(lambda: gauge(metrics(server.port), "docorient_http_uploads_in_progress") == 1,
-          "the upload to be in progress")
+    until(
+        lambda: gauge(metrics(server.port), "docorient_http_uploads_in_progress") == 1, "the upload to be in progress"
+    )
     sock.close()
+
     # The upload slot is released when the body read fails, and the 499 is counted a moment later,
     # as the request unwinds through the metrics middleware: wait for both (a scrape between the
     # two saw the slot free and no 499 yet, under load).
-    until(lambda: (lambda t: gauge(t, "docorient_http_uploads_in_progress") == 0
-                   and counted(t, "/v1/orientation", 499) == 1)(metrics(server.port)),
-          "the upload to be dropped and recorded as 'client closed request' (499)")
+    def dropped_and_recorded():
+        text = metrics(server.port)
+        return gauge(text, "docorient_http_uploads_in_progress") == 0 and counted(text, "/v1/orientation", 499) == 1
+
+    until(dropped_and_recorded, "the upload to be dropped and recorded as 'client closed request' (499)")
 
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=120)
     conn.request("POST", "/v1/orientation", body=open(SMALL, "rb").read())
@@ -136,12 +148,20 @@ def test_a_client_gone_while_its_image_is_decided_cancels_the_work(server):
         sock = socket.create_connection(("127.0.0.1", server.port), timeout=30)
         post_head(sock, "/v1/orientation", len(image))
         sock.sendall(image)
-        until(lambda: (lambda t: gauge(t, "docorient_http_requests_in_flight") == 1
-                       or counted(t, "/v1/orientation", 200) > attempt)(metrics(server.port)),
-              "the request to be in flight (or answered)")
+
+        def in_flight_or_answered(attempt=attempt):
+            text = metrics(server.port)
+            return (
+                gauge(text, "docorient_http_requests_in_flight") == 1 or counted(text, "/v1/orientation", 200) > attempt
+            )
+
+        def ended():
+            text = metrics(server.port)
+            return text if gauge(text, "docorient_http_requests_in_flight") == 0 else None
+
+        until(in_flight_or_answered, "the request to be in flight (or answered)")
         sock.close()
-        text = until(lambda: (lambda t: t if gauge(t, "docorient_http_requests_in_flight") == 0 else None)(
-            metrics(server.port)), "the request to end")
+        text = until(ended, "the request to end")
         if counted(text, "/v1/orientation", 499) == 1:
             break
         assert counted(text, "/v1/orientation", 200) == attempt + 1, "neither answered nor counted as gone"

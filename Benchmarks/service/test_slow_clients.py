@@ -28,13 +28,26 @@ import pytest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from serving import (BINARY, LARGE, SMALL, Server, counted, gauge, memory_mib, metrics, post,  # noqa: E402
-                     server_errors, until)
+from serving import (
+    BINARY,
+    LARGE,
+    SMALL,
+    Server,
+    counted,
+    gauge,
+    memory_mib,
+    metrics,
+    post,
+    server_errors,
+    until,
+)
 
 pytestmark = pytest.mark.skipif(not os.access(BINARY, os.X_OK), reason="build first: swift build")
 
-UPLOAD_HEAD = (b"POST /v1/orientation HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\n"
-               b"Content-Length: 1048576\r\n\r\n")
+UPLOAD_HEAD = (
+    b"POST /v1/orientation HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\n"
+    b"Content-Length: 1048576\r\n\r\n"
+)
 
 
 def connect(port):
@@ -112,8 +125,11 @@ def test_trickling_and_idle_connections_neither_starve_a_normal_client_nor_stay_
             uploads.tick()
             heads.tick()
             time.sleep(1)
-        until(lambda: gauge(metrics(server.port), "docorient_http_uploads_in_progress") == 50,
-              "the 50 uploads to be in progress", seconds=20)
+        until(
+            lambda: gauge(metrics(server.port), "docorient_http_uploads_in_progress") == 50,
+            "the 50 uploads to be in progress",
+            seconds=20,
+        )
 
         status, body, seconds = post(server.port, "/v1/orientation", open(SMALL, "rb").read(), timeout=30)
         print(f"\nnormal request beside 50 trickling uploads and 300 idle connections: {status} in {seconds:.2f} s")
@@ -128,8 +144,10 @@ def test_trickling_and_idle_connections_neither_starve_a_normal_client_nor_stay_
             time.sleep(1)
         upload_times = sorted(uploads.closed_after.values())
         head_times = sorted(heads.closed_after.values())
-        print(f"trickling uploads closed: {len(upload_times)}/50, after {upload_times[0]:.1f}-{upload_times[-1]:.1f} s;"
-              f" slow heads closed: {len(head_times)}/5, after {head_times[0]:.1f}-{head_times[-1]:.1f} s")
+        print(
+            f"trickling uploads closed: {len(upload_times)}/50, after {upload_times[0]:.1f}-{upload_times[-1]:.1f} s;"
+            f" slow heads closed: {len(head_times)}/5, after {head_times[0]:.1f}-{head_times[-1]:.1f} s"
+        )
         assert len(upload_times) == 50 and upload_times[-1] < 90
         assert uploads.statuses() == [408], "the trickling uploads are answered 408"
         assert len(head_times) == 5 and head_times[-1] < 30
@@ -161,8 +179,11 @@ def test_sigterm_answers_the_requests_being_decided_cuts_slow_uploads_and_exits_
     try:
         uploads = Trickle(server.port, 10, UPLOAD_HEAD)
         uploads.tick()
-        until(lambda: gauge(metrics(server.port), "docorient_http_uploads_in_progress") == 10,
-              "the 10 uploads to be in progress", seconds=20)
+        until(
+            lambda: gauge(metrics(server.port), "docorient_http_uploads_in_progress") == 10,
+            "the 10 uploads to be in progress",
+            seconds=20,
+        )
 
         image = open(LARGE, "rb").read()
         answers = []
@@ -177,8 +198,11 @@ def test_sigterm_answers_the_requests_being_decided_cuts_slow_uploads_and_exits_
         for c in clients:
             c.start()
         # Six at the engines (two decided at once on two engines, the rest queued) when the signal comes.
-        until(lambda: gauge(metrics(server.port), "docorient_http_requests_in_flight") >= 4,
-              "requests at the engines", seconds=30)
+        until(
+            lambda: gauge(metrics(server.port), "docorient_http_requests_in_flight") >= 4,
+            "requests at the engines",
+            seconds=30,
+        )
         start = time.monotonic()
         server.process.send_signal(signal.SIGTERM)
 
@@ -199,8 +223,10 @@ def test_sigterm_answers_the_requests_being_decided_cuts_slow_uploads_and_exits_
         for c in clients:
             c.join(timeout=60)
         uploads.tick()
-        print(f"\nSIGTERM with 10 slow uploads and {len(clients)} requests at the engines: exit {status} "
-              f"after {seconds:.1f} s; answers {answers}; uploads cut {len(uploads.closed_after)}/10")
+        print(
+            f"\nSIGTERM with 10 slow uploads and {len(clients)} requests at the engines: exit {status} "
+            f"after {seconds:.1f} s; answers {answers}; uploads cut {len(uploads.closed_after)}/10"
+        )
         assert status == 0 and seconds < 35
         assert answers == [200] * 6, "every request at the engines gets its answer"
         assert len(uploads.closed_after) == 10
@@ -222,8 +248,9 @@ def test_a_client_that_does_not_read_its_answer_is_disconnected(log_path):
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
         sock.settimeout(30)
         sock.connect(("127.0.0.1", server.port))
-        sock.sendall(b"POST /v1/fix?mode=tag HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                     b"Content-Length: %d\r\n\r\n" % len(image) + image)
+        sock.sendall(
+            b"POST /v1/fix?mode=tag HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: %d\r\n\r\n" % len(image) + image
+        )
         start = time.monotonic()
         until(lambda: counted(metrics(server.port), "/v1/fix", 200) == 1, "the answer to be made", seconds=60)
         time.sleep(8)  # reads nothing for more than the 3 s window
@@ -236,7 +263,7 @@ def test_a_client_that_does_not_read_its_answer_is_disconnected(log_path):
             except ConnectionResetError:
                 ended = True
                 break
-            except socket.timeout:
+            except TimeoutError:
                 break
             if not chunk:
                 ended = True

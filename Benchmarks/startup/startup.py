@@ -39,19 +39,38 @@ def main():
         cases = [
             ("jhead -norot (clear the tag, in place)", f"jhead -q -norot {tmp}/w.jpg", f"cp {photo} {tmp}/w.jpg"),
             ("docorient tag 6 (in place)", f"{d} tag 6 {tmp}/w.jpg", f"cp {photo} {tmp}/w.jpg"),
-            ("exiftool -Orientation=6 (in place)", f"exiftool -q -n -overwrite_original -Orientation=6 {tmp}/w.jpg", f"cp {photo} {tmp}/w.jpg"),
+            (
+                "exiftool -Orientation=6 (in place)",
+                f"exiftool -q -n -overwrite_original -Orientation=6 {tmp}/w.jpg",
+                f"cp {photo} {tmp}/w.jpg",
+            ),
             ("docorient inspect", f"{d} inspect {photo}", None),
             ("jhead (print the header)", f"jhead {photo}", None),
             ("docorient bake (in place)", f"{d} bake {tmp}/w.jpg", f"cp {photo} {tmp}/w.jpg && {d} tag 6 {tmp}/w.jpg"),
-            ("exiftran -ai (bake, in place)", f"exiftran -ai {tmp}/w.jpg", f"cp {photo} {tmp}/w.jpg && {d} tag 6 {tmp}/w.jpg"),
+            (
+                "exiftran -ai (bake, in place)",
+                f"exiftran -ai {tmp}/w.jpg",
+                f"cp {photo} {tmp}/w.jpg && {d} tag 6 {tmp}/w.jpg",
+            ),
         ]
         medians = {}
         for name, command, prepare in cases:
             report = os.path.join(tmp, "r.json")
             args = ["hyperfine", "-N", "--style", "none", "-w", "3", "-r", str(a.runs), "--export-json", report]
             if prepare:
-                args = ["hyperfine", "--style", "none", "-w", "3", "-r", str(a.runs), "--export-json", report,
-                        "--prepare", prepare]
+                args = [
+                    "hyperfine",
+                    "--style",
+                    "none",
+                    "-w",
+                    "3",
+                    "-r",
+                    str(a.runs),
+                    "--export-json",
+                    report,
+                    "--prepare",
+                    prepare,
+                ]
             subprocess.run(args + [command], check=True, stdout=subprocess.DEVNULL)
             medians[name] = json.load(open(report))["results"][0]["median"] * 1000
         jhead = medians[cases[0][0]]

@@ -19,7 +19,7 @@ CORPUS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SAMPLES = os.path.join(CORPUS, "samples")
 sys.path.insert(0, CORPUS)
 
-import generate  # noqa: E402
+import generate
 
 REQUIRED_COLUMNS = ["file", "upright_orientation", "decidable", "exif_orientation", "kind", "degradations"]
 CORPUS2_COLUMNS = ["family", "font_class", "capture", "split"]
@@ -32,8 +32,9 @@ def read_manifest(directory):
 
 def exiftool_orientations(paths):
     """`exiftool -n -Orientation` per file; '' when the file has no tag."""
-    out = subprocess.run(["exiftool", "-n", "-T", "-FileName", "-Orientation", *paths],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        ["exiftool", "-n", "-T", "-FileName", "-Orientation", *paths], capture_output=True, text=True, check=True
+    ).stdout
     result = {}
     for line in out.splitlines():
         name, value = line.split("\t")
@@ -55,7 +56,7 @@ def test_same_seed_gives_identical_files_and_manifest(tmp_path):
         s.long_side = 1280
     a, b = tmp_path / "a", tmp_path / "b"
     generate.generate(specs, str(a), jobs=1)
-    generate.generate(specs, str(b), jobs=2)   # worker count must not matter
+    generate.generate(specs, str(b), jobs=2)  # worker count must not matter
     same_tree(a, b)
     assert len(read_manifest(a)) == 6
 
@@ -72,7 +73,7 @@ def test_manifest_has_the_columns_later_tooling_relies_on():
     assert header[: len(REQUIRED_COLUMNS)] == REQUIRED_COLUMNS
     assert header == generate.MANIFEST_COLUMNS
     # The Corpus 2 columns, then where the sheet lies (session 14).
-    assert header[-len(CORPUS2_COLUMNS) - 1:] == CORPUS2_COLUMNS + ["paper"]
+    assert header[-len(CORPUS2_COLUMNS) - 1 :] == CORPUS2_COLUMNS + ["paper"]
 
 
 def test_exiftool_reads_the_manifest_orientation_from_every_sample():
@@ -128,6 +129,7 @@ def test_regenerating_the_samples_profile_reproduces_the_committed_bytes(tmp_pat
 # Corpus 2: typeface families, layouts, capture profiles, splits
 # ---------------------------------------------------------------------------
 
+
 def tokens(row):
     """degradations as {name: value} (value '' for bare tokens)."""
     out = {}
@@ -171,8 +173,19 @@ def test_the_split_follows_splits_json_and_keeps_todays_families_and_kinds_fit()
     assert set(sp["holdout_kinds"]) <= set(generate.NEW_KINDS)
     today = {f.name for f in generate.FAMILIES[:12]}
     assert today.isdisjoint(sp["holdout_families"])
-    assert {"receipt", "letter", "form", "invoice", "fineprint", "mixed", "pdfpage",
-            "blank", "photo", "twowords", "barcode"}.isdisjoint(sp["holdout_kinds"])
+    assert {
+        "receipt",
+        "letter",
+        "form",
+        "invoice",
+        "fineprint",
+        "mixed",
+        "pdfpage",
+        "blank",
+        "photo",
+        "twowords",
+        "barcode",
+    }.isdisjoint(sp["holdout_kinds"])
     # every font class has a family on each side (today's families count as fit)
     for c in generate.FONT_CLASSES:
         names = {f.name for f in generate.FAMILIES if f.cls == c}
@@ -191,7 +204,7 @@ def test_the_fonts_option_sets_the_family_column_and_the_typeface(tmp_path):
     assert [s.family for s in specs] == ["Nimbus Roman", "Nimbus Roman"]
     rows = generate.generate(specs[:1], str(tmp_path), jobs=1)
     assert rows[0]["family"] == "Nimbus Roman" and rows[0]["font_class"] == "serif"
-    assert rows[0]["split"] == "holdout"           # URW families are held out
+    assert rows[0]["split"] == "holdout"  # URW families are held out
     assert tokens(rows[0])["font"] == "NimbusRoman"
     # a class name selects that class only
     specs = generate.bench_plan(seed=3, count=30, fonts=["handwriting"])
@@ -209,7 +222,7 @@ def test_a_family_changes_the_pixels_of_an_old_kind(tmp_path):
     pa = np.asarray(Image.open(tmp_path / "a" / "0000_letter.jpg").convert("L"), np.float32)
     pb = np.asarray(Image.open(tmp_path / "b" / "0000_letter.jpg").convert("L"), np.float32)
     assert pa.shape == pb.shape
-    assert np.abs(pa - pb).mean() > 1.0      # same layout and camera, other letters
+    assert np.abs(pa - pb).mean() > 1.0  # same layout and camera, other letters
 
 
 def test_the_kinds_option_makes_only_those_kinds_and_minority_text_stays_a_minority(tmp_path):
@@ -221,9 +234,11 @@ def test_the_kinds_option_makes_only_those_kinds_and_minority_text_stays_a_minor
 
 
 def test_each_capture_profile_does_what_it_says(tmp_path):
-    specs = [generate.Spec(i, "letter", 1, "absent", 500 + i, family="Carlito", capture=c)
-             for i, c in enumerate(generate.CAPTURES)]
-    for s in specs:     # keep the test quick, except where the frame is the point
+    specs = [
+        generate.Spec(i, "letter", 1, "absent", 500 + i, family="Carlito", capture=c)
+        for i, c in enumerate(generate.CAPTURES)
+    ]
+    for s in specs:  # keep the test quick, except where the frame is the point
         if s.capture not in ("lowq", "distant"):
             s.long_side = 1024
     rows = {r["capture"]: r for r in generate.generate(specs, str(tmp_path), jobs=2)}
@@ -272,15 +287,16 @@ def test_samples_cover_every_new_kind_and_capture():
 # --heic: HEIC twins of JPEG captures (issue 16)
 # ---------------------------------------------------------------------------
 
+
 def boxes(data, start=0, end=None):
     """(type, payload start, payload end) of the ISOBMFF boxes in data[start:end]."""
     end = len(data) if end is None else end
     out, i = [], start
     while i + 8 <= end:
-        size, typ = int.from_bytes(data[i:i + 4], "big"), data[i + 4:i + 8].decode("latin-1")
+        size, typ = int.from_bytes(data[i : i + 4], "big"), data[i + 4 : i + 8].decode("latin-1")
         head = 8
         if size == 1:
-            size, head = int.from_bytes(data[i + 8:i + 16], "big"), 16
+            size, head = int.from_bytes(data[i + 8 : i + 16], "big"), 16
         elif size == 0:
             size = end - i
         out.append((typ, i + head, i + size))
@@ -292,7 +308,7 @@ def item_properties(path):
     """The box types in meta/iprp/ipco of a HEIF file."""
     data = open(path, "rb").read()
     meta = next(b for b in boxes(data) if b[0] == "meta")
-    iprp = next(b for b in boxes(data, meta[1] + 4, meta[2]) if b[0] == "iprp")   # meta is a full box
+    iprp = next(b for b in boxes(data, meta[1] + 4, meta[2]) if b[0] == "iprp")  # meta is a full box
     ipco = next(b for b in boxes(data, iprp[1], iprp[2]) if b[0] == "ipco")
     return [b[0] for b in boxes(data, ipco[1], ipco[2])]
 
@@ -301,8 +317,9 @@ def heic_specs(seed=7, count=4):
     return small(generate.bench_plan(seed=seed, count=count), long_side=800)
 
 
-@pytest.mark.skipif(shutil.which("heif-enc") is None or shutil.which("heif-convert") is None,
-                    reason="libheif-examples not installed")
+@pytest.mark.skipif(
+    shutil.which("heif-enc") is None or shutil.which("heif-convert") is None, reason="libheif-examples not installed"
+)
 def test_heic_twins_are_valid_heic_with_the_jpegs_stored_pixels_and_the_rest_is_unchanged(tmp_path):
     plain = heic_specs()
     generate.generate(plain, str(tmp_path / "plain"), jobs=1)
@@ -325,9 +342,18 @@ def test_heic_twins_are_valid_heic_with_the_jpegs_stored_pixels_and_the_rest_is_
         jpg = by_name[tok["twin"]]
         assert h["file"] == jpg["file"][:-4] + ".heic" and tok["tag"] == "heic" and tok["heic"] == "60"
         assert h["degradations"].endswith(";tag:heic")
-        assert h["exif_orientation"] == "1"           # no irot/imir: displays the stored pixels
-        for col in ("upright_orientation", "decidable", "kind", "width", "height", "seed", "family",
-                    "capture", "split"):
+        assert h["exif_orientation"] == "1"  # no irot/imir: displays the stored pixels
+        for col in (
+            "upright_orientation",
+            "decidable",
+            "kind",
+            "width",
+            "height",
+            "seed",
+            "family",
+            "capture",
+            "split",
+        ):
             assert h[col] == jpg[col], col
         path = out / h["file"]
         info = subprocess.run(["heif-info", str(path)], capture_output=True, text=True, check=True).stdout
@@ -340,7 +366,7 @@ def test_heic_twins_are_valid_heic_with_the_jpegs_stored_pixels_and_the_rest_is_
         with Image.open(png) as dec, Image.open(out / jpg["file"]) as ref:
             assert dec.size == ref.size == (int(jpg["width"]), int(jpg["height"]))
             diff = np.abs(np.asarray(dec.convert("L"), np.float32) - np.asarray(ref.convert("L"), np.float32))
-            assert diff.mean() < 4.0, h["file"]          # the same pixels, lossy, not turned
+            assert diff.mean() < 4.0, h["file"]  # the same pixels, lossy, not turned
 
 
 def test_without_the_heic_option_nothing_is_marked_and_the_plan_is_the_same():
@@ -352,9 +378,9 @@ def test_without_the_heic_option_nothing_is_marked_and_the_plan_is_the_same():
     assert sum(s.heic for s in c) == int(n_jpeg * 0.5 + 0.5)
     for s in c:
         s.heic = False
-    assert c == a                                      # the option changes nothing else in the plan
+    assert c == a  # the option changes nothing else in the plan
     marked = lambda: [s.index for s in generate.choose_heic(generate.bench_plan(seed=1, count=20), 0.5, 1) if s.heic]
-    assert marked() == marked()                        # the choice comes from the seed
+    assert marked() == marked()  # the choice comes from the seed
     with pytest.raises(SystemExit):
         generate.choose_heic(a, 1.5, 1)
 
@@ -363,6 +389,7 @@ def test_without_the_heic_option_nothing_is_marked_and_the_plan_is_the_same():
 # The paper column: where the sheet lies in the stored pixels
 # ---------------------------------------------------------------------------
 
+
 def test_stored_points_follow_the_pixels_for_every_orientation():
     w, h = 7, 5
     for u in range(1, 9):
@@ -370,7 +397,7 @@ def test_stored_points_follow_the_pixels_for_every_orientation():
         upright.putpixel((2, 1), 255)
         stored = generate.store_for_upright(upright, u)
         lit = [(x, y) for x in range(stored.width) for y in range(stored.height) if stored.getpixel((x, y)) == 255]
-        (x, y), = generate.stored_points([(2.5, 1.5)], (w, h), u)
+        ((x, y),) = generate.stored_points([(2.5, 1.5)], (w, h), u)
         assert lit == [(x - 0.5, y - 0.5)], u
 
 
@@ -382,11 +409,15 @@ def test_the_paper_column_gives_the_sheets_corners_and_shown_upright_the_sheet_i
         v = [int(t) for t in r["paper"].split()]
         assert len(v) == 8, r["file"]
         w, h, u = int(r["width"]), int(r["height"]), int(r["upright_orientation"])
-        assert all(-0.05 * w <= x <= 1.05 * w and -0.05 * h <= y <= 1.05 * h for x, y in zip(v[::2], v[1::2])), r["file"]
+        assert all(-0.05 * w <= x <= 1.05 * w and -0.05 * h <= y <= 1.05 * h for x, y in zip(v[::2], v[1::2])), r[
+            "file"
+        ]
         # Shown with the upright orientation's transform, the corners are the page's top left,
         # top right, bottom right and bottom left.
-        shown = [(x, y) if u == 1 else generate.transposed_point(generate.DISPLAY_OP[u], x, y, w, h)
-                 for x, y in zip(v[::2], v[1::2])]
+        shown = [
+            (x, y) if u == 1 else generate.transposed_point(generate.DISPLAY_OP[u], x, y, w, h)
+            for x, y in zip(v[::2], v[1::2])
+        ]
         (tl, tr, br, bl) = shown
         assert tl[0] < tr[0] and bl[0] < br[0] and tl[1] < bl[1] and tr[1] < br[1], (r["file"], shown)
 

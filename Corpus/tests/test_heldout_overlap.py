@@ -3,6 +3,7 @@
 The check ships only fingerprints (`../shared/heldout/check_overlap.py`, beside the repository);
 it exits non-zero naming every corpus image that matches one. Replace what it names.
 """
+
 import os
 import subprocess
 import sys
@@ -19,6 +20,7 @@ def test_no_corpus_image_looks_like_a_heldout_one():
             pytest.fail(f"{CHECK} is missing: CI lays shared/ beside the clone")
         pytest.skip(f"{CHECK} not found (shared/ is not beside this clone)")
     run = subprocess.run(
-        [sys.executable, CHECK, os.path.join(ROOT, "Corpus")], capture_output=True, text=True, timeout=600)
+        [sys.executable, CHECK, os.path.join(ROOT, "Corpus")], capture_output=True, text=True, timeout=600
+    )
     assert run.returncode == 0, f"images that look like the held-out check's:\n{run.stdout}{run.stderr}"
     assert " 0 match" in run.stdout, run.stdout

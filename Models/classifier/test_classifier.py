@@ -17,6 +17,7 @@ square of the file and writes the grey image it cut them from (`.grey.pgm`) and 
 
 Run: python3 -m pytest -q Models/classifier (needs `swift build` first: .build/debug/docorient)
 """
+
 import json
 import os
 import subprocess
@@ -32,12 +33,25 @@ SAMPLES = os.path.join(ROOT, "Corpus", "samples")
 # real handwritten page stored upright.
 FILES = [
     os.path.join(SAMPLES, name)
-    for name in ["0003_letter.jpg", "0000_receipt.jpg", "0001_receipt.jpg", "0002_receipt.jpg", "0005_form.jpg",
-                 "0031_handnote.jpg"]
+    for name in [
+        "0003_letter.jpg",
+        "0000_receipt.jpg",
+        "0001_receipt.jpg",
+        "0002_receipt.jpg",
+        "0005_form.jpg",
+        "0031_handnote.jpg",
+    ]
 ] + [os.path.join(ROOT, "Corpus", "real", "095_handwriting_ruled_note_two_lines.jpg")]
 # The rotation each file's text needs (EXIF value): what the classifier must rank first.
-TRUTH = {"0003_letter.jpg": 8, "0000_receipt.jpg": 1, "0001_receipt.jpg": 3, "0002_receipt.jpg": 6,
-         "0005_form.jpg": 6, "0031_handnote.jpg": 1, "095_handwriting_ruled_note_two_lines.jpg": 1}
+TRUTH = {
+    "0003_letter.jpg": 8,
+    "0000_receipt.jpg": 1,
+    "0001_receipt.jpg": 3,
+    "0002_receipt.jpg": 6,
+    "0005_form.jpg": 6,
+    "0031_handnote.jpg": 1,
+    "095_handwriting_ruled_note_two_lines.jpg": 1,
+}
 SIDE = 224
 
 pytestmark = pytest.mark.skipif(not os.access(BINARY, os.X_OK), reason="build first: swift build")
@@ -54,12 +68,15 @@ def probes(request, tmp_path_factory):
     env = {k: v for k, v in os.environ.items() if k != "DOCORIENT_ONNXRUNTIME"}
     if setting is not None:
         env["DOCORIENT_ONNXRUNTIME"] = setting
-    run = subprocess.run([BINARY, "classify", "--dump", str(out), *FILES], capture_output=True, text=True,
-                         timeout=300, env=env)
+    run = subprocess.run(
+        [BINARY, "classify", "--dump", str(out), *FILES], capture_output=True, text=True, timeout=300, env=env
+    )
     assert run.returncode == 0, run.stderr
     records = [json.loads(line) for line in run.stdout.splitlines()]
-    assert {r["runtime"] for r in records} == {name}, "the tree's default runtime is onnxruntime's library " \
+    assert {r["runtime"] for r in records} == {name}, (
+        "the tree's default runtime is onnxruntime's library "
         "in Models/runtime (python3 Models/runtime/extract.py puts it there)"
+    )
 
     assert [os.path.basename(r["path"]) for r in records] == [os.path.basename(f) for f in FILES]
     for r in records:
@@ -104,7 +121,7 @@ def reference_input(r):
     mean = np.array([0.485, 0.456, 0.406], np.float32).reshape(3, 1, 1)
     std = np.array([0.229, 0.224, 0.225], np.float32).reshape(3, 1, 1)
     squares = [
-        (centre if i == 0 else text)[y:y + SIDE, x:x + SIDE].astype(np.float32)[None, :, :] / 255.0
+        (centre if i == 0 else text)[y : y + SIDE, x : x + SIDE].astype(np.float32)[None, :, :] / 255.0
         for i, (x, y) in enumerate(r["origins"])
     ]
     return np.stack([(np.repeat(s, 3, axis=0) - mean) / std for s in squares]).astype(np.float32)

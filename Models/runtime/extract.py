@@ -12,6 +12,7 @@ gets the same bytes whatever its own Python, and the library's sha256 is checked
 in place (atomically, beside its licence and third-party notices). Scripts/bootstrap.sh runs this;
 docorient finds the library here when it runs from the source tree (Models/runtime/README.md).
 """
+
 import argparse
 import hashlib
 import os
@@ -38,9 +39,21 @@ def sha256(path):
 def fetch():
     with tempfile.TemporaryDirectory() as scratch:
         command = [
-            sys.executable, "-m", "pip", "download", "-q", "--disable-pip-version-check", "--no-deps",
-            "--only-binary=:all:", "--python-version", "311", "--platform", "manylinux_2_28_x86_64",
-            "-d", scratch, f"onnxruntime=={VERSION}",
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "-q",
+            "--disable-pip-version-check",
+            "--no-deps",
+            "--only-binary=:all:",
+            "--python-version",
+            "311",
+            "--platform",
+            "manylinux_2_28_x86_64",
+            "-d",
+            scratch,
+            f"onnxruntime=={VERSION}",
         ]
         subprocess.run(command, check=True)
         wheel = pathlib.Path(scratch) / WHEEL

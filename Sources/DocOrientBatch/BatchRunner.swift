@@ -67,7 +67,7 @@ public final class BatchRunner: @unchecked Sendable {
     private var next = 0
     /// Files whose records have been handed to `onRecord` (all of `todo[0..<emitted]`).
     private var emitted = 0
-    private var results: [(index: Int, outcome: Fixer.FileOutcome)] = []
+    private var results: [(index: Int, outcome: FileOutcome)] = []
     private var running = 0
     private let signal = DispatchSemaphore(value: 0)
     /// Held for the whole of a run: one batch at a time.
@@ -126,7 +126,7 @@ public final class BatchRunner: @unchecked Sendable {
         }
         var pending: [JournalEntry] = []
         var lastSave = ContinuousClock.now
-        var waiting: [Int: Fixer.FileOutcome] = [:]
+        var waiting: [Int: FileOutcome] = [:]
         var nextToReport = 0
         while true {
             _ = signal.wait(timeout: .now() + .milliseconds(250))
@@ -136,7 +136,7 @@ public final class BatchRunner: @unchecked Sendable {
             let finished = running == 0
             condition.unlock()
             for (index, outcome) in arrived { waiting[index] = outcome }
-            var batch: [Fixer.FileOutcome] = []
+            var batch: [FileOutcome] = []
             while let outcome = waiting.removeValue(forKey: nextToReport) {
                 batch.append(outcome)
                 nextToReport += 1
@@ -187,16 +187,40 @@ public final class BatchRunner: @unchecked Sendable {
             let index = next
             next += 1
             condition.unlock()
-            let outcome = fixer.fixFile(
-                path: todo[index], options: options, hashing: journal != nil && !options.dryRun,
-                keepOriginal: originals.map { store in
-                    { original, fixed in try store.keep(original: original, fixed: fixed) }
-                })
+            let outcome = fix(todo[index], hashing: journal != nil && !options.dryRun)
             condition.lock()
             results.append((index, outcome))
             condition.unlock()
             signal.signal()
         }
+    }
+
+    /// A file's record with its state before and after, for the journal.
+    struct FileOutcome: Sendable {
+        var record: FixRecord
+        var before: FileFacts?
+        var after: FileFacts?
+    }
+
+    /// Fixes the file at `path` with the fixer, keeping its original for undo, and notes its state
+    /// before (statted before it is read) and after.
+    /// - Parameter hashing: whether the facts carry content hashes (only a journal records them:
+    ///   hashing a 12 MP photo costs a few milliseconds).
+    private func fix(_ path: String, hashing: Bool) -> FileOutcome {
+        let statted = FileFacts.stat(path)
+        let fixed = fixer.fixFile(
+            path: path, options: options,
+            keepOriginal: originals.map { store in
+                { original, fixed in try store.keep(original: original, fixed: fixed) }
+            })
+        var outcome = FileOutcome(record: fixed.record)
+        // An unreadable file has no facts before or after: the journal stats it as it is.
+        guard let original = fixed.original else { return outcome }
+        outcome.before = statted
+        if hashing { outcome.before?.hash = FileFacts.contentHash(original) }
+        outcome.after = FileFacts.stat(path, hash: hashing ? fixed.written : nil)
+        if hashing, fixed.written == nil, let before = outcome.before?.hash { outcome.after?.hash = before }
+        return outcome
     }
 
     /// The journal's entry that says `path` is done, with the entry to record when it was found
@@ -241,7 +265,7 @@ public final class BatchRunner: @unchecked Sendable {
 
     /// Errors are journalled too: an unchanged file that failed is not retried by the next run
     /// (it would fail the same way); changing it (even a chmod) makes it new work.
-    private func journalEntry(_ outcome: Fixer.FileOutcome) -> JournalEntry? {
+    private func journalEntry(_ outcome: FileOutcome) -> JournalEntry? {
         guard let facts = outcome.after ?? outcome.before ?? FileFacts.stat(outcome.record.path ?? "") else {
             return nil
         }

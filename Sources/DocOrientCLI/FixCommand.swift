@@ -63,20 +63,7 @@ struct FixCommand: ParsableCommand {
     @Flag(help: "Also consider the four mirrored orientations (front cameras, mirrored scanners).")
     var mirror = false
 
-    @Option(help: ArgumentHelp("Tesseract languages joined by '+'.", valueName: "LANGS"))
-    var lang = "eng"
-
-    @Option(
-        help: ArgumentHelp(
-            "Directory with the <lang>.traineddata models (default: $TESSDATA_PREFIX, then Debian's).", valueName: "DIR"
-        ))
-    var tessdata: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "The orientation classifier's model file (default: $DOCORIENT_MODELS, then /usr/share/docorient, then the source tree's Models/classifier).",
-            valueName: "FILE"))
-    var classifier: String?
+    @OptionGroup var resolving: ResolverOptions
 
     @Option(
         help: ArgumentHelp(
@@ -128,11 +115,6 @@ struct FixCommand: ParsableCommand {
     func validate() throws {
         if trim && !bake { throw ValidationError("--trim only applies with --bake") }
         if jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-        do {
-            _ = try ResolverConfiguration.languageCodes(lang)
-        } catch let error as DocOrientError {
-            throw ValidationError("--lang: \(error.message)")
-        }
     }
 
     func run() throws {
@@ -143,20 +125,14 @@ struct FixCommand: ParsableCommand {
         let folders = paths.filter { Syscalls.status($0)?.kind == .directory }
         let journalPath = journal ?? folders.first.map(Journal.location)
 
-        let configuration = ResolverConfiguration(
-            tessdata: tessdata, classifierModel: classifier, languages: lang, mirror: mirror ? .always : .auto,
-            maxPixels: maxPixels,
-            budget: budget.budget)
-        let resolver: Resolver
+        let resolver = try resolving.resolver(
+            budget: budget.budget, mirror: mirror ? .always : .auto, maxPixels: maxPixels)
         let openedJournal: Journal?
         do {
-            resolver = try Resolver(configuration: configuration)
             // A dry run changes nothing, not even by creating a journal in the user's folder.
             openedJournal = dryRun ? nil : try journalPath.map { try Journal(path: $0) }
         } catch let error as DocOrientError {
-            printError(
-                "docorient: \(error)"
-                    + missingModelHint(error))
+            printError("docorient: \(error)")
             throw ExitCode(1)
         }
         let writer = try ReportWriter(json: json, reportPath: report, quiet: quiet || !folders.isEmpty)

@@ -73,17 +73,7 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "No access log.")
     var quiet = false
 
-    @Option(help: ArgumentHelp("Tesseract languages joined by '+'.", valueName: "LANGS"))
-    var lang = "eng"
-
-    @Option(help: ArgumentHelp("Directory with the <lang>.traineddata models.", valueName: "DIR"))
-    var tessdata: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "The orientation classifier's model file (default: $DOCORIENT_MODELS, then /usr/share/docorient, then the source tree's Models/classifier).",
-            valueName: "FILE"))
-    var classifier: String?
+    @OptionGroup var resolving: ResolverOptions
 
     @OptionGroup(title: "Work budget (per request)")
     var budget: BudgetOptions
@@ -104,17 +94,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let resolver: Resolver
-        do {
-            resolver = try Resolver(
-                configuration: ResolverConfiguration(
-                    tessdata: tessdata, classifierModel: classifier, languages: lang, budget: budget.budget))
-        } catch let error as DocOrientError {
-            printError(
-                "docorient: \(error)"
-                    + missingModelHint(error))
-            throw ExitCode(1)
-        }
+        let resolver = try resolving.resolver(budget: budget.budget)
         let format = logFormat
         LoggingSystem.bootstrap { label in
             switch format {

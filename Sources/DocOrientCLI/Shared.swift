@@ -50,6 +50,58 @@ func forEachFile(_ paths: [String], _ body: (String) throws -> Void) throws {
     }
 }
 
+/// How every command that resolves (`fix`, `serve`) finds its models and reads: Tesseract's
+/// languages and models, and the orientation classifier's model. The work budget is its own group,
+/// `BudgetOptions`, so that each command can title it.
+struct ResolverOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Tesseract languages joined by '+'.", valueName: "LANGS"))
+    var lang = "eng"
+
+    @Option(
+        help: ArgumentHelp(
+            "Directory with the <lang>.traineddata models (default: $TESSDATA_PREFIX, then Debian's).", valueName: "DIR"
+        ))
+    var tessdata: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The orientation classifier's model file (default: $DOCORIENT_MODELS, then /usr/share/docorient, then the source tree's Models/classifier).",
+            valueName: "FILE"))
+    var classifier: String?
+
+    func validate() throws {
+        do {
+            _ = try ResolverConfiguration.languageCodes(lang)
+        } catch let error as DocOrientError {
+            throw ValidationError("--lang: \(error.message)")
+        }
+    }
+
+    /// The resolver's configuration with these models and `budget`; the rest as given or default.
+    func configuration(
+        budget: WorkBudget, mirror: MirrorPolicy = .auto, maxPixels: Int = Bake.defaultMaxPixels
+    ) -> ResolverConfiguration {
+        ResolverConfiguration(
+            tessdata: tessdata, classifierModel: classifier, languages: lang, mirror: mirror, maxPixels: maxPixels,
+            budget: budget)
+    }
+
+    /// The resolver these options configure; a failure to load a model is printed with the option
+    /// that points at it, and exits 1.
+    func resolver(
+        budget: WorkBudget, mirror: MirrorPolicy = .auto, maxPixels: Int = Bake.defaultMaxPixels
+    ) throws
+        -> Resolver
+    {
+        do {
+            return try Resolver(configuration: configuration(budget: budget, mirror: mirror, maxPixels: maxPixels))
+        } catch let error as DocOrientError {
+            printError("docorient: \(error)" + missingModelHint(error))
+            throw ExitCode(1)
+        }
+    }
+}
+
 /// The resolver's work budget per image (`fix` and `serve`): counted in work, not time, so an
 /// image gets the same answer on any machine and under any load.
 struct BudgetOptions: ParsableArguments {

@@ -1,6 +1,6 @@
 // libFuzzer targets for every parser docorient owns or feeds. Built two ways:
 //   Scripts/fuzz.sh TARGET SECONDS   (-sanitize=fuzzer,address -DFUZZING: libFuzzer's main)
-//   swift run docorient-fuzz TARGET FILE...   (replays files through the same code: regressions)
+//   swift run DocOrientFuzz TARGET FILE...   (replays files through the same code: regressions)
 @_spi(Fuzzing) import DocOrient
 import Foundation
 
@@ -45,7 +45,7 @@ extension FuzzTarget {
         static func main() throws {
             let arguments = Array(CommandLine.arguments.dropFirst())
             guard let name = arguments.first, let target = FuzzTarget(rawValue: name) else {
-                print("usage: docorient-fuzz {\(FuzzTarget.allCases.map(\.rawValue).joined(separator: ","))} FILE...")
+                print("usage: DocOrientFuzz {\(FuzzTarget.allCases.map(\.rawValue).joined(separator: ","))} FILE...")
                 exit(64)
             }
             for path in arguments.dropFirst() {

@@ -47,7 +47,7 @@ extension OpenAPIDocument {
                     "description": "A request that cannot be parsed (a bad chunk in the body): no body, and the connection closes"
                   },
                   "408": {
-                    "description": "The body arrived slower than the service's minimum rate (README: --body-min-rate); the connection closes",
+                    "description": "The body arrived slower than the service's minimum rate (docorient serve --body-min-rate); the connection closes",
                     "content": {
                       "application/json": {
                         "schema": {
@@ -251,7 +251,7 @@ extension OpenAPIDocument {
                     }
                   },
                   "408": {
-                    "description": "The body arrived slower than the service's minimum rate (README: --body-min-rate); the connection closes",
+                    "description": "The body arrived slower than the service's minimum rate (docorient serve --body-min-rate); the connection closes",
                     "content": {
                       "application/json": {
                         "schema": {

@@ -10,7 +10,7 @@ import Prometheus
 import Synchronization
 
 /// Settings of the HTTP service: where it listens, what it admits, and the time limits of each
-/// phase of a connection (README "Run it as a service" gives each default and why).
+/// phase of a connection (docs/service.md gives each default and why).
 public struct ServerConfiguration: Sendable {
     /// The address to listen on: "127.0.0.1" (the default) for this machine only, "0.0.0.0" for every interface.
     public var host: String
@@ -89,7 +89,7 @@ enum ImageAnswer: Sendable {
 /// - Parameters:
 ///   - registry: where the service's metrics live, served at `GET /metrics`; pass one to add
 ///     them to an exposition of your own (their names start with `docorient_`).
-///   - accessLog: where each request's line goes (README "Access log"), at level info.
+///   - accessLog: where each request's line goes (docs/service.md, "Access log"), at level info.
 public func makeRouter(
     fixer: Fixer, configuration: ServerConfiguration,
     registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),

@@ -22,7 +22,7 @@ final class ServiceMetrics: Sendable {
         .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10), .seconds(30),
     ]
 
-    /// Each metric's name and help text (README "Metrics"); computed, as the descriptor type is
+    /// Each metric's name and help text (docs/service.md, "Metrics"); computed, as the descriptor type is
     /// not `Sendable`.
     enum Name {
         static var requests: MetricNameDescriptor {

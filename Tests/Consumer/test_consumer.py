@@ -30,8 +30,8 @@ for record in try await ingest([upload], into: out) { print(record.jsonLine) }
 
 def readme_example():
     text = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
-    section = text[text.index("## As a library"):]
-    match = re.search(r"```swift\n(.*?)```", section, re.S)
+    section = text[text.index("## As a library") :]
+    match = re.search(r"```swift\n(.*?)```", section, re.DOTALL)
     assert match, "README's library section has no swift code block"
     return match.group(1)
 
@@ -82,7 +82,9 @@ def test_the_readme_worker_gives_the_clis_record(consumer, tmp_path):
     got = json.loads(run.stdout.splitlines()[0])
     cli = subprocess.run(
         ["swift", "run", "--skip-build", "docorient", "fix", "--dry-run", "--json", SAMPLE],
-        cwd=ROOT, capture_output=True, text=True,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
     )
     want = json.loads(cli.stdout.splitlines()[0])
     for key in ("exif_orientation", "detected_orientation", "verdict", "confidence"):

@@ -6,7 +6,7 @@ import Testing
 struct FuzzReplayTests {
     static let targets = ["jpeg", "tiff", "png", "xmp", "turbojpeg", "heif"]
     static var replayBinary: String {
-        URL(fileURLWithPath: CLITests.binary).deletingLastPathComponent().appendingPathComponent("docorient-fuzz").path
+        URL(fileURLWithPath: CLITests.binary).deletingLastPathComponent().appendingPathComponent("DocOrientFuzz").path
     }
 
     @Test(arguments: targets)

@@ -70,7 +70,7 @@ def targets(package):
     )
     if run.returncode != 0:
         raise RuntimeError("swift package describe failed:\n" + run.stderr[-3000:])
-    description = json.loads(run.stdout[run.stdout.index("{"):])
+    description = json.loads(run.stdout[run.stdout.index("{") :])
     return sorted(
         (t["name"], t["type"], os.path.join(package, t["path"]))
         for t in description["targets"]
@@ -126,7 +126,7 @@ def undocumented_in_graphs(package, graph_dir, started, module, source_dir):
                 continue  # written by the compiler, or another module's code
             if documented(symbol.get("docComment"), location["uri"]):
                 continue
-            file = os.path.relpath(location["uri"][len("file://"):], os.path.realpath(package))
+            file = os.path.relpath(location["uri"][len("file://") :], os.path.realpath(package))
             line = location["position"]["line"] + 1
             kind = KIND_NAMES.get(symbol["kind"]["identifier"], symbol["kind"]["identifier"])
             found[symbol["identifier"]["precise"]] = (file, line, f"{kind} {'.'.join(symbol['pathComponents'])}")

@@ -23,7 +23,7 @@ def test_every_public_symbol_has_a_doc_comment():
     )
 
 
-TOY_LIBRARY = '''\
+TOY_LIBRARY = """\
 /// Documented: not reported.
 public struct Documented: CustomStringConvertible {
     /// Documented member.
@@ -58,9 +58,9 @@ public protocol Shape {
 @_spi(Tools) public func tooling() {}
 
 internal func notPublic() {}
-'''
+"""
 
-TOY_TOOL = '''\
+TOY_TOOL = """\
 /// Documented.
 public func documentedEntry() {}
 
@@ -68,7 +68,7 @@ public func documentedEntry() {}
 public func bareEntry() {}
 
 @main struct Tool { static func main() { bareEntry() } }
-'''
+"""
 
 
 def test_the_checker_names_exactly_the_undocumented_symbols(tmp_path):

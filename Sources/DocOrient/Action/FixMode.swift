@@ -8,13 +8,3 @@ public enum FixMode: String, Sendable, CaseIterable, Codable {
     /// Turn the pixels, dropping partial edge blocks where a perfect transform is impossible.
     case bakeTrim = "bake-trim"
 }
-
-extension FixOptions {
-    /// Options that fix in `mode`.
-    public init(mode: FixMode, dryRun: Bool = false, destination: Destination = .inPlace) {
-        self.init(bake: mode != .tag, trim: mode == .bakeTrim, dryRun: dryRun, destination: destination)
-    }
-
-    /// The mode these options fix in: `bake` and `trim` as one value.
-    public var mode: FixMode { bake ? (trim ? .bakeTrim : .bake) : .tag }
-}

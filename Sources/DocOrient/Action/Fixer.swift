@@ -3,25 +3,34 @@ import Synchronization
 
 /// How `Fixer` may change files.
 public struct FixOptions: Sendable, Equatable {
-    /// Bake the winning orientation into the pixels instead of rewriting the tag.
-    public var bake: Bool
-    /// With `bake`: drop partial edge blocks rather than fall back to a tag rewrite.
-    public var trim: Bool
+    /// How a file is changed: its tag rewritten, or its pixels turned (trimming partial edge blocks
+    /// or not).
+    public var mode: FixMode
     /// Decide and report, change nothing.
     public var dryRun: Bool
     /// Replace originals, or write copies into a directory.
     public var destination: Destination
 
-    /// Options for a fix; the defaults rewrite the tag in place, as `docorient fix` does.
+    /// Options that fix in `mode`.
     ///
     /// In-memory fixes (`Fixer.fix(_:)`) need `destination` `.inPlace`: they return bytes and throw
     /// `DocOrientError.Code.invalidRequest` for any other destination.
-    public init(bake: Bool = false, trim: Bool = false, dryRun: Bool = false, destination: Destination = .inPlace) {
-        self.bake = bake
-        self.trim = trim
+    public init(mode: FixMode, dryRun: Bool = false, destination: Destination = .inPlace) {
+        self.mode = mode
         self.dryRun = dryRun
         self.destination = destination
     }
+
+    /// Options for a fix given as `docorient fix`'s flags; the defaults rewrite the tag in place.
+    /// `trim` counts only with `bake`.
+    public init(bake: Bool = false, trim: Bool = false, dryRun: Bool = false, destination: Destination = .inPlace) {
+        self.init(mode: bake ? (trim ? .bakeTrim : .bake) : .tag, dryRun: dryRun, destination: destination)
+    }
+
+    /// Whether the winning orientation is baked into the pixels instead of written to the tag.
+    public var bake: Bool { mode != .tag }
+    /// With `bake`: whether partial edge blocks are dropped rather than the tag rewritten instead.
+    public var trim: Bool { mode == .bakeTrim }
 }
 
 /// One image's metadata and the resolver's decision about it.
@@ -98,7 +107,7 @@ public final class Fixer: Sendable {
     ) throws
         -> FixRecord
     {
-        try Self.succeeded(fixFile(path: url.path, options: options, hashing: false, budget: budget, signal: nil))
+        try Self.succeeded(fixFile(path: url.path, options: options, budget: budget, signal: nil))
     }
 
     // MARK: Asynchronous, cancellable forms
@@ -138,7 +147,7 @@ public final class Fixer: Sendable {
     {
         try await run { signal in
             try Self.succeeded(
-                self.fixFile(path: url.path, options: options, hashing: false, budget: budget, signal: signal))
+                self.fixFile(path: url.path, options: options, budget: budget, signal: signal))
         }
     }
 
@@ -203,9 +212,9 @@ public final class Fixer: Sendable {
     }
 
     /// The record of a file fix, or the error that made it fail.
-    private static func succeeded(_ outcome: FileOutcome) throws -> FixRecord {
-        if let error = outcome.record.error { throw error }
-        return outcome.record
+    private static func succeeded(_ fixed: FileFix) throws -> FixRecord {
+        if let error = fixed.record.error { throw error }
+        return fixed.record
     }
 
     /// Runs `body`, naming the file of `url` in the error it throws.
@@ -217,40 +226,42 @@ public final class Fixer: Sendable {
         }
     }
 
-    /// A file's record with its state before and after, for the batch journal.
-    package struct FileOutcome: Sendable {
+    /// One file fixed: what was decided and done, and the bytes before and after (a batch journals
+    /// their hashes; the fixer itself keeps no record of files).
+    package struct FileFix: Sendable {
+        /// What was decided and done, or why the file failed.
         package var record: FixRecord
-        package var before: FileFacts?
-        package var after: FileFacts?
+        /// The file's bytes as read; nil when it could not be read.
+        package var original: [UInt8]?
+        /// The bytes that replaced the file in place; nil when it was left as it was or a copy
+        /// was written elsewhere.
+        package var written: [UInt8]?
     }
 
-    /// - Parameter hashing: whether the facts carry content hashes (only a journal records them:
-    ///   hashing a 12 MP photo costs a few milliseconds).
+    /// Fixes the file at `path` (read, decide, keep the original, write atomically).
     /// - Parameter keepOriginal: called with the original and the fixed bytes before a file is
     ///   replaced in place; when it throws, the file is left alone and the record says why.
     package func fixFile(
-        path: String, options: FixOptions, hashing: Bool,
-        keepOriginal: ((_ original: [UInt8], _ fixed: [UInt8]) throws -> Void)? = nil
-    ) -> FileOutcome {
+        path: String, options: FixOptions, keepOriginal: ((_ original: [UInt8], _ fixed: [UInt8]) throws -> Void)? = nil
+    ) -> FileFix {
         // Nothing cancels a fix without a signal.
-        (try? fixFile(
-            path: path, options: options, hashing: hashing, budget: nil, signal: nil, keepOriginal: keepOriginal))
-            ?? FileOutcome(record: FixRecord(path: path))
+        (try? fixFile(path: path, options: options, budget: nil, signal: nil, keepOriginal: keepOriginal))
+            ?? FileFix(record: FixRecord(path: path))
     }
 
     /// The same, with a budget and a cancellation signal.
     /// - Throws: only the cancellation that stopped it (the file then unchanged). Every other
-    ///   failure is an outcome whose record has verdict `.error`.
+    ///   failure is a fix whose record has verdict `.error`.
     func fixFile(
-        path: String, options: FixOptions, hashing: Bool, budget: WorkBudget?, signal: CancellationSignal?,
+        path: String, options: FixOptions, budget: WorkBudget?, signal: CancellationSignal?,
         keepOriginal: ((_ original: [UInt8], _ fixed: [UInt8]) throws -> Void)? = nil
-    ) throws(CancellationError) -> FileOutcome {
+    ) throws(CancellationError) -> FileFix {
         let clock = ContinuousClock.now
-        var outcome = FileOutcome(record: FixRecord(path: path))
+        var outcome = FileFix(record: FixRecord(path: path))
         do {
             let bytes = try FileIO.read(path)
-            outcome.before = FileFacts.stat(path, hash: hashing ? bytes : nil)
-            let inMemory = FixOptions(bake: options.bake, trim: options.trim, dryRun: options.dryRun)
+            outcome.original = bytes
+            let inMemory = FixOptions(mode: options.mode, dryRun: options.dryRun)
             var result: FixedImage
             do {
                 result = try fix(bytes: bytes, options: inMemory, budget: budget, signal: signal)
@@ -261,7 +272,6 @@ public final class Fixer: Sendable {
             }
             result.record.path = path
             outcome.record = result.record
-            var written: [UInt8]? = nil
             if outcome.record.verdict != .error, !options.dryRun,
                 outcome.record.changedTheFile || options.destination != .inPlace
             {
@@ -270,13 +280,11 @@ public final class Fixer: Sendable {
                     if options.destination == .inPlace, result.bytes != bytes { try keepOriginal?(bytes, result.bytes) }
                     _ = try FileActions.commit(
                         result.bytes, original: bytes, path: path, destination: options.destination)
-                    if options.destination == .inPlace { written = result.bytes }
+                    if options.destination == .inPlace { outcome.written = result.bytes }
                 } catch {
                     outcome.record.fail(error)
                 }
             }
-            outcome.after = FileFacts.stat(path, hash: hashing ? written : nil)
-            if hashing, written == nil, let before = outcome.before?.hash { outcome.after?.hash = before }
         } catch is CancellationError {
             throw CancellationError()
         } catch {

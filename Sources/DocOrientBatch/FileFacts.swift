@@ -1,3 +1,5 @@
+import DocOrient
+
 /// What identifies a file's state cheaply: a second run compares these to the journal without
 /// reading the file. Any write (ours renames a new inode in) or chmod (ctime) changes them.
 package struct FileFacts: Sendable, Equatable, Codable {

@@ -5,12 +5,12 @@ Build docorient with read-cost.patch applied (it prints one READ line per Tesser
 SPEND line per file to stderr when DOCORIENT_SPEND is set), run it over the fit part one file at a
 time, and give this script the stderr:
 
-    git apply Benchmarks/orientation/read-cost.patch
+    git apply Benchmarks/studies/read_cost/read-cost.patch
     swift build -c release --product docorient --scratch-path .build-release
     DOCORIENT_SPEND=1 .build-release/release/docorient fix --dry-run --json --jobs 1 FILES... \
         > records.jsonl 2> reads.txt
     git checkout Sources
-    python3 Benchmarks/orientation/read_cost.py reads.txt
+    python3 Benchmarks/studies/read_cost/read_cost.py reads.txt
 
 It fits each read's seconds on its pixels and recognised words, per page segmentation mode
 (6: a text line or window read as one block; 4: a page laid out as one column; 11: the sparse

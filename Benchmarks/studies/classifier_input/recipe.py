@@ -16,14 +16,18 @@ Steps (grey stored pixels, EXIF tag NOT applied):
  6. combine: mean of the crops' log-probabilities, exp and renormalised to sum 1
     (normalised geometric mean over the 6 crops); answer = argmax -> EXIF [1, 8, 3, 6]
 """
-import sys, os
-os.environ.setdefault("OMP_NUM_THREADS", "1")
-import numpy as np, cv2
-import extract as E
 
-K_TEXT = 5          # text windows
-COARSE = True       # add the reference crop
-SHEET = False       # True: work on detect_paper's box (variant DA+DT448.5l); False: whole image (A+T448.5l)
+import os
+import sys
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+import cv2
+import extract as E
+import numpy as np
+
+K_TEXT = 5  # text windows
+COARSE = True  # add the reference crop
+SHEET = False  # True: work on detect_paper's box (variant DA+DT448.5l); False: whole image (A+T448.5l)
 
 
 def views(g):

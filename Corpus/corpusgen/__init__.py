@@ -1,0 +1,1 @@
+"""The corpus generator behind Corpus/generate.py (its docstring says how a file is made)."""
