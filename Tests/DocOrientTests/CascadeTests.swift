@@ -89,12 +89,29 @@ struct CascadeTests {
         let junk = [Orientation: [Evidence]](
             uniqueKeysWithValues: Orientation.allCases.map { ($0, Array(repeating: Self.junk, count: 8)) })
         let (decision, log) = try Self.run(
-            RecordedParts(junk, parts: 8), lead: Lead(rotation: .rotate90, excludesOthers: true))
+            RecordedParts(junk, parts: 8), lead: Lead(rotation: .rotate90, excludesOthers: true, confirmsOnly: true))
         #expect(Set(log.map(\.o)) == [.rotate90, .transpose, .transverse])
         let confirm = Calibration.embedded.classifier.confirmParts
         #expect(log.allSatisfy { $0.part <= confirm })
         #expect(log.count <= 3 * confirm)
         #expect(decision.orientation == nil)
+    }
+
+    /// Where the classifier narrows the reading but would not answer alone, the text must decide,
+    /// and is read deeper than a confirmation: print that reads as plain text only at its third
+    /// line still decides.
+    @Test func aClassifierThatWouldNotAnswerAloneLeavesTheTextItsDepth() throws {
+        let late: [Orientation: [Evidence]] = [
+            .rotate90: [Self.junk, Self.junk, Self.print, Self.print],
+            .transpose: Array(repeating: Self.junk, count: 4), .transverse: Array(repeating: Self.junk, count: 4),
+        ]
+        let narrowed = try Self.run(
+            RecordedParts(late, parts: 8), lead: Lead(rotation: .rotate90, excludesOthers: true, confirmsOnly: false))
+        #expect(narrowed.decision.orientation == .rotate90)
+        #expect(narrowed.log.contains { $0.o == .rotate90 && $0.part == 3 })
+        let confirming = try Self.run(
+            RecordedParts(late, parts: 8), lead: Lead(rotation: .rotate90, excludesOthers: true, confirmsOnly: true))
+        #expect(confirming.decision.orientation == nil)
     }
 
     @Test func aMirroredTwinThatReadsAsPrintBeatsTheClassifiersRotation() throws {

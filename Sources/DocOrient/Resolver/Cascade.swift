@@ -60,10 +60,10 @@ struct Cascade<Reader: PartReader & ~Copyable>: ~Copyable {
 
     private var c: CascadeParameters { rules.calibration.cascade }
     private var exhaustive: Bool { policy.exhaustive }
-    /// The parts read per candidate at most: all of them, or, where the classifier leaves its
-    /// rotation alone to confirm (`Lead.excludesOthers`), `classifier.confirmParts`.
+    /// The parts read per candidate at most: all of them, or, where the text need only confirm
+    /// the classifier's rotation (`Lead.confirmsOnly`), `classifier.confirmParts`.
     private var partCount: Int {
-        lead?.excludesOthers == true
+        lead?.confirmsOnly == true
             ? min(reader.partCount, rules.calibration.classifier.confirmParts) : reader.partCount
     }
 

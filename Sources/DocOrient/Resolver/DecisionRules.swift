@@ -148,6 +148,15 @@ struct DecisionRules: Sendable {
             ? decision : undecided
     }
 
+    /// Whether the classifier is sure enough to answer alone where the text does not decide:
+    /// at `decideAloneAt`, or, on a page of more letter-like marks than a couple of words make
+    /// (`pageMarks`), where it leaves the text its rotation alone (`narrowAt`): a couple of
+    /// words, undecidable by definition, is what held its bar at `decideAloneAt`.
+    func answersAlone(_ reading: ClassifierReading, marks: Int) -> Bool {
+        let p = calibration.classifier
+        return reading.bestProbability >= (marks >= p.pageMarks ? p.narrowAt : p.decideAloneAt)
+    }
+
     /// The text's decision weighed with the classifier's reading (`Models/calibration.json`
     /// `classifier`): the one place the two readers meet.
     ///
@@ -188,10 +197,7 @@ struct DecisionRules: Sendable {
                 "the readers disagree: the text reads as \(answer.exifValue) (confidence \(text.confidence)), \(said)"
             return decision
         }
-        // On a page of more letter-like marks than a couple of words make, the classifier's
-        // rotation is trusted where it leaves the text its rotation alone (`narrowAt`): a couple
-        // of words, undecidable by definition, is what held its bar at `decideAloneAt`.
-        guard sure >= (marks >= p.pageMarks ? p.narrowAt : p.decideAloneAt) else { return decision }
+        guard answersAlone(reading, marks: marks) else { return decision }
         // The classifier's rotation may be a mirrored page's twin: Tesseract must have read the
         // two mirrored candidates on its axis (the budget may have cut them) to rule that out.
         let twins: [Orientation] = seen.swapsDimensions ? [.transpose, .transverse] : [.flipHorizontal, .flipVertical]

@@ -108,9 +108,11 @@ struct Stages: ~Copyable {
     private var lead: Lead? {
         let c = resolver.calibration.classifier
         guard reading.bestProbability >= c.orderAt else { return nil }
+        let excludesOthers =
+            !resolver.configuration.exhaustive && !widened && reading.bestProbability >= c.narrowAt
         return Lead(
-            rotation: reading.best,
-            excludesOthers: !resolver.configuration.exhaustive && !widened && reading.bestProbability >= c.narrowAt)
+            rotation: reading.best, excludesOthers: excludesOthers,
+            confirmsOnly: excludesOthers && resolver.rules.answersAlone(reading, marks: marks))
     }
 
     /// Whether the classifier's answer stands on what the stages read so far, so that no later
