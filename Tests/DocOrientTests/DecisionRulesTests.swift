@@ -154,4 +154,18 @@ struct DecisionRulesTests {
         #expect(combined.best == .identity)
         #expect(abs(combined.probabilities.reduce(0, +) - 1) < 1e-9)
     }
+
+    /// Issue 43: the classifier cannot see a mirror, so an answer of it alone stays under 0.9
+    /// however sure it is, and says why.
+    @Test func anAnswerOfTheClassifierAloneStaysUnderPointNineAndSaysAMirrorWasNotRuledOut() {
+        var calibration = Calibration.embedded
+        calibration.classifier.aloneConfidence = 1
+        let rules = DecisionRules(calibration: calibration)
+        let nothing: [Orientation: Evidence] = [.rotate90: Evidence(), .transpose: Evidence(), .transverse: Evidence()]
+        let d = rules.arbitrate(
+            Self.text(nil, confidence: 0), reading: Self.reading(.rotate90, 0.99), read: nothing, marks: 500)
+        #expect(d.orientation == .rotate90 && d.decidedBy == .classifier)
+        #expect(d.confidence < 0.9)
+        #expect(d.reason?.hasSuffix("a mirrored page could not be ruled out") == true)
+    }
 }
