@@ -54,6 +54,8 @@ enum Slot : size_t {
     kCreateSession = 7,
     kRun = 9,
     kCreateSessionOptions = 10,
+    kDisableMemPattern = 17,
+    kDisableCpuMemArena = 19,
     kSetIntraOpNumThreads = 24,
     kSetInterOpNumThreads = 25,
     kCreateTensorWithDataAsOrtValue = 49,
@@ -165,6 +167,13 @@ public:
                 runtime_.check(threads(options, 1), "onnxruntime threads");
                 runtime_.check(runtime_.fn<Status *(*)(SessionOptions *, int)>(kSetInterOpNumThreads)(options, 1),
                                "onnxruntime threads");
+                // No arena and no memory pattern: they keep the largest batch's buffers for the
+                // session's life, which with an engine per worker costs more than allocating
+                // per run (six squares of 224 pixels).
+                runtime_.check(runtime_.fn<Status *(*)(SessionOptions *)>(kDisableCpuMemArena)(options),
+                               "onnxruntime memory arena");
+                runtime_.check(runtime_.fn<Status *(*)(SessionOptions *)>(kDisableMemPattern)(options),
+                               "onnxruntime memory pattern");
                 auto create = runtime_.fn<Status *(*)(const Env *, const char *, const SessionOptions *, Session **)>(
                     kCreateSession);
                 runtime_.check(create(env_, path, options, &session_), "onnxruntime could not load the model");
