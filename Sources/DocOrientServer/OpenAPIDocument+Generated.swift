@@ -466,6 +466,7 @@ extension OpenAPIDocument {
                       "library",
                       "missing_model",
                       "invalid_request",
+                      "encrypted",
                       "request_timeout",
                       "client_closed_request"
                     ]
