@@ -28,7 +28,9 @@ extension Fixer {
     /// of each page the text says is shown turned; the file's record holds one record per page.
     /// - Throws: `DocOrientError` when the PDF as a whole cannot be read or written (`.encrypted`,
     ///   `.malformed`, `.limitExceeded`); a page that cannot be read fails alone, in its record.
-    func fixPDF(bytes: [UInt8], options: FixOptions, budget: WorkBudget?, signal: CancellationSignal?) throws
+    func fixPDF(
+        bytes: [UInt8], options: FixOptions, budget: WorkBudget?, signal: CancellationSignal?
+    ) throws
         -> FixedImage
     {
         let clock = ContinuousClock.now
@@ -114,7 +116,8 @@ extension Fixer {
         case .samples:
             let components = content.imageMask ? 1 : content.components
             let bits = content.imageMask ? 1 : content.bitsPerComponent
-            guard let rowBytes = PDFSamples.rowBytes(width: content.width, bitsPerComponent: bits, components: components)
+            guard
+                let rowBytes = PDFSamples.rowBytes(width: content.width, bitsPerComponent: bits, components: components)
             else {
                 return leave(
                     "the page's image has \(components == 0 ? "a colour space docorient does not read" : "\(components) components at \(bits) bits"): left alone"
@@ -145,7 +148,8 @@ extension Fixer {
         guard let target = decision.orientation, target != placement.shown else { return nil }
         guard let turn = placement.rotation(showing: target) else {
             record.verdict = .undecidable
-            record.reason = "the page reads mirrored (\(target.exifValue)), and a mirror cannot be expressed by /Rotate: left alone"
+            record.reason =
+                "the page reads mirrored (\(target.exifValue)), and a mirror cannot be expressed by /Rotate: left alone"
             return nil
         }
         return turn.degreesClockwise
@@ -183,7 +187,8 @@ extension Fixer {
             count(pages.filter { $0.verdict == .undecidable }.count, "undecidable"),
             count(pages.filter { $0.verdict == .error }.count, "failed"),
         ].compactMap { $0 }
-        let summary = "\(pages.count) page\(pages.count == 1 ? "" : "s")" + (parts.isEmpty ? "" : ": ")
+        let summary =
+            "\(pages.count) page\(pages.count == 1 ? "" : "s")" + (parts.isEmpty ? "" : ": ")
             + parts.joined(separator: ", ")
         record.reason = record.verdict == .error ? "\(summary); page 1: \(pages[0].reason ?? "failed")" : summary
         return record

@@ -49,8 +49,7 @@ struct PDFPlacement: Sendable, Equatable {
             func direction(_ to: Point) -> (Int, Int) {
                 (Int((to.x - origin.x).rounded()), Int((to.y - origin.y).rounded()))
             }
-            if direction(right) == along, direction(below) == down
-            {
+            if direction(right) == along, direction(below) == down {
                 return o
             }
         }
@@ -78,11 +77,13 @@ enum PDFSamples {
         guard let rowBytes = rowBytes(width: width, bitsPerComponent: bits, components: components) else {
             throw DocOrientError(
                 .unsupportedFormat,
-                "the page's image has \(components == 0 ? "a colour space docorient does not read" : "\(components) components") at \(bits) bits")
+                "the page's image has \(components == 0 ? "a colour space docorient does not read" : "\(components) components") at \(bits) bits"
+            )
         }
         guard data.count >= rowBytes * height else {
             throw DocOrientError(
-                .malformed, "the page's image holds \(data.count) bytes, fewer than its \(width)x\(height) samples need")
+                .malformed, "the page's image holds \(data.count) bytes, fewer than its \(width)x\(height) samples need"
+            )
         }
         var pixels = [UInt8](repeating: 0, count: width * height)
         data.withUnsafeBufferPointer { src in

@@ -37,7 +37,8 @@ struct PDFDocument: ~Copyable {
         case DOCORIENT_PDF_FILTER_SAMPLES: filter = .samples
         case DOCORIENT_PDF_FILTER_DCT: filter = .dct
         case DOCORIENT_PDF_FILTER_OTHER:
-            filter = .other(withUnsafeBytes(of: page.filter_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+            filter = .other(
+                withUnsafeBytes(of: page.filter_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
         default: filter = .none
         }
         let m = page.matrix
@@ -94,7 +95,8 @@ struct PDFDocument: ~Copyable {
         case DOCORIENT_PDF_LIMIT: return DocOrientError(.limitExceeded, "the PDF is over a limit: \(text)")
         case DOCORIENT_PDF_MALFORMED:
             return DocOrientError(
-                .malformed, "the PDF cannot be read without repairing it (\(text)); repair a copy first, e.g. qpdf in.pdf out.pdf")
+                .malformed,
+                "the PDF cannot be read without repairing it (\(text)); repair a copy first, e.g. qpdf in.pdf out.pdf")
         default: return DocOrientError(.library, "qpdf failed: \(text)")
         }
     }
