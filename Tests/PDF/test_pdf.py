@@ -145,3 +145,47 @@ def test_undo_gives_back_the_original_bytes_of_a_fixed_pdf(scan, tmp_path):
     undone = docorient("undo", str(folder))
     assert undone.returncode == 0, undone.stdout + undone.stderr
     assert pdfs.sha(str(path)) == digest
+
+
+def test_a_batch_killed_half_way_over_pdfs_resumes_without_redoing_or_damaging_a_page(tmp_path):
+    """Six sideways scans in a folder; the batch is SIGKILLed once the journal holds two of them,
+    then run again: every PDF ends upright and `qpdf --check` clean, and the files the first run
+    finished are neither rewritten nor counted again."""
+    import signal
+    import sqlite3
+    import time
+
+    folder = tmp_path / "scans"
+    folder.mkdir()
+    for i in range(6):
+        (folder / f"scan-{i}.pdf").write_bytes(pdfs.with_rotate(pdfs.image_pdf(INVOICE), (90 * i) % 360))
+    journal = folder / ".docorient.sqlite"
+    first = subprocess.Popen([BIN, "fix", "--jobs", "1", "--quiet", str(folder)],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    done = []
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline and first.poll() is None:
+        if journal.exists():
+            try:
+                with sqlite3.connect(f"file:{journal}?mode=ro", uri=True) as db:
+                    done = [row[0] for row in db.execute("SELECT path FROM file")]
+            except sqlite3.Error:
+                done = []
+            if len(done) >= 2:
+                break
+        time.sleep(0.05)
+    first.send_signal(signal.SIGKILL)
+    first.wait()
+    assert 2 <= len(done) < 6, done
+    finished = {p: pdfs.sha(p) for p in done}
+    for path in folder.glob("*.pdf"):
+        assert pdfs.qpdf_check(str(path))[0] == 0  # original or completely fixed, never half-written
+
+    second = docorient("fix", "--jobs", "1", str(folder))
+    assert second.returncode == 0, second.stderr
+    assert "already handled" in second.stderr
+    for p, digest in finished.items():
+        assert pdfs.sha(p) == digest  # not redone
+    for path in sorted(folder.glob("*.pdf")):
+        assert pdfs.qpdf_check(str(path))[0] == 0
+        assert pdfs.shown_orientation(str(path), 1, INVOICE) == pdfs.upright("0007_invoice.jpg"), path
