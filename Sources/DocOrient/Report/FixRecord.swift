@@ -178,6 +178,22 @@ public struct FixRecord: Sendable, Encodable, Equatable {
         func o(_ v: Int?) -> String { v.map(String.init) ?? "none" }
         let conf = String(Int((confidence * 100).rounded()))
         let path = (self.path ?? "image") + (page.map { " page \($0)" } ?? "")
+        // A PDF page has no tag: it shows its image in an orientation, and /Rotate turns it.
+        if page != nil {
+            switch verdict {
+            case .error: return "\(path): error: \(reason ?? "unknown")"
+            case .undecidable: return "\(path): undecidable (\(reason ?? "the text does not decide"))"
+            case .agrees, .noTag:
+                return "\(path): upright as shown (\(o(exifOrientation))) (confidence \(conf)%)"
+            case .disagrees:
+                let done =
+                    action == .tagRewritten
+                    ? "; turned by \(reason ?? "/Rotate")"
+                    : action == .wouldRewriteTag ? "; would set \(reason ?? "/Rotate") (dry run)" : ""
+                return
+                    "\(path): shown as \(o(exifOrientation)), \(says) \(o(detectedOrientation)) (confidence \(conf)%)\(done)"
+            }
+        }
         switch verdict {
         case .error: return "\(path): error: \(reason ?? "unknown")"
         case .undecidable:
