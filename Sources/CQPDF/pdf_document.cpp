@@ -179,6 +179,11 @@ class ContentWalker : public QPDFObjectHandle::ParserCallbacks {
     int forms = 0;
 };
 
+long integerOr(QPDFObjectHandle value, long fallback) {
+    if (value.isInteger()) return long(value.getIntValue());
+    return fallback;
+}
+
 bool isGeneralizedFilter(std::string const &name) {
     static const std::set<std::string> names = {
         "/FlateDecode", "/Fl", "/LZWDecode", "/LZW", "/ASCIIHexDecode", "/AHx",
@@ -200,6 +205,19 @@ void describeFilter(QPDFObjectHandle dict, docorient_pdf_page *page) {
         page->filter = DOCORIENT_PDF_FILTER_SAMPLES;
     } else if (names.size() == 1 && (names[0] == "/DCTDecode" || names[0] == "/DCT")) {
         page->filter = DOCORIENT_PDF_FILTER_DCT;
+    } else if (names.size() == 1 && (names[0] == "/CCITTFaxDecode" || names[0] == "/CCF")) {
+        page->filter = DOCORIENT_PDF_FILTER_CCITT;
+        QPDFObjectHandle parms = dict.getKey("/DecodeParms");
+        if (parms.isArray() && parms.getArrayNItems() == 1) parms = parms.getArrayItem(0);
+        if (parms.isDictionary()) {
+            page->ccitt_k = integerOr(parms.getKey("/K"), 0);
+            page->ccitt_columns = integerOr(parms.getKey("/Columns"), 0);
+            page->ccitt_rows = integerOr(parms.getKey("/Rows"), 0);
+            QPDFObjectHandle black = parms.getKey("/BlackIs1");
+            page->ccitt_black_is_1 = black.isBool() && black.getBoolValue() ? 1 : 0;
+            QPDFObjectHandle align = parms.getKey("/EncodedByteAlign");
+            page->ccitt_byte_align = align.isBool() && align.getBoolValue() ? 1 : 0;
+        }
     } else {
         page->filter = DOCORIENT_PDF_FILTER_OTHER;
         std::string last = names.empty() ? std::string("?") : names.back();
@@ -232,11 +250,6 @@ int componentsOf(QPDFObjectHandle space, QPDFObjectHandle resources) {
         }
     }
     return 0;
-}
-
-long integerOr(QPDFObjectHandle value, long fallback) {
-    if (value.isInteger()) return long(value.getIntValue());
-    return fallback;
 }
 
 // The stream's data decoded at `level` into at most `max` bytes.
@@ -381,11 +394,12 @@ extern "C" docorient_pdf_status docorient_pdf_image_data(
         auto found = pdf->images.find(index);
         if (found == pdf->images.end()) throw std::logic_error("the page was not described, or has no image");
         QPDFObjectHandle image = found->second;
-        QPDFObjectHandle filter = image.getDict().getKey("/Filter");
-        bool dct = (filter.isName() && (filter.getName() == "/DCTDecode" || filter.getName() == "/DCT")) ||
-                   (filter.isArray() && filter.getArrayNItems() == 1 && filter.getArrayItem(0).isName() &&
-                    (filter.getArrayItem(0).getName() == "/DCTDecode" || filter.getArrayItem(0).getName() == "/DCT"));
-        std::string bytes = boundedData(image, dct ? qpdf_dl_none : qpdf_dl_specialized, max_bytes);
+        // A JPEG or fax-coded image comes as it is stored; anything else decoded by qpdf.
+        docorient_pdf_page described;
+        std::memset(&described, 0, sizeof described);
+        describeFilter(image.getDict(), &described);
+        bool raw = described.filter == DOCORIENT_PDF_FILTER_DCT || described.filter == DOCORIENT_PDF_FILTER_CCITT;
+        std::string bytes = boundedData(image, raw ? qpdf_dl_none : qpdf_dl_specialized, max_bytes);
         *length = bytes.size();
         *data = reinterpret_cast<uint8_t *>(copied(bytes));
     });
@@ -411,6 +425,9 @@ extern "C" docorient_pdf_status docorient_pdf_write(
         writer.setObjectStreamMode(qpdf_o_preserve);
         writer.setContentNormalization(false);
         writer.setDeterministicID(true);
+        // A linearized file (fast web view) stays linearized: its hint streams are qpdf's to
+        // rewrite, as they index the objects where they now are.
+        if (pdf->qpdf.isLinearized()) writer.setLinearization(true);
         writer.write();
         refuseWarnings(pdf->qpdf);
         auto buffer = writer.getBufferSharedPointer();

@@ -58,6 +58,15 @@ def gray_flate_pdf(jpeg):
     return img2pdf.convert(buffer.getvalue(), rotation=img2pdf.Rotation.none)
 
 
+def g4_pdf(jpeg):
+    """One page showing the JPEG's stored pixels thresholded to black and white, CCITT Group 4
+    coded (a Group 4 TIFF embedded by img2pdf, which sets /BlackIs1), no /Rotate."""
+    buffer = io.BytesIO()
+    Image.open(jpeg).convert("L").point(lambda v: 255 if v > 128 else 0).convert("1").save(
+        buffer, format="TIFF", compression="group4")
+    return img2pdf.convert(buffer.getvalue(), rotation=img2pdf.Rotation.none)
+
+
 def text_pdf():
     """One born-digital page: text, no image."""
     pdf = pikepdf.new()

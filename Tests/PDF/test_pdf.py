@@ -115,6 +115,20 @@ def test_an_inherited_rotate_is_read_and_the_page_gets_its_own(tmp_path):
     assert pdfs.qpdf_check(str(path))[0] == 0
 
 
+def test_a_group_4_fax_coded_page_is_decoded_and_turned(tmp_path):
+    path = tmp_path / "bilevel.pdf"
+    path.write_bytes(pdfs.g4_pdf(INVOICE))  # img2pdf writes this one linearized
+    before = pdfs.page_streams(str(path))
+    result = docorient("fix", "--json", str(path))
+    assert result.returncode == 0, result.stderr
+    (page,) = records(result)
+    assert page["decided_by"] == "text" and page["action"] == "tag_rewritten", page
+    assert pdfs.shown_orientation(str(path), 1, INVOICE) == pdfs.upright("0007_invoice.jpg")
+    rc, out = pdfs.qpdf_check(str(path))
+    assert rc == 0 and "File is linearized" in out, out
+    assert pdfs.page_streams(str(path)) == before
+
+
 def test_dry_run_and_output_folder_leave_the_pdf_as_it_was(scan, tmp_path):
     path = tmp_path / "scan.pdf"
     shutil.copyfile(scan, path)

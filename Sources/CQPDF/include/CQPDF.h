@@ -30,8 +30,10 @@ typedef enum {
     DOCORIENT_PDF_FILTER_SAMPLES = 1,
     /// `/DCTDecode` alone: the stream is a JPEG file.
     DOCORIENT_PDF_FILTER_DCT = 2,
-    /// Anything else (CCITTFax, JBIG2, JPX, a chain ending in DCT): its name is in `filter_name`.
+    /// Anything else (JBIG2, JPX, a chain ending in DCT): its name is in `filter_name`.
     DOCORIENT_PDF_FILTER_OTHER = 3,
+    /// `/CCITTFaxDecode` alone: fax-coded bilevel rows, as described by the `ccitt_` fields.
+    DOCORIENT_PDF_FILTER_CCITT = 4,
 } docorient_pdf_filter;
 
 /// One open PDF; free with `docorient_pdf_close`.
@@ -67,8 +69,12 @@ typedef struct {
     int decode_inverted;
     /// How its stream is compressed.
     docorient_pdf_filter filter;
-    /// The last filter's name when `filter` is DOCORIENT_PDF_FILTER_OTHER, e.g. "/CCITTFaxDecode".
+    /// The last filter's name when `filter` is DOCORIENT_PDF_FILTER_OTHER, e.g. "/JBIG2Decode".
     char filter_name[48];
+    /// For DOCORIENT_PDF_FILTER_CCITT, its /DecodeParms: /K (negative: Group 4), /Columns and
+    /// /Rows (0 when absent), /BlackIs1, /EncodedByteAlign.
+    long ccitt_k, ccitt_columns, ccitt_rows;
+    int ccitt_black_is_1, ccitt_byte_align;
 } docorient_pdf_page;
 
 /// Parses `length` bytes of a PDF (copied: the caller's buffer may go) without repairing it,
@@ -89,7 +95,8 @@ docorient_pdf_status docorient_pdf_describe_page(
     docorient_pdf *pdf, long index, size_t max_content_bytes, docorient_pdf_page *page, char *error, size_t size);
 
 /// The dominant image's stream data of page `index`: the JPEG file itself for
-/// DOCORIENT_PDF_FILTER_DCT, the decoded samples for DOCORIENT_PDF_FILTER_SAMPLES, at most
+/// DOCORIENT_PDF_FILTER_DCT, the fax-coded data for DOCORIENT_PDF_FILTER_CCITT, the decoded
+/// samples for DOCORIENT_PDF_FILTER_SAMPLES, at most
 /// `max_bytes` (decoding stops past it: DOCORIENT_PDF_LIMIT). `*data` is malloc'ed: free it with
 /// `docorient_pdf_free`.
 docorient_pdf_status docorient_pdf_image_data(
@@ -100,7 +107,7 @@ docorient_pdf_status docorient_pdf_set_rotate(docorient_pdf *pdf, long index, lo
 
 /// Writes the document to memory (QPDFWriter) with every stream's data copied as it is (no
 /// decoding, recompression or content normalisation; object streams preserved; deterministic
-/// /ID). `*data` is malloc'ed: free it with `docorient_pdf_free`.
+/// /ID; a linearized file linearized again, with new hint streams). `*data` is malloc'ed: free it with `docorient_pdf_free`.
 docorient_pdf_status docorient_pdf_write(docorient_pdf *pdf, uint8_t **data, size_t *length, char *error, size_t size);
 
 /// Frees memory handed out by this API (NULL is allowed).

@@ -130,6 +130,25 @@ extension Fixer {
                 inverted: content.decodeInverted)
             image = try TurboJPEG.encode(
                 raster.pixels, width: raster.width, height: raster.height, subsampling: .gray, quality: 95)
+        case .ccitt(let fax):
+            guard fax.k < 0, !fax.byteAligned else {
+                return leave(
+                    "the page's image is Group 3 fax-coded (or byte-aligned), which docorient does not decode: left alone"
+                )
+            }
+            let data = try document.imageData(page: index, maxBytes: FileIO.defaultMaxFileBytes)
+            let tiff = PDFSamples.faxTIFF(data, width: content.width, height: content.height, blackIs1: fax.blackIs1)
+            let raster: Raster
+            do {
+                raster = try Pix.decode(tiff).gray8().grayRaster()
+            } catch {
+                throw DocOrientError(.malformed, "the page's fax-coded image cannot be decoded")
+            }
+            guard raster.width == content.width, raster.height == content.height else {
+                throw DocOrientError(.malformed, "the page's fax-coded image does not decode to its /Width and /Height")
+            }
+            image = try TurboJPEG.encode(
+                raster.pixels, width: raster.width, height: raster.height, subsampling: .gray, quality: 95)
         case .other(let name):
             return leave("the page's image is compressed with \(name), which docorient does not decode: left alone")
         case .none:

@@ -137,4 +137,40 @@ enum PDFSamples {
         default: return nil
         }
     }
+
+    /// A one-strip TIFF (little-endian) holding Group 4 fax-coded rows as a PDF stores them
+    /// (`/CCITTFaxDecode`, /K < 0), so that Leptonica (through libtiff) decodes them: `width` x
+    /// `height` pixels. The rows' coding already says which runs are white, so /BlackIs1 true is
+    /// TIFF's BlackIsZero and false its WhiteIsZero (checked against img2pdf's pages, which set it:
+    /// Tests/PDF).
+    static func faxTIFF(_ data: [UInt8], width: Int, height: Int, blackIs1: Bool) -> [UInt8] {
+        let entries: [(tag: UInt16, type: UInt16, value: UInt32)] = [
+            (256, 4, UInt32(width)),  // ImageWidth
+            (257, 4, UInt32(height)),  // ImageLength
+            (258, 3, 1),  // BitsPerSample
+            (259, 3, 4),  // Compression: CCITT Group 4
+            (262, 3, blackIs1 ? 1 : 0),  // PhotometricInterpretation
+            (273, 4, 0),  // StripOffsets, set below
+            (277, 3, 1),  // SamplesPerPixel
+            (278, 4, UInt32(height)),  // RowsPerStrip
+            (279, 4, UInt32(data.count)),  // StripByteCounts
+            (293, 4, 0),  // T6Options
+        ]
+        let dataOffset = 8 + 2 + entries.count * 12 + 4
+        var out: [UInt8] = [0x49, 0x49, 42, 0, 8, 0, 0, 0]
+        func u16(_ v: UInt16) { out += [UInt8(v & 0xFF), UInt8(v >> 8)] }
+        func u32(_ v: UInt32) {
+            out += [UInt8(v & 0xFF), UInt8((v >> 8) & 0xFF), UInt8((v >> 16) & 0xFF), UInt8(v >> 24)]
+        }
+        u16(UInt16(entries.count))
+        for entry in entries {
+            u16(entry.tag)
+            u16(entry.type)
+            u32(1)
+            let value = entry.tag == 273 ? UInt32(dataOffset) : entry.value
+            if entry.type == 3 { u16(UInt16(value)); u16(0) } else { u32(value) }
+        }
+        u32(0)
+        return out + data
+    }
 }

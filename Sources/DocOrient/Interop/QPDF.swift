@@ -36,6 +36,11 @@ struct PDFDocument: ~Copyable {
         switch page.filter {
         case DOCORIENT_PDF_FILTER_SAMPLES: filter = .samples
         case DOCORIENT_PDF_FILTER_DCT: filter = .dct
+        case DOCORIENT_PDF_FILTER_CCITT:
+            filter = .ccitt(
+                PDFPageContent.FaxParameters(
+                    k: page.ccitt_k, columns: page.ccitt_columns, rows: page.ccitt_rows,
+                    blackIs1: page.ccitt_black_is_1 != 0, byteAligned: page.ccitt_byte_align != 0))
         case DOCORIENT_PDF_FILTER_OTHER:
             filter = .other(
                 withUnsafeBytes(of: page.filter_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
@@ -51,7 +56,7 @@ struct PDFDocument: ~Copyable {
     }
 
     /// The stream data of the image `describePage(index)` chose: the JPEG file itself for `.dct`,
-    /// the decoded samples for `.samples`, at most `maxBytes`. Stands for `docorient_pdf_image_data`.
+    /// the fax-coded rows for `.ccitt`, the decoded samples for `.samples`, at most `maxBytes`. Stands for `docorient_pdf_image_data`.
     /// - Throws: `.limitExceeded` when the data decodes to more than `maxBytes` (decoding stops there).
     func imageData(page index: Int, maxBytes: Int) throws -> [UInt8] {
         var data: UnsafeMutablePointer<UInt8>?
@@ -112,8 +117,23 @@ struct PDFPageContent: Sendable, Equatable {
         case samples
         /// A JPEG file (`/DCTDecode` alone).
         case dct
-        /// A filter docorient does not decode, by its name ("/CCITTFaxDecode", "/JBIG2Decode", ...).
+        /// Fax-coded bilevel rows (`/CCITTFaxDecode` alone).
+        case ccitt(FaxParameters)
+        /// A filter docorient does not decode, by its name ("/JBIG2Decode", "/JPXDecode", ...).
         case other(String)
+    }
+
+    /// A `/CCITTFaxDecode` image's /DecodeParms.
+    struct FaxParameters: Sendable, Equatable {
+        /// /K: negative for Group 4 (the only coding docorient reads), 0 or more for Group 3.
+        var k: Int
+        /// /Columns and /Rows, 0 when absent.
+        var columns: Int
+        var rows: Int
+        /// /BlackIs1: whether 1 bits are black.
+        var blackIs1: Bool
+        /// /EncodedByteAlign: whether each row starts on a byte.
+        var byteAligned: Bool
     }
 
     /// The effective /Rotate as stored (any integer; 0 when absent or not an integer).
