@@ -8,4 +8,5 @@ swift format lint --strict -r Sources Tests
 swift build --build-tests
 swift test --skip-build
 python3 -m pytest -q Corpus/tests Benchmarks/orientation Benchmarks/service Models Tests/Consumer Tests/Docs Tests/Layers \
+    Tests/PDF Tests/Paperless \
     Tests/Package
