@@ -113,6 +113,15 @@ def placed_sideways(data):
     return saved(pdf)
 
 
+def placed_mirrored(data):
+    """The first page's image drawn mirrored left-right by its `cm` matrix."""
+    pdf = pikepdf.open(io.BytesIO(data))
+    page = pdf.pages[0]
+    _, _, w, h = [float(v) for v in page.MediaBox]
+    page.obj.Contents = pdf.make_stream(b"q -%.4f 0 0 %.4f %.4f 0 cm /Im0 Do Q" % (w, h, w))
+    return saved(pdf)
+
+
 def combined(*documents):
     """One PDF with the pages of each document in turn."""
     pdf = pikepdf.new()

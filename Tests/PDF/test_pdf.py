@@ -129,6 +129,19 @@ def test_a_group_4_fax_coded_page_is_decoded_and_turned(tmp_path):
     assert pdfs.page_streams(str(path)) == before
 
 
+def test_a_page_whose_image_is_drawn_mirrored_is_left_alone_since_rotate_cannot_mirror(tmp_path):
+    path = tmp_path / "mirrored.pdf"
+    path.write_bytes(pdfs.placed_mirrored(pdfs.image_pdf(INVOICE)))
+    digest = pdfs.sha(str(path))
+    assert pdfs.shown_orientation(str(path), 1, INVOICE) == 2
+    result = docorient("fix", "--json", str(path))
+    assert result.returncode == 0, result.stderr
+    (page,) = records(result)
+    assert page["exif_orientation"] == 2 and page["verdict"] == "undecidable", page
+    assert "a mirror cannot be expressed by /Rotate" in page["reason"]
+    assert pdfs.sha(str(path)) == digest
+
+
 def test_dry_run_and_output_folder_leave_the_pdf_as_it_was(scan, tmp_path):
     path = tmp_path / "scan.pdf"
     shutil.copyfile(scan, path)
