@@ -290,6 +290,15 @@ extern "C" docorient_pdf *docorient_pdf_open(
         if (pdf->qpdf.isEncrypted()) {
             throw Failure{DOCORIENT_PDF_ENCRYPTED, "the PDF is encrypted"};
         }
+        // Bit 1 of /SigFlags: the document holds at least one signature, over byte ranges that
+        // QPDFWriter's rewrite would move.
+        // (Keys are looked up only where they exist: qpdf warns about lookups in null objects.)
+        QPDFObjectHandle form = pdf->qpdf.getRoot().getKey("/AcroForm");
+        QPDFObjectHandle flags =
+            form.isDictionary() ? form.getKey("/SigFlags") : QPDFObjectHandle::newNull();
+        if (flags.isInteger() && (flags.getIntValue() & 1)) {
+            throw Failure{DOCORIENT_PDF_SIGNED, "the PDF is digitally signed"};
+        }
         // The page tree's own count, checked before qpdf walks (and flattens) it.
         QPDFObjectHandle count = pdf->qpdf.getRoot().getKey("/Pages").getKey("/Count");
         if (count.isInteger() && count.getIntValue() > max_pages) {

@@ -120,3 +120,12 @@ def encrypted(data, user=""):
     with pikepdf.open(io.BytesIO(data)) as pdf:
         pdf.save(out, encryption=pikepdf.Encryption(owner="owner", user=user))
     return out.getvalue()
+
+
+def signed(data):
+    """The PDF with an /AcroForm saying it holds a signature (/SigFlags 3)."""
+    out = io.BytesIO()
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        pdf.Root.AcroForm = pikepdf.Dictionary(Fields=pikepdf.Array(), SigFlags=3)
+        pdf.save(out)
+    return out.getvalue()

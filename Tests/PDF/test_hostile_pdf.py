@@ -30,6 +30,8 @@ CASES = {
     "content-bomb": (hostile.content_bomb, {"limit_exceeded"}),
     "encrypted-owner-only": (lambda: hostile.encrypted(SCAN), {"encrypted"}),
     "encrypted-user-password": (lambda: hostile.encrypted(SCAN, user="secret"), {"encrypted"}),
+    # Not hostile, but never to be rewritten: a signature covers byte ranges qpdf's rewrite moves.
+    "signed": (lambda: hostile.signed(SCAN), {"unsupported_format"}),
 }
 
 

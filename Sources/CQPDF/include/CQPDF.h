@@ -20,6 +20,8 @@ typedef enum {
     DOCORIENT_PDF_LIMIT = 3,
     /// qpdf failed in a way that says nothing about the file (memory, an internal error).
     DOCORIENT_PDF_LIBRARY = 4,
+    /// The file is digitally signed (/AcroForm /SigFlags): any rewrite would break its signatures.
+    DOCORIENT_PDF_SIGNED = 5,
 } docorient_pdf_status;
 
 /// How the page's image stream is compressed.
@@ -78,7 +80,7 @@ typedef struct {
 } docorient_pdf_page;
 
 /// Parses `length` bytes of a PDF (copied: the caller's buffer may go) without repairing it,
-/// refusing encrypted files and page trees of more than `max_pages` pages or with loops.
+/// refusing encrypted and signed files and page trees of more than `max_pages` pages or with loops.
 /// NULL with a status and a message on failure.
 docorient_pdf *docorient_pdf_open(
     const uint8_t *bytes, size_t length, long max_pages, docorient_pdf_status *status, char *error, size_t size);

@@ -8,8 +8,8 @@ struct PDFDocument: ~Copyable {
 
     /// Parses `bytes` (copied) without repairing them. Stands for `docorient_pdf_open`
     /// (`QPDF::processMemoryFile`, recovery off, warnings refused).
-    /// - Throws: `.encrypted`, `.malformed` (truncated, damaged, a loop in the page tree),
-    ///   `.limitExceeded` past `maxPages`.
+    /// - Throws: `.encrypted`, `.unsupportedFormat` for a signed PDF, `.malformed` (truncated,
+    ///   damaged, a loop in the page tree), `.limitExceeded` past `maxPages`.
     init(bytes: [UInt8], maxPages: Int) throws {
         var status = DOCORIENT_PDF_OK
         var message = [CChar](repeating: 0, count: 512)
@@ -97,6 +97,10 @@ struct PDFDocument: ~Copyable {
                 .encrypted,
                 "the PDF is encrypted; docorient does not rewrite encrypted PDFs (decrypt a copy first: qpdf --decrypt in.pdf out.pdf)"
             )
+        case DOCORIENT_PDF_SIGNED:
+            return DocOrientError(
+                .unsupportedFormat,
+                "the PDF is digitally signed; docorient leaves signed PDFs alone (a rewrite would break the signature)")
         case DOCORIENT_PDF_LIMIT: return DocOrientError(.limitExceeded, "the PDF is over a limit: \(text)")
         case DOCORIENT_PDF_MALFORMED:
             return DocOrientError(
