@@ -49,12 +49,16 @@ let package = Package(
                 .linkedLibrary("opencv_dnn"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core"),
             ]),
 
+        // PDF pages through qpdf (Debian's libqpdf-dev 11, which reads and writes PDFs without
+        // touching their streams): a C API over its C++ library, so no C++ or qpdf type reaches Swift.
+        .target(name: "CQPDF", linkerSettings: [.linkedLibrary("qpdf")]),
+
         // The core: orientation model, containers, tag rewrite, bake, resolver. No GRDB; of Swift
         // packages only swift-system (FilePath).
         .target(
             name: "DocOrient",
             dependencies: [
-                "CTesseract", "CLeptonica", "CTurboJPEG", "CExif", "CHeif", "COrientationNet",
+                "CTesseract", "CLeptonica", "CTurboJPEG", "CExif", "CHeif", "COrientationNet", "CQPDF",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
         // Batches over folders: the walker, the SQLite journal (GRDB), resume, undo, the report.

@@ -12,10 +12,14 @@ apt_packages=(
   # The orientation classifier runs through OpenCV's dnn module (resizing through imgproc); no
   # pkg-config file: Package.swift names the libraries and the headers (/usr/include/opencv4).
   libopencv-dnn-dev libopencv-imgproc-dev
+  # PDFs (scanned pages): qpdf's library reads and writes them; no pkg-config needed (-lqpdf).
+  libqpdf-dev
   # Models: eng for docorient's OCR, osd for the Tesseract OSD peer in the benchmark.
   tesseract-ocr tesseract-ocr-eng tesseract-ocr-osd
   # Independent witnesses and benchmark peers.
   libimage-exiftool-perl jhead exiftran libjpeg-turbo-progs imagemagick
+  # The PDF tests check every written file with qpdf --check (pdftoppm: poppler-utils, in Corpus/apt-packages.txt).
+  qpdf
   # heif-enc, heif-info and heif-convert: the HEIF tests make their files and check them with these.
   libheif-examples
   # A real browser for the review page's test (headless: its DOM after the page's script ran),

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Runs docorient's libFuzzer targets (address sanitizer on), each for SECONDS, seeded from Corpus/.
-#   Scripts/fuzz.sh [SECONDS] [TARGET...]     targets: jpeg tiff png xmp turbojpeg heif (default: all)
+#   Scripts/fuzz.sh [SECONDS] [TARGET...]     targets: jpeg tiff png xmp turbojpeg heif pdf (default: all)
 # Crashes land in .fuzz/crashes/TARGET/; copy each into Tests/Regressions/TARGET/ (the test suite
 # replays every file there through `DocOrientFuzz TARGET FILE`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-600}; shift || true
-targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(jpeg tiff png xmp turbojpeg heif)
+targets=("$@"); [ ${#targets[@]} -gt 0 ] || targets=(jpeg tiff png xmp turbojpeg heif pdf)
 scratch=.build-fuzz
 swift build --scratch-path "$scratch" --product DocOrientFuzz \
   -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -DFUZZING >/dev/null
@@ -29,6 +29,19 @@ PY
     heif) # small HEIC files made by libheif: one with a thumbnail (and the sample's EXIF), one a grid
           heif-enc -q 30 -t 32 -o "$d/thumb.heic" Corpus/samples/0003_letter.jpg >/dev/null
           cp Tests/Regressions/heif/*.heic "$d/" ;;
+    pdf) # small scanned pages (img2pdf: a JPEG, and grey Flate samples) and the hostile test's files
+          python3 - "$d" <<'PY'
+import io, sys, img2pdf
+from PIL import Image
+d = sys.argv[1]
+small = Image.open("Corpus/samples/0007_invoice.jpg").convert("L").resize((151, 201))
+jpeg, png = io.BytesIO(), io.BytesIO()
+small.save(jpeg, format="JPEG", quality=60)
+small.save(png, format="PNG")
+open(d + "/dct.pdf", "wb").write(img2pdf.convert(jpeg.getvalue()))
+open(d + "/flate.pdf", "wb").write(img2pdf.convert(png.getvalue()))
+PY
+          if [ -d Tests/Regressions/pdf ]; then cp Tests/Regressions/pdf/* "$d/"; fi ;;
     xmp) printf '<x:xmpmeta><rdf:Description tiff:Orientation="6"/></x:xmpmeta>' > "$d/attr"
          printf '<tiff:Orientation>3</tiff:Orientation>' > "$d/element" ;;
   esac

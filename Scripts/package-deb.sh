@@ -55,6 +55,8 @@ python3 Models/runtime/extract.py --check >&2
 install -d "$root/usr/lib/docorient"
 install -m 0644 Models/runtime/libonnxruntime.so.1 "$root/usr/lib/docorient/"
 gzip -9n < Models/runtime/ThirdPartyNotices.txt > "$root/usr/share/doc/docorient/onnxruntime-ThirdPartyNotices.txt.gz"
+# paperless-ngx's pre-consume hook (PAPERLESS_PRE_CONSUME_SCRIPT): README, "paperless-ngx and OCRmyPDF".
+install -m 0755 Packaging/paperless/docorient-pre-consume "$root/usr/share/docorient/"
 
 # One page per command, named as git names its commands' pages (docorient-fix(1)): the tool writes
 # docorient.fix.1; Packaging/manpage.py renames it and makes the help text's blank lines and

@@ -4,9 +4,10 @@ import SystemPackage
 /// Finds the image files under the paths a user gave: recursive, hidden entries skipped unless
 /// asked for, symlinks followed with loop detection, each file once however it is reached.
 public struct FileWalker: Sendable {
-    /// Extensions taken as images when walking folders (files named explicitly are always tried).
+    /// Extensions taken as images (and PDFs of scanned pages) when walking folders (files named
+    /// explicitly are always tried).
     public static let imageExtensions: Set<String> = [
-        "jpg", "jpeg", "jpe", "png", "tif", "tiff", "heic", "heif", "hif", "avif",
+        "jpg", "jpeg", "jpe", "png", "tif", "tiff", "heic", "heif", "hif", "avif", "pdf",
     ]
 
     /// Glob patterns (fnmatch, matched against the path relative to its root and against the name).

@@ -41,17 +41,23 @@ package final class ReportWriter {
     /// Counts `r` in `summary` and writes it out: on stdout its JSON line (`json`) or, unless it is
     /// noteworthy or `quiet`, its human line; a noteworthy file's human line on stderr at once;
     /// and its JSON line appended to the report file, if any.
+    ///
+    /// A PDF is written as its pages' records, one line each (with their page number), and
+    /// counted once, as one file.
     package func record(_ r: FixRecord) {
         summary.count(r)
 
-        let line = r.jsonLine
-        if json { Self.write(line + "\n", to: .standardOutput) }
-        if r.isNoteworthy {
-            Self.write("docorient: " + r.humanLine + "\n", to: .standardError)
-        } else if !json, !quiet {
-            Self.write(r.humanLine + "\n", to: .standardOutput)
+        // A PDF that failed as a whole has no page records: its own line says why.
+        for r in r.pages.isEmpty ? [r] : r.pages {
+            let line = r.jsonLine
+            if json { Self.write(line + "\n", to: .standardOutput) }
+            if r.isNoteworthy {
+                Self.write("docorient: " + r.humanLine + "\n", to: .standardError)
+            } else if !json, !quiet {
+                Self.write(r.humanLine + "\n", to: .standardOutput)
+            }
+            report?.write(Data((line + "\n").utf8))
         }
-        report?.write(Data((line + "\n").utf8))
     }
 
     /// The summary line, e.g. "12 files: 7 agreed, 3 fixed, 1 undecidable, 1 failed".

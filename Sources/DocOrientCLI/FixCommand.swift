@@ -13,6 +13,11 @@ struct FixCommand: ParsableCommand {
             --bake applies it to the pixels instead). When the text does not decide (blank page, \
             photo, a couple of words) the file is reported as undecidable and left alone.
 
+            A PDF is decided page by page (the image each page shows, as its content places it and \
+            its /Rotate turns it): a page shown turned gets a new /Rotate, every content and image \
+            stream stays byte-identical, and --json prints one record per page, with its page \
+            number. Pages without an image, or that read mirrored, are left alone.
+
             Disagreements, undecidables and errors are reported on stderr as they happen; a summary \
             follows at the end. --json prints one object per file per line on stdout with the keys \
             path, exif_orientation, detected_orientation, confidence, verdict (agrees, disagrees, \
@@ -30,6 +35,7 @@ struct FixCommand: ParsableCommand {
 
             Examples:
               docorient fix scan.jpg
+              docorient fix --json scan.pdf
               docorient fix --dry-run --json receipts/*.jpg > decisions.jsonl
               docorient fix --bake --output upright/ --report fixes.jsonl *.jpg
               docorient fix --lang eng+deu --tessdata ~/tessdata rechnung.jpg
@@ -106,7 +112,7 @@ struct FixCommand: ParsableCommand {
 
     @OptionGroup(title: "Work budget") var budget: BudgetOptions
 
-    @Argument(help: "Image files (JPEG, PNG, TIFF, HEIF) and folders of them.")
+    @Argument(help: "Image files (JPEG, PNG, TIFF, HEIF), scanned PDFs, and folders of them.")
     var paths: [String]
 
     /// The mode the flags ask for: --bake, with --trim or not, else a tag rewrite.

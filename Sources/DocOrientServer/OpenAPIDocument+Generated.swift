@@ -24,6 +24,12 @@ extension OpenAPIDocument {
                         "type": "string",
                         "format": "binary"
                       }
+                    },
+                    "application/pdf": {
+                      "schema": {
+                        "type": "string",
+                        "format": "binary"
+                      }
                     }
                   }
                 },
@@ -210,12 +216,18 @@ extension OpenAPIDocument {
                         "type": "string",
                         "format": "binary"
                       }
+                    },
+                    "application/pdf": {
+                      "schema": {
+                        "type": "string",
+                        "format": "binary"
+                      }
                     }
                   }
                 },
                 "responses": {
                   "200": {
-                    "description": "The fixed image; the record as JSON in the X-DocOrient-Record header",
+                    "description": "The fixed image, or the fixed PDF (application/pdf: each turned page's /Rotate rewritten); the record as JSON in the X-DocOrient-Record header",
                     "headers": {
                       "X-DocOrient-Record": {
                         "schema": {
@@ -228,6 +240,12 @@ extension OpenAPIDocument {
                     },
                     "content": {
                       "application/octet-stream": {
+                        "schema": {
+                          "type": "string",
+                          "format": "binary"
+                        }
+                      },
+                      "application/pdf": {
                         "schema": {
                           "type": "string",
                           "format": "binary"
@@ -466,6 +484,7 @@ extension OpenAPIDocument {
                       "library",
                       "missing_model",
                       "invalid_request",
+                      "encrypted",
                       "request_timeout",
                       "client_closed_request"
                     ]
@@ -481,6 +500,17 @@ extension OpenAPIDocument {
                   "path": {
                     "type": "string",
                     "nullable": true
+                  },
+                  "page": {
+                    "type": "integer",
+                    "description": "A PDF page's number (1 for the first); present only in the records of a PDF's pages"
+                  },
+                  "pages": {
+                    "type": "array",
+                    "items": {
+                      "$ref": "#/components/schemas/Record"
+                    },
+                    "description": "A PDF's pages, one record each in page order (the PDF's own record sums them up); present only for a PDF"
                   },
                   "exif_orientation": {
                     "type": "integer",

@@ -196,7 +196,9 @@ struct ImageEndpoint: Sendable {
         case .record:
             return jsonResponse(.ok, fixed.record.jsonLine)
         case .fixed:
-            var headers: HTTPFields = [.contentType: "application/octet-stream"]
+            // A PDF's record has its pages' records; an image's has none.
+            let type = fixed.record.pages.isEmpty ? "application/octet-stream" : "application/pdf"
+            var headers: HTTPFields = [.contentType: type]
             headers[.docOrientRecord] = fixed.record.jsonLine
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: fixed.bytes)))
         }

@@ -12,11 +12,11 @@ struct ServiceError: HTTPResponseError {
     var headers: HTTPFields = [:]
 
     /// The answer to a library failure: 415 for bytes that are no supported image, 422 for a
-    /// broken one or a limit, 400 for an impossible request, 500 otherwise.
+    /// broken or encrypted one or a limit, 400 for an impossible request, 500 otherwise.
     init(_ error: DocOrientError) {
         switch error.code {
         case .unsupportedFormat: status = .unsupportedMediaType
-        case .malformed, .limitExceeded, .imperfectTransform: status = .unprocessableContent
+        case .malformed, .limitExceeded, .imperfectTransform, .encrypted: status = .unprocessableContent
         case .invalidRequest: status = .badRequest
         case .io, .library, .missingModel: status = .internalServerError
         }

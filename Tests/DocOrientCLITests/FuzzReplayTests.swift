@@ -4,7 +4,7 @@ import Testing
 /// Replays the committed samples and every fuzzing regression file through each fuzz target, as the
 /// fuzzer runs them (a crash fails the test run).
 struct FuzzReplayTests {
-    static let targets = ["jpeg", "tiff", "png", "xmp", "turbojpeg", "heif"]
+    static let targets = ["jpeg", "tiff", "png", "xmp", "turbojpeg", "heif", "pdf"]
     static var replayBinary: String {
         URL(fileURLWithPath: CLITests.binary).deletingLastPathComponent().appendingPathComponent("DocOrientFuzz").path
     }

@@ -46,7 +46,7 @@ struct ServeCLITests {
         let notAnImage = try CLITests.run(
             "curl",
             [
-                "-s", "-o", "/dev/null", "-w", "%{http_code}", "--data-binary", "%PDF-1.4",
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "--data-binary", "GIF89a",
                 "http://127.0.0.1:\(listening)/v1/orientation",
             ])
         #expect(notAnImage.out == "415")

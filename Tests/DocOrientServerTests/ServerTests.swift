@@ -100,11 +100,67 @@ struct ServerTests {
         }
     }
 
+    /// One page showing `jpeg` (stored `width` x `height`) as img2pdf does, without /Rotate.
+    static func scannedPDF(jpeg: [UInt8], width: Int, height: Int) -> [UInt8] {
+        let content = Array("q \(width) 0 0 \(height) 0 0 cm /Im0 Do Q".utf8)
+        let objects: [[UInt8]] = [
+            Array("<< /Type /Catalog /Pages 2 0 R >>".utf8),
+            Array("<< /Type /Pages /Kids [3 0 R] /Count 1 >>".utf8),
+            Array(
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(width) \(height)] /Contents 4 0 R /Resources << /XObject << /Im0 5 0 R >> >> >>"
+                    .utf8),
+            Array("<< /Length \(content.count) >>\nstream\n".utf8) + content + Array("\nendstream".utf8),
+            Array(
+                "<< /Type /XObject /Subtype /Image /Width \(width) /Height \(height) /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode /Length \(jpeg.count) >>\nstream\n"
+                    .utf8) + jpeg + Array("\nendstream".utf8),
+        ]
+        var out = Array("%PDF-1.7\n".utf8)
+        var offsets: [Int] = []
+        for (i, body) in objects.enumerated() {
+            offsets.append(out.count)
+            out += Array("\(i + 1) 0 obj\n".utf8) + body + Array("\nendobj\n".utf8)
+        }
+        let xref = out.count
+        var table = "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
+        for o in offsets { table += String(repeating: "0", count: 10 - String(o).count) + "\(o) 00000 n \n" }
+        table += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
+        return out + Array(table.utf8)
+    }
+
+    /// A scanned PDF gets its pages' records from /v1/orientation and comes back from /v1/fix as
+    /// a PDF whose sideways page has a new /Rotate.
+    @Test func aScannedPDFGetsARecordPerPageAndComesBackTurned() async throws {
+        let jpeg = try [UInt8](Data(contentsOf: ServerFixtures.samples.appendingPathComponent("0007_invoice.jpg")))
+        let pdf = Self.scannedPDF(jpeg: jpeg, width: 1512, height: 2016)
+        try await ServerFixtures.app().test(.live) { client in
+            try await client.execute(uri: "/v1/orientation", method: .post, body: ByteBuffer(bytes: pdf)) {
+                response in
+                #expect(response.status == .ok)
+                let json =
+                    try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any]
+                let pages = json?["pages"] as? [[String: Any]]
+                #expect(pages?.count == 1)
+                #expect(pages?.first?["page"] as? Int == 1)
+                #expect(pages?.first?["exif_orientation"] as? Int == 1)
+                #expect(pages?.first?["detected_orientation"] as? Int == 8)
+            }
+            try await client.execute(uri: "/v1/fix?mode=tag", method: .post, body: ByteBuffer(bytes: pdf)) {
+                response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "application/pdf")
+                let fixed = Array(response.body.readableBytesView)
+                let rotate = Array("/Rotate 270".utf8)
+                #expect(fixed.starts(with: Array("%PDF-".utf8)))
+                #expect((0...(fixed.count - rotate.count)).contains { Array(fixed[$0..<$0 + rotate.count]) == rotate })
+            }
+        }
+    }
+
     @Test func nonImageIs415AndBrokenJPEGIs422WithTheErrorCode() async throws {
         let jpeg = try Data(contentsOf: ServerFixtures.samples.appendingPathComponent("0003_letter.jpg"))
         try await ServerFixtures.app().test(.live) { client in
             try await client.execute(
-                uri: "/v1/orientation", method: .post, body: ByteBuffer(string: "%PDF-1.4 not an image")
+                uri: "/v1/orientation", method: .post, body: ByteBuffer(string: "GIF89a not an image")
             ) { response in
                 #expect(response.status == .unsupportedMediaType)
                 #expect(

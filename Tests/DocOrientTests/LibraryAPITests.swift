@@ -226,7 +226,7 @@ struct LibraryAPITests {
     @Test func anInMemoryFixFailsWithATypedErrorAndRefusesADestination() throws {
         let fixer = Fixer(resolver: try SharedResolver.get())
         #expect {
-            _ = try fixer.fix(Data("%PDF-1.4".utf8))
+            _ = try fixer.fix(Data("GIF89a".utf8))
         } throws: { ($0 as? DocOrientError)?.code == .unsupportedFormat }
         let letter = try Self.sample("0003_letter.jpg")
         #expect {

