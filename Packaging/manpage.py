@@ -25,7 +25,8 @@ def convert(text: str) -> str:
     for line in lines:
         if line.startswith(".Sh "):
             section = line[4:].strip('"')
-        match = re.fullmatch(r'\.Nm "?(docorient(?: [a-z-]+)?)"?', line)
+        # A subcommand's subcommand (docorient replay record) too.
+        match = re.fullmatch(r'\.Nm "?(docorient(?: [a-z-]+)*)"?', line)
         if match and command is None:
             command = match.group(1)
             line = ".Nm " + command.replace(" ", "-")
@@ -34,9 +35,9 @@ def convert(text: str) -> str:
         elif line.startswith('.Nd "') and line.endswith('"'):
             line = ".Nd " + line[5:-1]  # whatis keeps quotes
         elif line.startswith(".Dt "):
-            line = re.sub(r"DOCORIENT\.([A-Z])", r"DOCORIENT-\1", line)
+            line = re.sub(r"DOCORIENT(?:\.[A-Z-]+)+", lambda m: m.group(0).replace(".", "-"), line)
         elif line.startswith(".Xr "):
-            line = re.sub(r"docorient\.([a-z])", r"docorient-\1", line)
+            line = re.sub(r"docorient(?:\.[a-z-]+)+", lambda m: m.group(0).replace(".", "-"), line)
         indented = line.startswith("  ") and section != "SYNOPSIS"
         if indented and not literal:
             out.append(".Bd -literal -offset indent")
