@@ -172,13 +172,7 @@ struct ClassifyCommand: ParsableCommand {
     var paths: [String]
 
     func run() throws {
-        let resolver: Resolver
-        do {
-            resolver = try Resolver(configuration: ResolverConfiguration(classifierModel: classifier))
-        } catch let error as DocOrientError {
-            printError("docorient: \(error)")
-            throw ExitCode(1)
-        }
+        let resolver = try testResolver(classifier: classifier)
         try forEachFile(paths) { path in
             let probe = try resolver.classifierProbe([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
             if let dump {

@@ -31,13 +31,7 @@ struct ReplayCommand: ParsableCommand {
         var paths: [String]
 
         func run() throws {
-            let resolver: Resolver
-            do {
-                resolver = try Resolver(configuration: ResolverConfiguration(classifierModel: classifier))
-            } catch let error as DocOrientError {
-                printError("docorient: \(error)")
-                throw ExitCode(1)
-            }
+            let resolver = try testResolver(classifier: classifier)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             try forEachFile(paths) { path in

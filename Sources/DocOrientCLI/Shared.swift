@@ -151,3 +151,15 @@ extension Shard: ExpressibleByArgument {
     /// The shard `argument` names ("2/8"); nil (a usage error) unless 1 <= K <= N.
     public init?(argument: String) { self.init(argument) }
 }
+
+/// A resolver with the default configuration and the classifier model `classifier` (nil: the
+/// installed one), for the hidden commands the tests run (`classify`, `replay record`); a model
+/// that cannot be loaded is printed and exits 1.
+func testResolver(classifier: String?) throws -> Resolver {
+    do {
+        return try Resolver(configuration: ResolverConfiguration(classifierModel: classifier))
+    } catch let error as DocOrientError {
+        printError("docorient: \(error)")
+        throw ExitCode(1)
+    }
+}
