@@ -11,12 +11,16 @@ import hashlib
 import io
 import os
 import subprocess
+import sys
 
 import img2pdf
 import pikepdf
 from PIL import Image
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "Corpus"))
+from corpusgen.orientation import DISPLAY_OP
+
 SAMPLES = os.path.join(ROOT, "Corpus", "samples")
 
 
@@ -132,16 +136,9 @@ def combined(*documents):
     return saved(pdf)
 
 
-TRANSPOSE = {
-    1: None,
-    2: Image.Transpose.FLIP_LEFT_RIGHT,
-    3: Image.Transpose.ROTATE_180,
-    4: Image.Transpose.FLIP_TOP_BOTTOM,
-    5: Image.Transpose.TRANSPOSE,
-    6: Image.Transpose.ROTATE_270,
-    7: Image.Transpose.TRANSVERSE,
-    8: Image.Transpose.ROTATE_90,
-}
+# What a viewer applies to the stored pixels for each EXIF value: the corpus's own D4 definitions
+# (Corpus/corpusgen/orientation.py), independent of docorient's geometry.
+TRANSPOSE = {1: None, **DISPLAY_OP}
 
 
 def render(path, page, long_side=320):
