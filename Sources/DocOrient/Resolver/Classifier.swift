@@ -57,13 +57,6 @@ struct ClassifierReading: Sendable, Equatable, Codable {
 }
 
 extension Resolver {
-    /// The classifier's reading of the stored image: decoded small (`classifierImage`), the
-    /// model's own centre view and the squares where the text is densest
-    /// (`ClassifierEngine.read`), combined (`ClassifierReading.combined`).
-    func classify(_ source: borrowing GraySource) throws -> ClassifierReading {
-        try classifierProbe(source, keepInput: false).reading
-    }
-
     /// The stored image halved down to the least size whose short side still reaches the text
     /// squares' short side (decode small: the model sees 448 pixels of it at most).
     func classifierImage(_ source: borrowing GraySource) throws -> Pix {
