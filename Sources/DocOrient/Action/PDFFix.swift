@@ -23,9 +23,29 @@ enum PDFPages {
     }
 }
 
+/// What `fix` changes on one page: its /Rotate and, for a mirror, the transform drawn around its content.
+private struct PageChange: CustomStringConvertible {
+    /// The page (0-based).
+    var index: Int
+    /// The orientation the page will show its image in.
+    var target: Orientation
+    var rotation: Orientation
+    /// The mirroring `cm` matrix (`PDFTurn.mirrorMatrix`), nil for none.
+    var mirrorMatrix: [Double]?
+
+    /// The record's reason: "/Rotate 90", or "/Rotate 90 and the content drawn mirrored (q -1 0 0 1 612 0 cm ... Q)".
+    var description: String {
+        let rotate = "/Rotate \(rotation.degreesClockwise)"
+        guard let m = mirrorMatrix else { return rotate }
+        func number(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v) }
+        return "\(rotate) and the content drawn mirrored (q \(m.map(number).joined(separator: " ")) cm ... Q)"
+    }
+}
+
 extension Fixer {
     /// Decides every page of the PDF in `bytes` and, unless `options.dryRun`, writes the /Rotate
-    /// of each page the text says is shown turned; the file's record holds one record per page.
+    /// of each page the text says is shown turned (and, for a page that reads mirrored, a mirror
+    /// drawn around its content); the file's record holds one record per page.
     /// - Throws: `DocOrientError` when the PDF as a whole cannot be read or written (`.encrypted`,
     ///   `.malformed`, `.limitExceeded`); a page that cannot be read fails alone, in its record.
     func fixPDF(
@@ -36,17 +56,17 @@ extension Fixer {
         let clock = ContinuousClock.now
         let document = try PDFDocument(bytes: bytes, maxPages: PDFPages.maxPages)
         var pages: [FixRecord] = []
-        var turns: [(index: Int, degrees: Int)] = []
+        var changes: [PageChange] = []
         for index in 0..<document.pageCount {
             if signal?.isCancelled == true { throw CancellationError() }
             let pageClock = ContinuousClock.now
             var record = FixRecord(path: nil)
             record.page = index + 1
             do {
-                if let degrees = try decidePage(index, of: document, into: &record, budget: budget, signal: signal) {
-                    turns.append((index, degrees))
+                if let change = try decidePage(index, of: document, into: &record, budget: budget, signal: signal) {
+                    changes.append(change)
                     record.action = options.dryRun ? .wouldRewriteTag : .tagRewritten
-                    record.reason = "/Rotate \(degrees)"
+                    record.reason = change.description
                 }
             } catch let error as DocOrientError {
                 record.fail(error)
@@ -55,13 +75,31 @@ extension Fixer {
             pages.append(record)
         }
         var output = bytes
-        if !options.dryRun, !turns.isEmpty {
-            for turn in turns { try document.setRotate(page: turn.index, degrees: turn.degrees) }
+        if !options.dryRun, !changes.isEmpty {
+            for change in changes {
+                try document.setRotate(page: change.index, degrees: change.rotation.degreesClockwise)
+                if let matrix = change.mirrorMatrix {
+                    try document.transformContents(page: change.index, matrix: matrix)
+                }
+            }
             output = try document.written()
-            // What is written must read back as the same pages, or nothing is written.
+            // What is written must read back as the same pages, each changed one showing its
+            // image as decided, or nothing is written.
             let check = try PDFDocument(bytes: output, maxPages: PDFPages.maxPages)
             guard check.pageCount == document.pageCount else {
                 throw DocOrientError(.library, "qpdf wrote \(check.pageCount) pages for \(document.pageCount)")
+            }
+            for change in changes {
+                let page = try check.describePage(change.index, maxContentBytes: PDFPages.maxContentBytes)
+                let shown = page.matrix.flatMap(PDFPlacement.placement(ofMatrix:)).flatMap { placed in
+                    PDFPlacement.rotation(degrees: page.rotate).map {
+                        PDFPlacement(placement: placed, rotation: $0).shown
+                    }
+                }
+                guard shown == change.target else {
+                    throw DocOrientError(
+                        .library, "page \(change.index + 1) does not read back as turned; nothing was written")
+                }
             }
         }
         var record = Self.summary(of: pages)
@@ -69,14 +107,14 @@ extension Fixer {
         return FixedImage(bytes: output, record: record)
     }
 
-    /// Decides page `index`: fills `record` and returns the page's new /Rotate in degrees, nil
-    /// when it stays as it is (upright already, undecidable, or a mirror).
+    /// Decides page `index`: fills `record` and returns what turns the page upright, nil when
+    /// it stays as it is (upright already, or undecidable).
     private func decidePage(
         _ index: Int, of document: borrowing PDFDocument, into record: inout FixRecord, budget: WorkBudget?,
         signal: CancellationSignal?
-    ) throws -> Int? {
+    ) throws -> PageChange? {
         let content = try document.describePage(index, maxContentBytes: PDFPages.maxContentBytes)
-        func leave(_ reason: String) -> Int? {
+        func leave(_ reason: String) -> PageChange? {
             record.verdict = .undecidable
             record.reason = reason
             return nil
@@ -165,13 +203,28 @@ extension Fixer {
             imageBytes: image, metadata: metadata, prior: placement.shown, budget: budget, signal: signal)
         record.take(original: placement.shown, decision: decision)
         guard let target = decision.orientation, target != placement.shown else { return nil }
-        guard let turn = placement.rotation(showing: target) else {
-            record.verdict = .undecidable
-            record.reason =
-                "the page reads mirrored (\(target.exifValue)), and a mirror cannot be expressed by /Rotate: left alone"
-            return nil
+        let turn = placement.turn(showing: target)
+        guard let mirror = turn.mirror else {
+            return PageChange(index: index, target: target, rotation: turn.rotation, mirrorMatrix: nil)
         }
-        return turn.degreesClockwise
+        // A mirror is drawn by a content stream around the page's own: what that stream cannot
+        // reach, or what its own content would undo, leaves the page as it was.
+        let mirrored = "the page reads mirrored (shown as \(placement.shown.exifValue), upright as \(target.exifValue))"
+        if content.annotations > 0 {
+            return leave(
+                "\(mirrored), and its \(content.annotations) annotation(s) would not be mirrored with its content: left alone"
+            )
+        }
+        if content.unbalancedRestores > 0 {
+            return leave(
+                "\(mirrored), and its content restores graphics states it did not save, which would undo a mirror around it: left alone"
+            )
+        }
+        guard let matrix = PDFTurn.mirrorMatrix(mirror, mediaBox: content.mediaBox, cropBox: content.cropBox) else {
+            return leave(
+                "\(mirrored), and it has no media box (or its crop box lies outside it) to mirror about: left alone")
+        }
+        return PageChange(index: index, target: target, rotation: turn.rotation, mirrorMatrix: matrix)
     }
 
     /// The PDF's own record: what its pages' records add up to.
