@@ -188,7 +188,13 @@ def render(path, page, long_side=320):
 def difference(path, page, jpeg, orientation):
     """How far (mean absolute grey difference, 0-255) what the page renders as is from the JPEG's
     stored pixels transformed by `orientation` and scaled to the page; None when their aspects differ."""
-    shown = render(path, page)
+    return image_difference(render(path, page), jpeg, orientation)
+
+
+def image_difference(shown, jpeg, orientation):
+    """How far the image `shown` (PIL, any mode) is from the JPEG's stored pixels transformed by
+    `orientation` and scaled to it; None when their aspects differ."""
+    shown = shown.convert("L")
     op = TRANSPOSE[orientation]
     stored = Image.open(jpeg).convert("L")
     candidate = stored if op is None else stored.transpose(op)
@@ -198,11 +204,16 @@ def difference(path, page, jpeg, orientation):
     return sum(abs(a - b) for a, b in zip(candidate.tobytes(), shown.tobytes())) / (shown.width * shown.height)
 
 
+def orientation_of(shown, jpeg):
+    """The EXIF orientation whose transform of the JPEG's stored pixels looks most like the image `shown`."""
+    differences = {o: image_difference(shown, jpeg, o) for o in TRANSPOSE}
+    return min((d, o) for o, d in differences.items() if d is not None)[1]
+
+
 def shown_orientation(path, page, jpeg):
     """The EXIF orientation whose transform of the JPEG's stored pixels looks most like what the
     page renders as: the witness of what a viewer shows, independent of docorient's geometry."""
-    differences = {o: difference(path, page, jpeg, o) for o in TRANSPOSE}
-    return min((d, o) for o, d in differences.items() if d is not None)[1]
+    return orientation_of(render(path, page), jpeg)
 
 
 def qpdf_check(path):

@@ -221,6 +221,43 @@ def test_dry_run_and_output_folder_leave_the_pdf_as_it_was(scan, tmp_path):
     assert pdfs.shown_orientation(str(out / "scan.pdf"), 1, INVOICE) == pdfs.upright("0007_invoice.jpg")
 
 
+def test_the_review_page_shows_each_page_read_before_and_after_from_the_image_docorient_decoded(scan, tmp_path):
+    """`report --html` after a batch: the PDF's row holds, for each page with an image, a preview
+    before and after; each looks like the page's image shown as the page showed it before the fix
+    and upright after. The text page has none."""
+    import base64
+    import io
+    import re
+
+    from PIL import Image
+
+    folder = tmp_path / "scans"
+    folder.mkdir()
+    path = folder / "scan.pdf"
+    shutil.copyfile(scan, path)
+    shown_before = {
+        page: pdfs.shown_orientation(str(path), page, image) for page, image in enumerate(PAGE_IMAGES, 1) if image
+    }
+    fixed = docorient("fix", str(folder))
+    assert fixed.returncode == 0, fixed.stderr
+    review = tmp_path / "review.html"
+    report = docorient("report", "--html", str(review), str(folder))
+    assert report.returncode == 0, report.stderr
+    html = review.read_text()
+    assert html.count('<tr class="row ') == 1 and 'data-group="changed"' in html
+    figures = re.findall(
+        r'<figure class=page data-page="(\d+)"><img alt="(before|after)" src="data:image/jpeg;base64,([^"]+)">', html
+    )
+    assert sorted({int(page) for page, _, _ in figures}) == [1, 2, 3, 4]
+    assert len(figures) == 8
+    for page, which, data in figures:
+        image = PAGE_IMAGES[int(page) - 1]
+        preview = Image.open(io.BytesIO(base64.b64decode(data)))
+        expected = shown_before[int(page)] if which == "before" else pdfs.upright(os.path.basename(image))
+        assert pdfs.orientation_of(preview, image) == expected, (page, which)
+        assert pdfs.image_difference(preview, image, expected) < 20, (page, which)
+
+
 def test_undo_gives_back_the_original_bytes_of_a_fixed_pdf(scan, tmp_path):
     folder = tmp_path / "scans"
     folder.mkdir()

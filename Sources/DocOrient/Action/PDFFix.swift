@@ -1,28 +1,6 @@
 // Scanned PDFs: each page's image decided as a photo is, and the page turned by its /Rotate, the
 // one thing a viewer turns a page by that touches no stream.
 
-/// The bounds a PDF is read within, and how one is recognised.
-enum PDFPages {
-    /// Most pages docorient reads in one PDF (checked on the page tree's /Count before it is walked).
-    static let maxPages = 10_000
-    /// Most bytes one page's content streams may decode to (a scanned page's are a few hundred).
-    static let maxContentBytes = 64 << 20
-    /// Bytes a page image's decoded samples may exceed their dimensions by (a trailing newline
-    /// or a filter's padding) before the decoding is stopped as a bomb.
-    static let sampleSlackBytes = 64 << 10
-    /// Least share of the area of all images a page paints that its largest must cover to be
-    /// the page's image: a scan with a logo stamped on it is still a scan; a collage is not.
-    static let minDominantShare = 0.5
-
-    /// Whether `bytes` are a PDF: the header `%PDF-` within the first 1024 bytes, where readers look.
-    static func isPDF(_ bytes: [UInt8]) -> Bool {
-        let header = Array("%PDF-".utf8)
-        let end = min(bytes.count, 1024) - header.count
-        guard end >= 0 else { return false }
-        return (0...end).contains { Bytes.hasPrefix(bytes, header, at: $0) }
-    }
-}
-
 /// What `fix` changes on one page: its /Rotate and, for a mirror, the transform drawn around its content.
 private struct PageChange: CustomStringConvertible {
     /// The page (0-based).
@@ -91,12 +69,8 @@ extension Fixer {
             }
             for change in changes {
                 let page = try check.describePage(change.index, maxContentBytes: PDFPages.maxContentBytes)
-                let shown = page.matrix.flatMap(PDFPlacement.placement(ofMatrix:)).flatMap { placed in
-                    PDFPlacement.rotation(degrees: page.rotate).map {
-                        PDFPlacement(placement: placed, rotation: $0).shown
-                    }
-                }
-                guard shown == change.target else {
+                guard case .read(let placement) = PDFPageImage.placement(of: page), placement.shown == change.target
+                else {
                     throw DocOrientError(
                         .library, "page \(change.index + 1) does not read back as turned; nothing was written")
                 }
@@ -119,78 +93,18 @@ extension Fixer {
             record.reason = reason
             return nil
         }
-        guard content.rotateIsInteger, let rotation = PDFPlacement.rotation(degrees: content.rotate) else {
-            return leave("the page's /Rotate is not a multiple of 90: left alone")
+        let placement: PDFPlacement
+        switch PDFPageImage.placement(of: content) {
+        case .leftAlone(let reason): return leave(reason)
+        case .read(let placed): placement = placed
         }
-        guard let matrix = content.matrix else {
-            if content.forms > 0 {
-                return leave("the page draws through form XObjects, which docorient does not look into: left alone")
-            }
-            if content.images > 0 { return leave("the page's only images are inline images: left alone") }
-            return leave("the page shows no image (text or drawings): left alone")
-        }
-        guard content.dominantShare >= PDFPages.minDominantShare else {
-            return leave("the page paints \(content.images) images, none over half of their area: left alone")
-        }
-        guard let placed = PDFPlacement.placement(ofMatrix: matrix) else {
-            return leave("the page's image is placed at an angle that is not a multiple of 90 degrees: left alone")
-        }
-        let placement = PDFPlacement(placement: placed, rotation: rotation)
         record.exifOrientation = placement.shown.exifValue
-        let maxPixels = resolver.configuration.maxPixels
-        let (pixels, overflow) = content.width.multipliedReportingOverflow(by: content.height)
-        guard content.width > 0, content.height > 0 else {
-            throw DocOrientError(.malformed, "the page's image has no /Width or /Height")
-        }
-        guard !overflow, pixels <= maxPixels else {
-            throw DocOrientError(
-                .limitExceeded,
-                "the page's image is \(content.width)x\(content.height), over the limit of \(maxPixels) pixels")
-        }
         let image: [UInt8]
-        switch content.filter {
-        case .dct:
-            image = try document.imageData(page: index, maxBytes: FileIO.defaultMaxFileBytes)
-        case .samples:
-            let components = content.imageMask ? 1 : content.components
-            let bits = content.imageMask ? 1 : content.bitsPerComponent
-            guard
-                let rowBytes = PDFSamples.rowBytes(width: content.width, bitsPerComponent: bits, components: components)
-            else {
-                return leave(
-                    "the page's image has \(components == 0 ? "a colour space docorient does not read" : "\(components) components at \(bits) bits"): left alone"
-                )
-            }
-            let data = try document.imageData(
-                page: index, maxBytes: rowBytes * content.height + PDFPages.sampleSlackBytes)
-            let raster = try PDFSamples.gray(
-                data, width: content.width, height: content.height, bitsPerComponent: bits, components: components,
-                inverted: content.decodeInverted)
-            image = try TurboJPEG.encode(
-                raster.pixels, width: raster.width, height: raster.height, subsampling: .gray, quality: 95)
-        case .ccitt(let fax):
-            guard fax.k < 0, !fax.byteAligned else {
-                return leave(
-                    "the page's image is Group 3 fax-coded (or byte-aligned), which docorient does not decode: left alone"
-                )
-            }
-            let data = try document.imageData(page: index, maxBytes: FileIO.defaultMaxFileBytes)
-            let tiff = PDFSamples.faxTIFF(data, width: content.width, height: content.height, blackIs1: fax.blackIs1)
-            let raster: Raster
-            do {
-                raster = try Pix.decode(tiff).gray8().grayRaster()
-            } catch {
-                throw DocOrientError(.malformed, "the page's fax-coded image cannot be decoded")
-            }
-            guard raster.width == content.width, raster.height == content.height else {
-                throw DocOrientError(.malformed, "the page's fax-coded image does not decode to its /Width and /Height")
-            }
-            image = try TurboJPEG.encode(
-                raster.pixels, width: raster.width, height: raster.height, subsampling: .gray, quality: 95)
-        case .other(let name):
-            return leave("the page's image is compressed with \(name), which docorient does not decode: left alone")
-        case .none:
-            return leave("the page shows no image (text or drawings): left alone")
+        switch try PDFPageImage.jpeg(
+            of: content, page: index, in: document, maxPixels: resolver.configuration.maxPixels)
+        {
+        case .leftAlone(let reason): return leave(reason)
+        case .read(let jpeg): image = jpeg
         }
         let metadata: ImageMetadata
         do {

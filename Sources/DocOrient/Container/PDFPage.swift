@@ -3,6 +3,28 @@
 // steps are elements of the same group as the EXIF orientations, so what the page shows, and the
 // /Rotate that would show it upright, are compositions.
 
+/// The bounds a PDF is read within, and how one is recognised.
+enum PDFPages {
+    /// Most pages docorient reads in one PDF (checked on the page tree's /Count before it is walked).
+    static let maxPages = 10_000
+    /// Most bytes one page's content streams may decode to (a scanned page's are a few hundred).
+    static let maxContentBytes = 64 << 20
+    /// Bytes a page image's decoded samples may exceed their dimensions by (a trailing newline
+    /// or a filter's padding) before the decoding is stopped as a bomb.
+    static let sampleSlackBytes = 64 << 10
+    /// Least share of the area of all images a page paints that its largest must cover to be
+    /// the page's image: a scan with a logo stamped on it is still a scan; a collage is not.
+    static let minDominantShare = 0.5
+
+    /// Whether `bytes` are a PDF: the header `%PDF-` within the first 1024 bytes, where readers look.
+    static func isPDF(_ bytes: [UInt8]) -> Bool {
+        let header = Array("%PDF-".utf8)
+        let end = min(bytes.count, 1024) - header.count
+        guard end >= 0 else { return false }
+        return (0...end).contains { Bytes.hasPrefix(bytes, header, at: $0) }
+    }
+}
+
 /// How a PDF page shows its image: the content stream's placement and the page's /Rotate.
 struct PDFPlacement: Sendable, Equatable {
     /// What the transform at the image's `Do` does to the stored samples (first row at the top).
