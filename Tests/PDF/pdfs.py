@@ -205,9 +205,10 @@ def image_difference(shown, jpeg, orientation):
 
 
 def orientation_of(shown, jpeg):
-    """The EXIF orientation whose transform of the JPEG's stored pixels looks most like the image `shown`."""
-    differences = {o: image_difference(shown, jpeg, o) for o in TRANSPOSE}
-    return min((d, o) for o, d in differences.items() if d is not None)[1]
+    """The EXIF orientation whose transform of the JPEG's stored pixels looks most like the image
+    `shown`; None when none has its aspect."""
+    differences = [(d, o) for o in TRANSPOSE if (d := image_difference(shown, jpeg, o)) is not None]
+    return min(differences)[1] if differences else None
 
 
 def shown_orientation(path, page, jpeg):
