@@ -81,25 +81,70 @@ extension Fixer {
             record.reason = reason
             return nil
         }
+        let placement: PDFPlacement
+        switch Self.placement(of: content) {
+        case .found(let found): placement = found
+        case .leftAlone(let reason): return leave(reason)
+        }
+        record.exifOrientation = placement.shown.exifValue
+        try Self.checkSize(of: content, maxPixels: resolver.configuration.maxPixels)
+        let image: [UInt8]
+        switch try Self.jpeg(ofPage: index, content, in: document) {
+        case .found(let jpeg): image = jpeg
+        case .leftAlone(let reason): return leave(reason)
+        }
+        let metadata: ImageMetadata
+        do {
+            metadata = try ImageMetadata.read(image)
+        } catch let error as DocOrientError {
+            throw DocOrientError(.malformed, "the page's JPEG image cannot be read: \(error.message)")
+        }
+        // Inside a PDF, the JPEG's own EXIF tag turns nothing: what the page shows is the prior.
+        let decision = try resolver.decide(
+            imageBytes: image, metadata: metadata, prior: placement.shown, budget: budget, signal: signal)
+        record.take(original: placement.shown, decision: decision)
+        guard let target = decision.orientation, target != placement.shown else { return nil }
+        guard let turn = placement.rotation(showing: target) else {
+            return leave(
+                "the page reads mirrored (\(target.exifValue)), and a mirror cannot be expressed by /Rotate: left alone"
+            )
+        }
+        return turn.degreesClockwise
+    }
+
+    /// What a step of reading a page found, or why docorient leaves the page alone (the page's
+    /// record then says so, as undecidable).
+    private enum PageFinding<Value> {
+        case found(Value)
+        case leftAlone(String)
+    }
+
+    /// How the page shows its one dominant image: the content stream's placement, then /Rotate.
+    private static func placement(of content: PDFPageContent) -> PageFinding<PDFPlacement> {
         guard content.rotateIsInteger, let rotation = PDFPlacement.rotation(degrees: content.rotate) else {
-            return leave("the page's /Rotate is not a multiple of 90: left alone")
+            return .leftAlone("the page's /Rotate is not a multiple of 90: left alone")
         }
         guard let matrix = content.matrix else {
             if content.forms > 0 {
-                return leave("the page draws through form XObjects, which docorient does not look into: left alone")
+                return .leftAlone(
+                    "the page draws through form XObjects, which docorient does not look into: left alone")
             }
-            if content.images > 0 { return leave("the page's only images are inline images: left alone") }
-            return leave("the page shows no image (text or drawings): left alone")
+            if content.images > 0 { return .leftAlone("the page's only images are inline images: left alone") }
+            return .leftAlone("the page shows no image (text or drawings): left alone")
         }
         guard content.dominantShare >= PDFPages.minDominantShare else {
-            return leave("the page paints \(content.images) images, none over half of their area: left alone")
+            return .leftAlone("the page paints \(content.images) images, none over half of their area: left alone")
         }
         guard let placed = PDFPlacement.placement(ofMatrix: matrix) else {
-            return leave("the page's image is placed at an angle that is not a multiple of 90 degrees: left alone")
+            return .leftAlone(
+                "the page's image is placed at an angle that is not a multiple of 90 degrees: left alone")
         }
-        let placement = PDFPlacement(placement: placed, rotation: rotation)
-        record.exifOrientation = placement.shown.exifValue
-        let maxPixels = resolver.configuration.maxPixels
+        return .found(PDFPlacement(placement: placed, rotation: rotation))
+    }
+
+    /// Refuses a page image without dimensions, or of more than `maxPixels` pixels, before a
+    /// byte of it is decoded.
+    private static func checkSize(of content: PDFPageContent, maxPixels: Int) throws {
         let (pixels, overflow) = content.width.multipliedReportingOverflow(by: content.height)
         guard content.width > 0, content.height > 0 else {
             throw DocOrientError(.malformed, "the page's image has no /Width or /Height")
@@ -109,17 +154,23 @@ extension Fixer {
                 .limitExceeded,
                 "the page's image is \(content.width)x\(content.height), over the limit of \(maxPixels) pixels")
         }
-        let image: [UInt8]
+    }
+
+    /// The page's image as a JPEG the resolver reads: a DCT-coded image as it is stored, raw
+    /// samples and Group 4 fax images decoded to grey and encoded; other codings are left alone.
+    private static func jpeg(
+        ofPage index: Int, _ content: PDFPageContent, in document: borrowing PDFDocument
+    ) throws -> PageFinding<[UInt8]> {
         switch content.filter {
         case .dct:
-            image = try document.imageData(page: index, maxBytes: FileIO.defaultMaxFileBytes)
+            return .found(try document.imageData(page: index, maxBytes: FileIO.defaultMaxFileBytes))
         case .samples:
             let components = content.imageMask ? 1 : content.components
             let bits = content.imageMask ? 1 : content.bitsPerComponent
             guard
                 let rowBytes = PDFSamples.rowBytes(width: content.width, bitsPerComponent: bits, components: components)
             else {
-                return leave(
+                return .leftAlone(
                     "the page's image has \(components == 0 ? "a colour space docorient does not read" : "\(components) components at \(bits) bits"): left alone"
                 )
             }
@@ -128,11 +179,10 @@ extension Fixer {
             let raster = try PDFSamples.gray(
                 data, width: content.width, height: content.height, bitsPerComponent: bits, components: components,
                 inverted: content.decodeInverted)
-            image = try TurboJPEG.encode(
-                raster.pixels, width: raster.width, height: raster.height, subsampling: .gray, quality: 95)
+            return .found(try grayJPEG(raster))
         case .ccitt(let fax):
             guard fax.k < 0, !fax.byteAligned else {
-                return leave(
+                return .leftAlone(
                     "the page's image is Group 3 fax-coded (or byte-aligned), which docorient does not decode: left alone"
                 )
             }
@@ -147,31 +197,18 @@ extension Fixer {
             guard raster.width == content.width, raster.height == content.height else {
                 throw DocOrientError(.malformed, "the page's fax-coded image does not decode to its /Width and /Height")
             }
-            image = try TurboJPEG.encode(
-                raster.pixels, width: raster.width, height: raster.height, subsampling: .gray, quality: 95)
+            return .found(try grayJPEG(raster))
         case .other(let name):
-            return leave("the page's image is compressed with \(name), which docorient does not decode: left alone")
+            return .leftAlone(
+                "the page's image is compressed with \(name), which docorient does not decode: left alone")
         case .none:
-            return leave("the page shows no image (text or drawings): left alone")
+            return .leftAlone("the page shows no image (text or drawings): left alone")
         }
-        let metadata: ImageMetadata
-        do {
-            metadata = try ImageMetadata.read(image)
-        } catch let error as DocOrientError {
-            throw DocOrientError(.malformed, "the page's JPEG image cannot be read: \(error.message)")
-        }
-        // Inside a PDF, the JPEG's own EXIF tag turns nothing: what the page shows is the prior.
-        let decision = try resolver.decide(
-            imageBytes: image, metadata: metadata, prior: placement.shown, budget: budget, signal: signal)
-        record.take(original: placement.shown, decision: decision)
-        guard let target = decision.orientation, target != placement.shown else { return nil }
-        guard let turn = placement.rotation(showing: target) else {
-            record.verdict = .undecidable
-            record.reason =
-                "the page reads mirrored (\(target.exifValue)), and a mirror cannot be expressed by /Rotate: left alone"
-            return nil
-        }
-        return turn.degreesClockwise
+    }
+
+    /// A decoded page image as the grey JPEG the resolver reads (quality 95).
+    private static func grayJPEG(_ raster: Raster) throws -> [UInt8] {
+        try TurboJPEG.encode(raster.pixels, width: raster.width, height: raster.height, subsampling: .gray, quality: 95)
     }
 
     /// The PDF's own record: what its pages' records add up to.
