@@ -370,11 +370,12 @@ def run_peer(peer, files, args, tmp):
 # The files: a generated set (fit and held-out parts) and the real set
 # ---------------------------------------------------------------------------
 
-PARTS = ["fit", "holdout", "real"]
+PARTS = ["fit", "holdout", "real", "nothing"]
 PART_TITLES = {
     "fit": "generated, fit part",
     "holdout": "generated, held-out part",
     "real": "real set",
+    "nothing": "real photos with nothing to orient",
     "all": "all files",
 }
 MIRRORS = [2, 4, 5, 7]
@@ -462,13 +463,14 @@ def _generate_module():
     return generate
 
 
-def real_entries(manifest, out_dir, limit=0):
+def real_entries(manifest, out_dir, limit=0, part="real", orientations=None):
     """Turn every file of the real set into its stored variants, written to out_dir.
 
     Each file of Corpus/real is stored with its pixels in `upright_orientation` (1: upright)
     and no EXIF tag. A variant for EXIF value u holds the pixels that u's display transform
     shows upright, written with no EXIF tag (JPEG quality 92, or PNG when the source is PNG),
-    so its truth is u and only the pixels tell it."""
+    so its truth is u and only the pixels tell it. `part` names the part (and the records' folder);
+    `orientations(name)` the variants written (default `real_orientations`)."""
     from PIL import Image
 
     g = _generate_module()
@@ -494,7 +496,7 @@ def real_entries(manifest, out_dir, limit=0):
             else:
                 upright = upright.convert("RGB")
         stem = os.path.splitext(r["file"])[0].replace(os.sep, "__")
-        for u in real_orientations(r["file"]):
+        for u in (orientations or real_orientations)(r["file"]):
             name = f"{stem}.u{u}.{'png' if is_png else 'jpg'}"
             path = os.path.join(out_dir, name)
             stored = g.store_for_upright(upright, u)
@@ -505,9 +507,9 @@ def real_entries(manifest, out_dir, limit=0):
             entries.append(
                 {
                     "path": path,
-                    "file": f"real/{name}",
+                    "file": f"{part}/{name}",
                     "source_file": r["file"],
-                    "part": "real",
+                    "part": part,
                     "kind": r.get("kind") or "",
                     "family": "",
                     "font_class": "",
@@ -1028,6 +1030,11 @@ def main(argv=None):
         "stored in its four rotations and, for about a third, one mirrored orientation",
     )
     ap.add_argument(
+        "--nothing",
+        help="manifest.csv of real photos with nothing to orient (Corpus/nothing/manifest.csv): each "
+        "file as it is and turned upside down",
+    )
+    ap.add_argument(
         "--real-dir",
         help="write the real set's stored variants here and keep them "
         "(default: a temporary folder, deleted after the run)",
@@ -1060,8 +1067,8 @@ def main(argv=None):
         return worker(args)
     if args.self_check:
         return self_check(args)
-    if not args.manifest and not args.real:
-        ap.error("give --manifest, --real or both")
+    if not args.manifest and not args.real and not args.nothing:
+        ap.error("give --manifest, --real, --nothing or several")
 
     peers = [p.strip() for p in args.peers.split(",") if p.strip()]
     for p in peers:
@@ -1090,6 +1097,12 @@ def main(argv=None):
             )
             entries += real
             sources.append(args.real)
+        if args.nothing:
+            nothing_dir = os.path.join(args.real_dir or tmp, "nothing")
+            entries += real_entries(
+                args.nothing, nothing_dir, args.limit, part="nothing", orientations=lambda _: [1, 3]
+            )
+            sources.append(args.nothing)
         if len({e["path"] for e in entries}) != len(entries):
             raise SystemExit("the same file is listed twice")
         for peer in peers:

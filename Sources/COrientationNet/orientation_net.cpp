@@ -37,6 +37,7 @@ struct SessionOptions;
 struct MemoryInfo;
 struct Value;
 struct RunOptions;
+struct TensorTypeAndShapeInfo;
 
 struct ApiBase {
     const void *(*GetApi)(uint32_t version);
@@ -60,12 +61,15 @@ enum Slot : size_t {
     kSetInterOpNumThreads = 25,
     kCreateTensorWithDataAsOrtValue = 49,
     kGetTensorMutableData = 51,
+    kGetTensorShapeElementCount = 64,
+    kGetTensorTypeAndShape = 65,
     kCreateCpuMemoryInfo = 69,
     kReleaseEnv = 92,
     kReleaseStatus = 93,
     kReleaseMemoryInfo = 94,
     kReleaseSession = 95,
     kReleaseValue = 96,
+    kReleaseTensorTypeAndShapeInfo = 99,
     kReleaseSessionOptions = 100,
 };
 
@@ -73,6 +77,17 @@ enum Slot : size_t {
 // statuses, so its log would only repeat them), OrtAllocatorType's arena allocator and
 // OrtMemType's default.
 constexpr int kFloat = 1, kLogFatal = 4, kArenaAllocator = 1, kMemTypeDefault = 0;
+
+// The classes per square of an output of `elements` floats for `count` squares: 4 (PP-LCNet's
+// rotations) or more (docorient's own model adds nothing to orient), at most
+// DOCORIENT_NET_MAX_CLASSES.
+inline int classesPerSquare(size_t elements, int count) {
+    if (count <= 0 || elements % static_cast<size_t>(count) != 0 || elements / count < 4 ||
+        elements / count > DOCORIENT_NET_MAX_CLASSES)
+        throw std::runtime_error("the model's output is not 4 to " + std::to_string(DOCORIENT_NET_MAX_CLASSES) +
+                                 " classes a square");
+    return static_cast<int>(elements / count);
+}
 
 // The model's input and output names (PaddleClas's export: Models/classifier/README.md).
 const char *const kInput = "x";
@@ -192,8 +207,8 @@ public:
 
     ~Model() { free(); }
 
-    // The probabilities of `count` squares, in one batch.
-    void forward(float *tensor, int count, float *probabilities) {
+    // The probabilities of `count` squares, in one batch; returns the classes per square.
+    int forward(float *tensor, int count, float *probabilities) {
         const int64_t shape[4] = {count, 3, DOCORIENT_NET_SIDE, DOCORIENT_NET_SIDE};
         const size_t bytes = sizeof(float) * static_cast<size_t>(count) * 3 * DOCORIENT_NET_SIDE * DOCORIENT_NET_SIDE;
         Value *input = nullptr, *output = nullptr;
@@ -201,15 +216,17 @@ public:
                                                  Value **)>(kCreateTensorWithDataAsOrtValue);
         runtime_.check(tensor_of(memory_, tensor, bytes, shape, 4, kFloat, &input), "onnxruntime input");
         auto release = runtime_.fn<void (*)(Value *)>(kReleaseValue);
+        int classes = 0;
         try {
             auto run = runtime_.fn<Status *(*)(Session *, const RunOptions *, const char *const *,
                                                const Value *const *, size_t, const char *const *, size_t, Value **)>(
                 kRun);
             runtime_.check(run(session_, nullptr, &kInput, &input, 1, &kOutput, 1, &output), "onnxruntime run");
+            classes = classesPerSquare(elements(output), count);
             void *data = nullptr;
             runtime_.check(runtime_.fn<Status *(*)(Value *, void **)>(kGetTensorMutableData)(output, &data),
                            "onnxruntime output");
-            std::memcpy(probabilities, data, sizeof(float) * count * DOCORIENT_NET_CLASSES);
+            std::memcpy(probabilities, data, sizeof(float) * count * classes);
         } catch (...) {
             release(output);
             release(input);
@@ -217,11 +234,26 @@ public:
         }
         release(output);
         release(input);
+        return classes;
     }
 
     const std::string &version() const { return runtime_.version(); }
 
 private:
+    // The number of floats in the tensor `value`.
+    size_t elements(Value *value) const {
+        TensorTypeAndShapeInfo *info = nullptr;
+        runtime_.check(
+            runtime_.fn<Status *(*)(const Value *, TensorTypeAndShapeInfo **)>(kGetTensorTypeAndShape)(value, &info),
+            "onnxruntime output shape");
+        size_t count = 0;
+        Status *status =
+            runtime_.fn<Status *(*)(const TensorTypeAndShapeInfo *, size_t *)>(kGetTensorShapeElementCount)(info, &count);
+        runtime_.fn<void (*)(TensorTypeAndShapeInfo *)>(kReleaseTensorTypeAndShapeInfo)(info);
+        runtime_.check(status, "onnxruntime output shape");
+        return count;
+    }
+
     void free() {
         if (memory_ != nullptr) runtime_.fn<void (*)(MemoryInfo *)>(kReleaseMemoryInfo)(memory_);
         if (session_ != nullptr) runtime_.fn<void (*)(Session *)>(kReleaseSession)(session_);
@@ -261,16 +293,18 @@ const float kStd[3] = {0.229f, 0.224f, 0.225f};
 // The probabilities of `count` prepared squares, one square at a time: OpenCV 4.6 runs this model
 // with a batch of one only (its squeeze-and-excitation blocks add a 1-row bias that its importer
 // does not broadcast over a batch).
-void forward(cv::dnn::Net &net, const float *tensor, int count, float *probabilities) {
+int forward(cv::dnn::Net &net, const float *tensor, int count, float *probabilities) {
     const size_t square = 3 * DOCORIENT_NET_SIDE * DOCORIENT_NET_SIDE;
     int shape[4] = {1, 3, DOCORIENT_NET_SIDE, DOCORIENT_NET_SIDE};
+    int classes = 0;
     for (int i = 0; i < count; i++) {
         cv::Mat blob(4, shape, CV_32F, const_cast<float *>(tensor + i * square));
         net.setInput(blob);
         cv::Mat out = net.forward();
-        if (out.total() != DOCORIENT_NET_CLASSES) throw std::runtime_error("the model's output is not 4 classes");
-        std::memcpy(probabilities + i * DOCORIENT_NET_CLASSES, out.ptr<float>(), sizeof(float) * DOCORIENT_NET_CLASSES);
+        classes = ort::classesPerSquare(out.total(), 1);
+        std::memcpy(probabilities + i * classes, out.ptr<float>(), sizeof(float) * classes);
     }
+    return classes;
 }
 
 // The image resized so that its short side is `short_side`, each side rounded half away from zero
@@ -373,8 +407,8 @@ extern "C" const char *docorient_net_runtime(const docorient_net *net) { return 
 
 extern "C" int docorient_net_read(
     docorient_net *net, const uint8_t *pixels, int width, int height, size_t stride, int centre_short_side,
-    int text_short_side, int text_squares, float *probabilities, int *origins, int *count, float *tensor,
-    char *error, size_t size) {
+    int text_short_side, int text_squares, float *probabilities, int *classes, int *origins, int *count,
+    float *tensor, char *error, size_t size) {
     try {
         const int side = DOCORIENT_NET_SIDE;
         if (width <= 0 || height <= 0 || text_squares < 0 || centre_short_side < side || text_short_side < side)
@@ -401,11 +435,8 @@ extern "C" int docorient_net_read(
         if (tensor != nullptr) std::memcpy(tensor, input.data(), sizeof(float) * input.size());
         std::copy(where.begin(), where.end(), origins);
         *count = n;
-        if (net->model != nullptr) {
-            net->model->forward(input.data(), n, probabilities);
-        } else {
-            forward(net->net, input.data(), n, probabilities);
-        }
+        *classes = net->model != nullptr ? net->model->forward(input.data(), n, probabilities)
+                                         : forward(net->net, input.data(), n, probabilities);
         return 1;
     } catch (const std::exception &e) {
         report(error, size, e.what());

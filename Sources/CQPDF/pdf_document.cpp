@@ -10,6 +10,7 @@
 #include <qpdf/QPDFExc.hh>
 #include <qpdf/QPDFObjectHandle.hh>
 #include <qpdf/QPDFWriter.hh>
+#include <qpdf/QUtil.hh>
 
 #include <cmath>
 #include <cstdlib>
@@ -150,6 +151,7 @@ class ContentWalker : public QPDFObjectHandle::ParserCallbacks {
         } else if (op == "Q") {
             if (unsaved > 0) --unsaved;
             else if (!saved.empty()) { ctm = saved.back(); saved.pop_back(); }
+            else ++unbalanced;
         } else if (op == "cm" && operands.size() == 6) {
             double v[6];
             bool numbers = true;
@@ -177,7 +179,22 @@ class ContentWalker : public QPDFObjectHandle::ParserCallbacks {
     std::vector<QPDFObjectHandle> operands;
     std::vector<Painted> painted;
     int forms = 0;
+    int unbalanced = 0;
 };
+
+// `box` as four finite numbers into `out`; false (and `out` untouched) when it is not.
+bool readBox(QPDFObjectHandle box, double out[4]) {
+    if (!box.isArray() || box.getArrayNItems() != 4) return false;
+    double v[4];
+    for (int i = 0; i < 4; ++i) {
+        QPDFObjectHandle item = box.getArrayItem(i);
+        if (!item.isNumber()) return false;
+        v[i] = item.getNumericValue();
+        if (!std::isfinite(v[i])) return false;
+    }
+    std::memcpy(out, v, sizeof v);
+    return true;
+}
 
 long integerOr(QPDFObjectHandle value, long fallback) {
     if (value.isInteger()) return long(value.getIntValue());
@@ -350,6 +367,15 @@ extern "C" docorient_pdf_status docorient_pdf_describe_page(
             content += boundedData(s, qpdf_dl_specialized, max_content_bytes - content.size());
             if (content.size() < max_content_bytes) content += "\n";
         }
+        if (readBox(inherited(node, "/MediaBox"), page->media_box)) {
+            page->has_media_box = 1;
+            if (!readBox(inherited(node, "/CropBox"), page->crop_box)) {
+                std::memcpy(page->crop_box, page->media_box, sizeof page->crop_box);
+            }
+        }
+        QPDFObjectHandle annots = node.getKey("/Annots");
+        if (annots.isArray()) page->annotations = annots.getArrayNItems();
+
         QPDFObjectHandle resources = inherited(node, "/Resources");
         QPDFObjectHandle xobjects =
             resources.isDictionary() ? resources.getKey("/XObject") : QPDFObjectHandle::newNull();
@@ -360,6 +386,7 @@ extern "C" docorient_pdf_status docorient_pdf_describe_page(
             scratch.setSuppressWarnings(true);
             QPDFObjectHandle::parseContentStream(QPDFObjectHandle::newStream(&scratch, content), &walker);
         }
+        page->unbalanced_restores = walker.unbalanced;
         page->images = int(walker.painted.size());
         page->forms = walker.forms;
         double total = 0, best = -1;
@@ -419,6 +446,33 @@ extern "C" docorient_pdf_status docorient_pdf_set_rotate(
     return guarded(error, size, [&] {
         if (index < 0 || index >= long(pdf->pages.size())) throw std::out_of_range("no such page");
         pdf->pages[size_t(index)].replaceKey("/Rotate", QPDFObjectHandle::newInteger(degrees));
+    });
+}
+
+extern "C" docorient_pdf_status docorient_pdf_transform_contents(
+    docorient_pdf *pdf, long index, const double matrix[6], char *error, size_t size) {
+    return guarded(error, size, [&] {
+        if (index < 0 || index >= long(pdf->pages.size())) throw std::out_of_range("no such page");
+        QPDFObjectHandle node = pdf->pages[size_t(index)];
+        std::string cm = "q";
+        for (int i = 0; i < 6; ++i) {
+            // PDF numbers have no exponent: fixed notation, trailing zeros trimmed.
+            if (!std::isfinite(matrix[i])) throw std::invalid_argument("the transform is not finite");
+            cm += " " + QUtil::double_to_string(matrix[i], 6);
+        }
+        cm += " cm\n";
+        // The array is built here, not by QPDFObjectHandle::addPageContents, which drops (with a
+        // warning) whatever in /Contents is not a stream: every item stays as it was.
+        QPDFObjectHandle contents = node.getKey("/Contents");
+        std::vector<QPDFObjectHandle> items;
+        items.push_back(QPDFObjectHandle::newStream(&pdf->qpdf, cm));
+        if (contents.isArray()) {
+            for (auto &item : contents.getArrayAsVector()) items.push_back(item);
+        } else if (!contents.isNull()) {
+            items.push_back(contents);
+        }
+        items.push_back(QPDFObjectHandle::newStream(&pdf->qpdf, "\nQ\n"));
+        node.replaceKey("/Contents", QPDFObjectHandle::newArray(items));
     });
 }
 

@@ -128,10 +128,24 @@ public struct BatchReport: Sendable {
         let listed = noteworthy
         var rows = ""
         for (group, entry) in listed {
-            let previews = Self.previews(entry, side: thumbnailSide)
             func img(_ data: String?, _ alt: String) -> String {
                 guard let data else { return "<div class=none>no preview</div>" }
                 return "<img alt=\"\(alt)\" src=\"data:image/jpeg;base64,\(data)\">"
+            }
+            let cells: (before: String, after: String)
+            if let pages = Self.pagePreviews(entry, side: thumbnailSide) {
+                // A PDF: each page whose image docorient read, before and after, side by side.
+                func figures(_ which: KeyPath<PagePreview, String?>, _ alt: String) -> String {
+                    let shown = pages.previews.map {
+                        "<figure class=page data-page=\"\($0.page)\">\(img($0[keyPath: which], alt))<figcaption>page \($0.page)</figcaption></figure>"
+                    }
+                    let more = pages.more > 0 ? "<div class=none>and \(pages.more) more pages</div>" : ""
+                    return shown.isEmpty ? img(nil, alt) : shown.joined() + more
+                }
+                cells = (figures(\.before, "before"), figures(\.after, "after"))
+            } else {
+                let previews = Self.previews(entry, side: thumbnailSide)
+                cells = (img(previews.before, "before"), img(previews.after, "after"))
             }
             let old = entry.exifOrientation.map(String.init) ?? "none"
             let new = entry.detectedOrientation.map(String.init) ?? "—"
@@ -139,7 +153,7 @@ public struct BatchReport: Sendable {
                 undoCommand(for: entry).map { "<div class=undo>undo: <code>\(Self.escape($0))</code></div>" } ?? ""
             rows += """
                 <tr class="row \(entry.verdict.rawValue)" data-group="\(group.rawValue)" data-confidence="\(String(format: "%.3f", entry.confidence))">
-                <td class=group>\(group.title)</td><td>\(img(previews.before, "before"))</td><td>\(img(previews.after, "after"))</td>
+                <td class=group>\(group.title)</td><td>\(cells.before)</td><td>\(cells.after)</td>
                 <td><div class=path>\(Self.escape(entry.path))</div><div><b>\(entry.verdict.rawValue)</b> · action \(entry.action.rawValue)</div>
                 <div>tag \(old) → \(new) · confidence \(String(format: "%.2f", entry.confidence))</div>
                 <div class=reason>\(Self.escape(entry.reason ?? ""))</div>\(undo)</td></tr>
@@ -158,7 +172,7 @@ public struct BatchReport: Sendable {
             .path{font-family:monospace;word-break:break-all}.reason{color:#666}.none{color:#999;width:\(thumbnailSide)px}
             .undo code{background:#f4f4f4;padding:1px 4px;word-break:break-all}.group{font-weight:bold;white-space:nowrap}
             tr.error b{color:#b00}tr.undecidable b{color:#a60}tr.disagrees b{color:#06a}th{text-align:left;padding:8px}
-            #filters{margin:12px 0;padding:8px;background:#f7f7f7}
+            #filters{margin:12px 0;padding:8px;background:#f7f7f7}figure.page{margin:0 0 8px}figcaption{color:#666;font-size:12px}
             </style></head><body><h1>docorient report</h1><p>\(Self.escape(summaryLine))</p>
             <p id=counts>\(listed.count) files to look at: \(counts).</p>
             <div id=filters>Show: \(boxes) · confidence below <input id=below type=number min=0 max=1 step=0.05 value=1.01 style="width:5em">
@@ -208,6 +222,46 @@ public struct BatchReport: Sendable {
         let before = oldPixels.transformed(by: original).jpegBase64
         let after = stored.transformed(by: now).jpegBase64
         return (before, after)
+    }
+
+    /// Most pages of one PDF the review page shows previews of.
+    static let maxPagePreviews = 50
+
+    /// One page of a PDF on the review page: base64 JPEG previews of its image before and after.
+    struct PagePreview {
+        var page: Int
+        var before: String?
+        var after: String?
+    }
+
+    /// For a PDF's entry (its record has page records), the previews of each page whose image
+    /// docorient read (the first `maxPagePreviews`; `more` counts the rest): the image as the
+    /// page showed it before the fix (the page record's orientation) and as the page shows it
+    /// now (read from the current file). Made from the image docorient decodes, not rendered.
+    /// Nil for an image file's entry.
+    static func pagePreviews(_ entry: JournalEntry, side: Int) -> (previews: [PagePreview], more: Int)? {
+        guard
+            let record = try? JSONSerialization.jsonObject(with: Data(entry.record.utf8)) as? [String: Any],
+            let pages = record["pages"] as? [[String: Any]]
+        else { return nil }
+        let read = pages.compactMap { page -> (page: Int, before: Orientation)? in
+            guard let number = page["page"] as? Int,
+                let before = (page["exif_orientation"] as? Int).flatMap(Orientation.init(exifValue:))
+            else { return nil }
+            return (number, before)
+        }
+        let listed = read.prefix(maxPagePreviews)
+        let now =
+            (try? FileIO.read(entry.path)).map {
+                PreviewImage.pdfPages($0, pages: listed.map(\.page), side: listed.count > 1 ? side / 2 : side)
+            } ?? [:]
+        let previews = listed.map { page in
+            let preview = now[page.page]
+            return PagePreview(
+                page: page.page, before: preview?.stored.transformed(by: page.before).jpegBase64,
+                after: preview.flatMap { $0.stored.transformed(by: $0.shown).jpegBase64 })
+        }
+        return (previews, read.count - listed.count)
     }
 
     static func escape(_ s: String) -> String {

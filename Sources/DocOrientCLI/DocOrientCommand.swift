@@ -182,12 +182,13 @@ struct ClassifyCommand: ParsableCommand {
                 try (header + Data(probe.grey)).write(to: name.appendingPathExtension("grey.pgm"))
                 try probe.input.withUnsafeBytes { Data($0) }.write(to: name.appendingPathExtension("input.f32"))
             }
-            let object: [String: Any] = [
+            var object: [String: Any] = [
                 "path": path, "runtime": probe.runtime, "width": probe.width, "height": probe.height,
                 "centre_short_side": probe.centreShortSide, "text_short_side": probe.textShortSide,
                 "origins": probe.origins, "classes": probe.classes.map { $0.map(Double.init) },
-                "rotations": probe.rotations,
+                "rotations": probe.rotations, "seconds": probe.seconds,
             ]
+            if let nothing = probe.nothing { object["nothing"] = nothing }
             let data = try JSONSerialization.data(
                 withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
             print(String(decoding: data, as: UTF8.self))

@@ -14,9 +14,11 @@ struct FixCommand: ParsableCommand {
             photo, a couple of words) the file is reported as undecidable and left alone.
 
             A PDF is decided page by page (the image each page shows, as its content places it and \
-            its /Rotate turns it): a page shown turned gets a new /Rotate, every content and image \
-            stream stays byte-identical, and --json prints one record per page, with its page \
-            number. Pages without an image, or that read mirrored, are left alone.
+            its /Rotate turns it): a page shown turned gets a new /Rotate, a page that reads \
+            mirrored also a small content stream before and after its own (q, a mirroring cm ... Q), \
+            every existing content and image stream stays byte-identical, and --json prints one \
+            record per page, with its page number. Pages without an image are left alone, and so \
+            are mirrored pages with annotations (a content stream does not mirror them).
 
             Disagreements, undecidables and errors are reported on stderr as they happen; a summary \
             follows at the end. --json prints one object per file per line on stdout with the keys \

@@ -12,6 +12,7 @@ struct ReplayCommand: ParsableCommand {
         discussion: """
             Examples:
               docorient replay record Corpus/samples/*.jpg > samples.recordings.jsonl
+              docorient replay record --without-nothing-guard SET/*.jpg > fit.jsonl
               docorient replay check samples.recordings.jsonl
               docorient replay fit --manifest SET/manifest.csv --real-manifest Corpus/real/manifest.csv \\
                   fit.jsonl holdout.jsonl real.jsonl
@@ -27,11 +28,14 @@ struct ReplayCommand: ParsableCommand {
         @Option(help: ArgumentHelp("The classifier's model file.", valueName: "FILE"))
         var classifier: String?
 
+        @Flag(help: "Never stop for nothing to orient: record every file's text reading (for `replay fit`).")
+        var withoutNothingGuard = false
+
         @Argument(help: "Image files (JPEG, PNG, TIFF, HEIF).")
         var paths: [String]
 
         func run() throws {
-            let resolver = try testResolver(classifier: classifier)
+            let resolver = try testResolver(classifier: classifier, withoutNothingGuard: withoutNothingGuard)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             try forEachFile(paths) { path in

@@ -155,9 +155,11 @@ extension Shard: ExpressibleByArgument {
 /// A resolver with the default configuration and the classifier model `classifier` (nil: the
 /// installed one), for the hidden commands the tests run (`classify`, `replay record`); a model
 /// that cannot be loaded is printed and exits 1.
-func testResolver(classifier: String?) throws -> Resolver {
+func testResolver(classifier: String?, withoutNothingGuard: Bool = false) throws -> Resolver {
     do {
-        return try Resolver(configuration: ResolverConfiguration(classifierModel: classifier))
+        let configuration = ResolverConfiguration(classifierModel: classifier)
+        return withoutNothingGuard
+            ? try Resolver.withoutNothingGuard(configuration) : try Resolver(configuration: configuration)
     } catch let error as DocOrientError {
         printError("docorient: \(error)")
         throw ExitCode(1)

@@ -17,9 +17,34 @@ extension OpenAPIDocument {
               "post": {
                 "summary": "Decide the orientation of an image without changing it",
                 "requestBody": {
+                  "description": "The file itself: a JPEG, PNG, TIFF or HEIF image, or a PDF. docorient reads the format from the bytes, not from the Content-Type, so a client may send any (curl --data-binary sends application/x-www-form-urlencoded); other bytes get 415.",
                   "required": true,
                   "content": {
-                    "application/octet-stream": {
+                    "image/jpeg": {
+                      "schema": {
+                        "type": "string",
+                        "format": "binary"
+                      }
+                    },
+                    "image/png": {
+                      "schema": {
+                        "type": "string",
+                        "format": "binary"
+                      }
+                    },
+                    "image/tiff": {
+                      "schema": {
+                        "type": "string",
+                        "format": "binary"
+                      }
+                    },
+                    "image/heic": {
+                      "schema": {
+                        "type": "string",
+                        "format": "binary"
+                      }
+                    },
+                    "image/heif": {
                       "schema": {
                         "type": "string",
                         "format": "binary"
@@ -83,7 +108,7 @@ extension OpenAPIDocument {
                     }
                   },
                   "415": {
-                    "description": "Not a supported image (JPEG, PNG, TIFF, HEIF)",
+                    "description": "Neither a supported image (JPEG, PNG, TIFF, HEIF) nor a PDF",
                     "content": {
                       "application/json": {
                         "schema": {
@@ -209,9 +234,34 @@ extension OpenAPIDocument {
                   }
                 ],
                 "requestBody": {
+                  "description": "The file itself: a JPEG, PNG, TIFF or HEIF image, or a PDF. docorient reads the format from the bytes, not from the Content-Type, so a client may send any (curl --data-binary sends application/x-www-form-urlencoded); other bytes get 415.",
                   "required": true,
                   "content": {
-                    "application/octet-stream": {
+                    "image/jpeg": {
+                      "schema": {
+                        "type": "string",
+                        "format": "binary"
+                      }
+                    },
+                    "image/png": {
+                      "schema": {
+                        "type": "string",
+                        "format": "binary"
+                      }
+                    },
+                    "image/tiff": {
+                      "schema": {
+                        "type": "string",
+                        "format": "binary"
+                      }
+                    },
+                    "image/heic": {
+                      "schema": {
+                        "type": "string",
+                        "format": "binary"
+                      }
+                    },
+                    "image/heif": {
                       "schema": {
                         "type": "string",
                         "format": "binary"
@@ -299,7 +349,7 @@ extension OpenAPIDocument {
                     }
                   },
                   "415": {
-                    "description": "Not a supported image (JPEG, PNG, TIFF, HEIF)",
+                    "description": "Neither a supported image (JPEG, PNG, TIFF, HEIF) nor a PDF",
                     "content": {
                       "application/json": {
                         "schema": {

@@ -90,7 +90,7 @@ struct ReplayCLITests {
         #expect(fit.status == 0, "\(fit.err)")
         let first = try #require(fit.lines.first)
         let values = try #require(JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Double])
-        #expect(Set(values.keys) == ["decideAloneAt", "aloneConfidence", "overruleAt", "ocrStandsAt"])
+        #expect(Set(values.keys) == ["nothingAt", "decideAloneAt", "aloneConfidence", "overruleAt", "ocrStandsAt"])
         #expect(fit.out.contains("narrowAt must exceed"))
         #expect(
             fit.out.contains("fit text alone: right") && fit.out.contains("fit as shipped: right")

@@ -48,6 +48,42 @@ struct ClassifierFitTests {
         #expect(textAlone.right == 0 && textAlone.undecided == 4)
     }
 
+    /// A recording as `undecided`'s, the classifier also giving `nothing` to nothing to orient.
+    static func undecided(_ name: String, _ best: Orientation, _ p: Double, nothing: Double) -> Recording {
+        var recording = undecided(name, best, p)
+        recording.nothing = nothing
+        return recording
+    }
+
+    @Test func nothingAtIsTheLowestBarAboveEveryRightAnswerOfTheFitPart() {
+        let rows = [
+            // Answered right by the classifier alone: their nothing (0.2, 0.62) must stay under the bar.
+            ClassifierFit.Row(recording: Self.undecided("a", .identity, 0.95, nothing: 0.2), truth: 1, decidable: true),
+            ClassifierFit.Row(
+                recording: Self.undecided("b", .rotate90, 0.95, nothing: 0.62), truth: 6, decidable: true),
+            // Wrong (a mirrored page named as its twin): its nothing does not hold the bar up.
+            ClassifierFit.Row(recording: Self.undecided("c", .identity, 0.9, nothing: 0.8), truth: 2, decidable: true),
+            // Hard negatives: one the guard catches (0.9), one it does not (0.55), which holds the
+            // classifier's own bar above its 0.9.
+            ClassifierFit.Row(
+                recording: Self.undecided("d", .rotate180, 0.95, nothing: 0.9), truth: 1, decidable: false),
+            ClassifierFit.Row(
+                recording: Self.undecided("e", .rotate180, 0.9, nothing: 0.55), truth: 1, decidable: false),
+        ]
+        let fit = ClassifierFit()
+        let fitted = fit.fit(rows)
+        #expect(abs(fitted.nothingAt - 0.63) < 1e-9)
+        #expect(abs(fitted.decideAloneAt - 0.91) < 1e-9)
+        let tally = fit.tally(rows, .fitted(fitted))
+        #expect(tally.right == 2 && tally.wrong == 0 && tally.negatives == 2 && tally.negativesAnswered == 0)
+        // A model without the class (PP-LCNet): never.
+        #expect(
+            fit.fitNothingAt(
+                rows.map {
+                    var r = $0; r.recording.nothing = nil; return r
+                }) == ClassifierFit.never)
+    }
+
     @Test func theNarrowFloorIsTheSurestRotationOffTheRightAxis() {
         let rows = [
             // A mirrored page (5, on the quarter-turn axis) named 6: on its axis, not counted.

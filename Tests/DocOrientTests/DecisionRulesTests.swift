@@ -155,6 +155,44 @@ struct DecisionRulesTests {
         #expect(abs(combined.probabilities.reduce(0, +) - 1) < 1e-9)
     }
 
+    /// docorient's own model answers a fifth class, nothing to orient: the squares' five classes
+    /// combine as the model's answer on their mean logits (what Models/orientation/train.py
+    /// trains), the rotations given a page.
+    @Test func fiveClassSquaresCombineAsTheSoftmaxOfTheirMeanLogits() {
+        let squares: [[Double]] = [[2, 0.5, -1, 0, 1], [1, 0, 0, -2, 3], [0.3, 0.2, 0.1, 0, -1]]
+        func softmax(_ z: [Double]) -> [Double] {
+            let top = z.max()!
+            let e = z.map { exp($0 - top) }
+            return e.map { $0 / e.reduce(0, +) }
+        }
+        let combined = ClassifierReading.combined(
+            squares.map { ClassifierReading(modelOutput: softmax($0).map(Float.init)) })
+        let mean = (0..<5).map { i in squares.map { $0[i] }.reduce(0, +) / 3 }
+        let expected = softmax(mean)
+        #expect(abs(combined.nothing! - expected[4]) < 1e-6)
+        // Class 0 (upright) given a page: rotation 1.
+        #expect(abs(combined.probability(.identity) - expected[0] / (1 - expected[4])) < 1e-6)
+        #expect(
+            ClassifierReading.combined([Self.reading(.identity, 0.9), Self.reading(.identity, 0.8)]).nothing == nil)
+    }
+
+    /// Where the classifier sees nothing to orient (`nothingAt`), the answer is undecidable
+    /// whatever the text read, and says so; under it, the text's answer stands.
+    @Test func theClassifierSeeingNothingToOrientLeavesTheImageUndecidable() {
+        var calibration = Calibration.embedded
+        calibration.classifier.nothingAt = 0.6
+        let rules = DecisionRules(calibration: calibration)
+        var reading = Self.reading(.identity, 0.9)
+        reading.nothing = 0.7
+        let d = rules.arbitrate(Self.text(.identity, confidence: 0.95), reading: reading, read: [:], marks: 0)
+        #expect(d.orientation == nil && d.decidedBy == nil)
+        #expect(d.reason == "the classifier sees nothing to orient (70%)")
+        reading.nothing = 0.59
+        #expect(
+            rules.arbitrate(Self.text(.identity, confidence: 0.95), reading: reading, read: [:], marks: 0)
+                .orientation == .identity)
+    }
+
     /// Issue 43: the classifier cannot see a mirror, so an answer of it alone stays under 0.9
     /// however sure it is, and says why.
     @Test func anAnswerOfTheClassifierAloneStaysUnderPointNineAndSaysAMirrorWasNotRuledOut() {

@@ -49,16 +49,23 @@ struct PDFTests {
         #expect(PDFPlacement.placement(ofMatrix: [100, 0.01, 0, 100, 0, 0]) == .identity)
     }
 
-    @Test func theNewRotateShowsTheTargetOrIsNilForAMirror() {
+    @Test func theTurnShowsTheTargetWithAMirrorOnlyWhereRotateCannot() {
         for placement in Orientation.allCases {
             for rotate in [0, 90, 180, 270] {
-                let page = PDFPlacement(placement: placement, rotation: PDFPlacement.rotation(degrees: rotate)!)
+                let rotation = PDFPlacement.rotation(degrees: rotate)!
+                let page = PDFPlacement(placement: placement, rotation: rotation)
                 for target in Orientation.allCases {
-                    if let turn = page.rotation(showing: target) {
-                        #expect(!turn.isMirrored)
-                        #expect(placement.followed(by: turn) == target)
-                    } else {
-                        #expect(placement.isMirrored != target.isMirrored)
+                    let turn = page.turn(showing: target)
+                    #expect(!turn.rotation.isMirrored)
+                    #expect(placement.followed(by: turn.mirror ?? .identity).followed(by: turn.rotation) == target)
+                    #expect((turn.mirror != nil) == (placement.isMirrored != target.isMirrored))
+                    #expect(turn.mirror == nil || turn.mirror == .flipHorizontal || turn.mirror == .flipVertical)
+                    // A mirror that keeps the page's /Rotate is the one taken, where there is one.
+                    if turn.mirror != nil, turn.rotation != rotation {
+                        #expect(
+                            ![Orientation.flipHorizontal, .flipVertical].contains {
+                                placement.followed(by: $0).followed(by: rotation) == target
+                            })
                     }
                 }
             }
@@ -66,6 +73,25 @@ struct PDFTests {
         #expect(PDFPlacement.rotation(degrees: -90) == .rotate270)
         #expect(PDFPlacement.rotation(degrees: 450) == .rotate90)
         #expect(PDFPlacement.rotation(degrees: 45) == nil)
+    }
+
+    @Test func theMirrorIsAboutTheCentreOfTheCropBoxClippedToTheMediaBox() {
+        // A page at the origin: x -> 612 - x.
+        #expect(
+            PDFTurn.mirrorMatrix(.flipHorizontal, mediaBox: [0, 0, 612, 792], cropBox: nil) == [-1, 0, 0, 1, 612, 0])
+        #expect(
+            PDFTurn.mirrorMatrix(.flipVertical, mediaBox: [0, 0, 612, 792], cropBox: nil) == [1, 0, 0, -1, 0, 792])
+        // Away from the origin, corners stored the other way round, a crop box inside.
+        #expect(
+            PDFTurn.mirrorMatrix(.flipHorizontal, mediaBox: [700, 900, 100, 50], cropBox: [200, 100, 400, 300])
+                == [-1, 0, 0, 1, 600, 0])
+        // A crop box reaching past the media box is clipped to it (ISO 32000-1, 14.11.2).
+        #expect(
+            PDFTurn.mirrorMatrix(.flipVertical, mediaBox: [0, 0, 612, 792], cropBox: [-100, 400, 700, 1000])
+                == [1, 0, 0, -1, 0, 1192])
+        #expect(PDFTurn.mirrorMatrix(.flipVertical, mediaBox: [0, 0, 612, 792], cropBox: [700, 0, 800, 792]) == nil)
+        #expect(PDFTurn.mirrorMatrix(.flipVertical, mediaBox: nil, cropBox: nil) == nil)
+        #expect(PDFTurn.mirrorMatrix(.rotate90, mediaBox: [0, 0, 612, 792], cropBox: nil) == nil)
     }
 
     @Test func samplesBecomeGreyPixelsWhateverTheirLayout() throws {
@@ -115,6 +141,32 @@ struct PDFTests {
         #expect(try again.imageData(page: 0, maxBytes: 100) == [0, 0, 0, 0, 127, 127, 127, 127])
         let content = Array("q 400 0 0 200 0 0 cm /Im0 Do Q".utf8)
         #expect((0...(written.count - content.count)).contains { Array(written[$0..<$0 + content.count]) == content })
+    }
+
+    @Test func aTransformDrawnAroundTheContentKeepsItsStreamAndReadsBackAtTheImage() throws {
+        let original = Self.onePage(matrix: "400 0 0 200 0 0", inheritedRotate: 0)
+        let document = try PDFDocument(bytes: original, maxPages: 10)
+        let before = try document.describePage(0, maxContentBytes: 1 << 20)
+        #expect(before.mediaBox == [0, 0, 400, 200] && before.cropBox == before.mediaBox)
+        #expect(before.annotations == 0 && before.unbalancedRestores == 0)
+        try document.transformContents(page: 0, matrix: [-1, 0, 0, 1, 400, 0])
+        let written = try document.written()
+        let page = try PDFDocument(bytes: written, maxPages: 10).describePage(0, maxContentBytes: 1 << 20)
+        #expect(page.matrix == [-400, 0, 0, 200, 400, 0])
+        #expect(PDFPlacement.placement(ofMatrix: page.matrix!) == .flipHorizontal)
+        let text = String(decoding: written, as: UTF8.self)
+        for stream in [
+            "stream\nq -1 0 0 1 400 0 cm\n", "stream\nq 400 0 0 200 0 0 cm /Im0 Do Qendstream", "stream\n\nQ\n",
+        ] {
+            #expect(text.contains(stream), "\(stream)")
+        }
+        #expect(text.contains("/Contents ["))
+    }
+
+    @Test func aPageThatRestoresMoreStatesThanItSavesSaysSo() throws {
+        let document = try PDFDocument(
+            bytes: Self.onePage(matrix: "400 0 0 200 0 0 cm Q Q q 400 0 0 200 0 0", inheritedRotate: 0), maxPages: 10)
+        #expect(try document.describePage(0, maxContentBytes: 1 << 20).unbalancedRestores == 1)
     }
 
     @Test func encryptedDamagedAndOverLongPDFsThrowTheirCodes() {

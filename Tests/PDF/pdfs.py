@@ -118,12 +118,46 @@ def placed_sideways(data):
     return saved(pdf)
 
 
-def placed_mirrored(data):
-    """The first page's image drawn mirrored left-right by its `cm` matrix."""
+def placed_mirrored(
+    data, mirror="left-right", rotate=0, origin=(0, 0), margin=(0, 0, 0, 0), split=False, annotated=False
+):
+    """The first page's image drawn mirrored by its `cm` matrix, `mirror` "left-right" or
+    "top-bottom", in a crop box of the image's size at `origin` inside a media box `margin` (left,
+    bottom, right, top) larger, then turned by `rotate`; `split` draws it from two content
+    streams (the matrix in one, the `Do` in the other), `annotated` adds a link annotation."""
     pdf = pikepdf.open(io.BytesIO(data))
     page = pdf.pages[0]
     _, _, w, h = [float(v) for v in page.MediaBox]
-    page.obj.Contents = pdf.make_stream(b"q -%.4f 0 0 %.4f %.4f 0 cm /Im0 Do Q" % (w, h, w))
+    x, y = origin
+    left, bottom, right, top = margin
+    page.obj.MediaBox = [x - left, y - bottom, x + w + right, y + h + top]
+    if any(margin):
+        page.obj.CropBox = [x, y, x + w, y + h]
+    if mirror == "left-right":
+        matrix = b"-%.4f 0 0 %.4f %.4f %.4f cm" % (w, h, x + w, y)
+    else:
+        matrix = b"%.4f 0 0 -%.4f %.4f %.4f cm" % (w, h, x, y + h)
+    if split:
+        page.obj.Contents = pikepdf.Array([pdf.make_stream(b"q " + matrix), pdf.make_stream(b"/Im0 Do Q")])
+    else:
+        page.obj.Contents = pdf.make_stream(b"q " + matrix + b" /Im0 Do Q")
+    if rotate:
+        page.obj.Rotate = rotate
+    elif "/Rotate" in page.obj:
+        del page.obj["/Rotate"]
+    if annotated:
+        link = pikepdf.Dictionary(Type=pikepdf.Name.Annot, Subtype=pikepdf.Name.Link, Rect=[x, y, x + 72, y + 72])
+        page.obj.Annots = pdf.make_indirect(pikepdf.Array([link]))
+    return saved(pdf)
+
+
+def with_contents(data, content):
+    """The first page drawn by one content stream `content`, in which `{w}` and `{h}` stand for
+    its media box's width and height."""
+    pdf = pikepdf.open(io.BytesIO(data))
+    page = pdf.pages[0]
+    _, _, w, h = [float(v) for v in page.MediaBox]
+    page.obj.Contents = pdf.make_stream(content.replace(b"{w}", b"%.4f" % w).replace(b"{h}", b"%.4f" % h))
     return saved(pdf)
 
 
@@ -142,30 +176,45 @@ TRANSPOSE = {1: None, **DISPLAY_OP}
 
 
 def render(path, page, long_side=320):
-    """Page `page` (1-based) as poppler renders it, grey."""
+    """Page `page` (1-based) as poppler renders it, grey: its crop box, what viewers show."""
     out = subprocess.run(
-        ["pdftoppm", "-f", str(page), "-l", str(page), "-scale-to", str(long_side), "-gray", "-png", path],
+        ["pdftoppm", "-cropbox", "-f", str(page), "-l", str(page), "-scale-to", str(long_side), "-gray", "-png", path],
         capture_output=True,
         check=True,
     ).stdout
     return Image.open(io.BytesIO(out)).convert("L")
 
 
+def difference(path, page, jpeg, orientation):
+    """How far (mean absolute grey difference, 0-255) what the page renders as is from the JPEG's
+    stored pixels transformed by `orientation` and scaled to the page; None when their aspects differ."""
+    return image_difference(render(path, page), jpeg, orientation)
+
+
+def image_difference(shown, jpeg, orientation):
+    """How far the image `shown` (PIL, any mode) is from the JPEG's stored pixels transformed by
+    `orientation` and scaled to it; None when their aspects differ."""
+    shown = shown.convert("L")
+    op = TRANSPOSE[orientation]
+    stored = Image.open(jpeg).convert("L")
+    candidate = stored if op is None else stored.transpose(op)
+    if (candidate.width > candidate.height) != (shown.width > shown.height):
+        return None
+    candidate = candidate.resize(shown.size, Image.Resampling.BOX)
+    return sum(abs(a - b) for a, b in zip(candidate.tobytes(), shown.tobytes())) / (shown.width * shown.height)
+
+
+def orientation_of(shown, jpeg):
+    """The EXIF orientation whose transform of the JPEG's stored pixels looks most like the image
+    `shown`; None when none has its aspect."""
+    differences = [(d, o) for o in TRANSPOSE if (d := image_difference(shown, jpeg, o)) is not None]
+    return min(differences)[1] if differences else None
+
+
 def shown_orientation(path, page, jpeg):
     """The EXIF orientation whose transform of the JPEG's stored pixels looks most like what the
     page renders as: the witness of what a viewer shows, independent of docorient's geometry."""
-    shown = render(path, page)
-    stored = Image.open(jpeg).convert("L")
-    best, best_diff = None, None
-    for o, op in TRANSPOSE.items():
-        candidate = stored if op is None else stored.transpose(op)
-        if (candidate.width > candidate.height) != (shown.width > shown.height):
-            continue
-        candidate = candidate.resize(shown.size, Image.Resampling.BOX)
-        diff = sum(abs(a - b) for a, b in zip(candidate.tobytes(), shown.tobytes())) / (shown.width * shown.height)
-        if best_diff is None or diff < best_diff:
-            best, best_diff = o, diff
-    return best
+    return orientation_of(render(path, page), jpeg)
 
 
 def qpdf_check(path):

@@ -128,16 +128,78 @@ def test_a_group_4_fax_coded_page_is_decoded_and_turned(tmp_path):
     assert pdfs.page_streams(str(path)) == before
 
 
-def test_a_page_whose_image_is_drawn_mirrored_is_left_alone_since_rotate_cannot_mirror(tmp_path):
+# Mirrored pages: the placement's mirror, then /Rotate, showing each of the four mirrored
+# orientations (each case checks by rendering that it shows what it says). Some sit in a crop box
+# away from the origin, inside a larger media box (the mirror must be about the crop box's
+# centre); one draws from two content streams.
+MIRRORED = [
+    ("left-right", 0, {}, 2),
+    ("top-bottom", 0, {"origin": (-50, 30)}, 4),
+    ("left-right", 90, {"split": True}, 7),
+    ("left-right", 270, {"origin": (100, 200), "margin": (40, 30, 400, 300)}, 5),
+    ("top-bottom", 180, {"origin": (100, 200), "margin": (40, 30, 400, 300)}, 2),
+]
+
+
+@pytest.mark.parametrize("mirror,rotate,layout,shown", MIRRORED)
+def test_a_mirrored_page_is_drawn_mirrored_back_around_its_own_streams_and_undo_restores_it(
+    tmp_path, mirror, rotate, layout, shown
+):
+    folder = tmp_path / "scans"
+    folder.mkdir()
+    path = folder / "mirrored.pdf"
+    path.write_bytes(pdfs.placed_mirrored(pdfs.image_pdf(INVOICE), mirror, rotate, **layout))
+    digest = pdfs.sha(str(path))
+    assert pdfs.shown_orientation(str(path), 1, INVOICE) == shown
+    (before_contents, before_xobjects) = pdfs.page_streams(str(path))[0]
+    before_streams = pdfs.stream_digests(str(path))
+
+    result = docorient("fix", "--json", str(folder))  # a folder: journalled, for undo
+    assert result.returncode == 0, result.stderr
+    (page,) = [r for r in records(result) if r.get("page")]
+    assert page["exif_orientation"] == shown and page["action"] == "tag_rewritten", page
+    assert "drawn mirrored" in page["reason"], page
+    assert pdfs.shown_orientation(str(path), 1, INVOICE) == pdfs.upright("0007_invoice.jpg")
+    # Not only the nearest of the eight: the crop box shows the whole image, where it was (a mirror
+    # about the media box's centre instead differs by 75 to 150 here).
+    assert pdfs.difference(str(path), 1, INVOICE, pdfs.upright("0007_invoice.jpg")) < 10
+    rc, out = pdfs.qpdf_check(str(path))
+    assert rc == 0, out
+    # The page's own streams and its image, byte for byte, between the two new ones.
+    (contents, xobjects) = pdfs.page_streams(str(path))[0]
+    assert contents[1:-1] == before_contents and xobjects == before_xobjects
+    assert contents[0].startswith(b"q ") and contents[0].rstrip().endswith(b" cm") and contents[-1].strip() == b"Q"
+    after_streams = pdfs.stream_digests(str(path))
+    for d in before_streams:
+        assert d in after_streams
+    assert len(after_streams) == len(before_streams) + 2
+
+    again = docorient("fix", "--dry-run", "--json", str(path))
+    assert again.returncode == 0, again.stderr
+    assert records(again)[0]["verdict"] == "agrees" and records(again)[0]["action"] == "none"
+
+    undone = docorient("undo", str(folder))
+    assert undone.returncode == 0, undone.stdout + undone.stderr
+    assert pdfs.sha(str(path)) == digest
+
+
+@pytest.mark.parametrize(
+    "build,reason",
+    [
+        (lambda d: pdfs.placed_mirrored(d, annotated=True), "annotation(s) would not be mirrored"),
+        (lambda d: pdfs.with_contents(pdfs.placed_mirrored(d), b"q -{w} 0 0 {h} {w} 0 cm /Im0 Do Q Q"), "did not save"),
+    ],
+)
+def test_a_mirrored_page_a_wrapper_cannot_mirror_whole_is_left_alone_with_the_reason(tmp_path, build, reason):
     path = tmp_path / "mirrored.pdf"
-    path.write_bytes(pdfs.placed_mirrored(pdfs.image_pdf(INVOICE)))
+    path.write_bytes(build(pdfs.image_pdf(INVOICE)))
     digest = pdfs.sha(str(path))
     assert pdfs.shown_orientation(str(path), 1, INVOICE) == 2
     result = docorient("fix", "--json", str(path))
     assert result.returncode == 0, result.stderr
     (page,) = records(result)
     assert page["exif_orientation"] == 2 and page["verdict"] == "undecidable", page
-    assert "a mirror cannot be expressed by /Rotate" in page["reason"]
+    assert reason in page["reason"] and "left alone" in page["reason"], page
     assert pdfs.sha(str(path)) == digest
 
 
@@ -157,6 +219,43 @@ def test_dry_run_and_output_folder_leave_the_pdf_as_it_was(scan, tmp_path):
     assert pdfs.sha(str(path)) == digest
     assert pdfs.qpdf_check(str(out / "scan.pdf"))[0] == 0
     assert pdfs.shown_orientation(str(out / "scan.pdf"), 1, INVOICE) == pdfs.upright("0007_invoice.jpg")
+
+
+def test_the_review_page_shows_each_page_read_before_and_after_from_the_image_docorient_decoded(scan, tmp_path):
+    """`report --html` after a batch: the PDF's row holds, for each page with an image, a preview
+    before and after; each looks like the page's image shown as the page showed it before the fix
+    and upright after. The text page has none."""
+    import base64
+    import io
+    import re
+
+    from PIL import Image
+
+    folder = tmp_path / "scans"
+    folder.mkdir()
+    path = folder / "scan.pdf"
+    shutil.copyfile(scan, path)
+    shown_before = {
+        page: pdfs.shown_orientation(str(path), page, image) for page, image in enumerate(PAGE_IMAGES, 1) if image
+    }
+    fixed = docorient("fix", str(folder))
+    assert fixed.returncode == 0, fixed.stderr
+    review = tmp_path / "review.html"
+    report = docorient("report", "--html", str(review), str(folder))
+    assert report.returncode == 0, report.stderr
+    html = review.read_text()
+    assert html.count('<tr class="row ') == 1 and 'data-group="changed"' in html
+    figures = re.findall(
+        r'<figure class=page data-page="(\d+)"><img alt="(before|after)" src="data:image/jpeg;base64,([^"]+)">', html
+    )
+    assert sorted({int(page) for page, _, _ in figures}) == [1, 2, 3, 4]
+    assert len(figures) == 8
+    for page, which, data in figures:
+        image = PAGE_IMAGES[int(page) - 1]
+        preview = Image.open(io.BytesIO(base64.b64decode(data)))
+        expected = shown_before[int(page)] if which == "before" else pdfs.upright(os.path.basename(image))
+        assert pdfs.orientation_of(preview, image) == expected, (page, which)
+        assert pdfs.image_difference(preview, image, expected) < 20, (page, which)
 
 
 def test_undo_gives_back_the_original_bytes_of_a_fixed_pdf(scan, tmp_path):

@@ -12,8 +12,9 @@ extern "C" {
 
 /// Side of the square the model reads.
 #define DOCORIENT_NET_SIDE 224
-/// Classes the model answers: the text turned clockwise by 0, 90, 180, 270 degrees.
-#define DOCORIENT_NET_CLASSES 4
+/// Most classes a model may answer per square. PP-LCNet answers 4 (the text turned clockwise by 0,
+/// 90, 180, 270 degrees); docorient's own model (Models/orientation) a fifth, nothing to orient.
+#define DOCORIENT_NET_MAX_CLASSES 8
 
 /// One loaded model; use from one thread at a time.
 typedef struct docorient_net docorient_net;
@@ -34,7 +35,8 @@ const char *docorient_net_runtime(const docorient_net *net);
 void docorient_net_free(docorient_net *net);
 
 /// Classifies squares of one grey image (`width` x `height` 8-bit pixels, rows `stride` bytes
-/// apart) and writes each square's DOCORIENT_NET_CLASSES probabilities to `probabilities`:
+/// apart) and writes each square's probabilities, as many as the model has classes (`classes`
+/// receives the number: 4 or more, at most DOCORIENT_NET_MAX_CLASSES), to `probabilities`:
 ///
 /// - square 0, the model's own view: the image resized so that its short side is
 ///   `centre_short_side` (Lanczos; sizes rounded as the model's preprocessing rounds them), its
@@ -45,14 +47,14 @@ void docorient_net_free(docorient_net *net);
 ///   most of it taken greedily, each overlapping those taken by at most half.
 ///
 /// Each square's grey value v goes to all three channels as (v / 255 - mean[c]) / std[c] with
-/// ImageNet's mean and std. `probabilities` holds (1 + text_squares) x CLASSES floats, `origins`
+/// ImageNet's mean and std. `probabilities` holds (1 + text_squares) x MAX_CLASSES floats, `origins`
 /// (1 + text_squares) x 2 ints (each square's x and y in its resized image); `count` receives the
 /// squares classified. When `tensor` is not NULL the model's input (count x 3 x SIDE x SIDE
 /// floats, room for 1 + text_squares) is written to it. Returns 1, or 0 with a message.
 int docorient_net_read(
     docorient_net *net, const uint8_t *pixels, int width, int height, size_t stride, int centre_short_side,
-    int text_short_side, int text_squares, float *probabilities, int *origins, int *count, float *tensor,
-    char *error, size_t size);
+    int text_short_side, int text_squares, float *probabilities, int *classes, int *origins, int *count,
+    float *tensor, char *error, size_t size);
 
 #ifdef __cplusplus
 }

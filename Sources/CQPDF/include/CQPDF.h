@@ -77,6 +77,17 @@ typedef struct {
     /// /Rows (0 when absent), /BlackIs1, /EncodedByteAlign.
     long ccitt_k, ccitt_columns, ccitt_rows;
     int ccitt_black_is_1, ccitt_byte_align;
+    /// The page's effective /MediaBox and /CropBox (own or inherited; the crop box is the media
+    /// box when absent), as stored: x y x' y' in default user space, corners in any order.
+    /// `has_media_box` is 0 when /MediaBox is missing or not four numbers (then both are zeros);
+    /// a /CropBox that is not four numbers counts as absent.
+    double media_box[4], crop_box[4];
+    int has_media_box;
+    /// Entries of the page's /Annots array (0 when absent).
+    int annotations;
+    /// `Q` operators in the page's content that restore a state no `q` of that content saved:
+    /// content that would pop a wrapper's state before it ends.
+    int unbalanced_restores;
 } docorient_pdf_page;
 
 /// Parses `length` bytes of a PDF (copied: the caller's buffer may go) without repairing it,
@@ -106,6 +117,12 @@ docorient_pdf_status docorient_pdf_image_data(
 
 /// Sets page `index`'s own /Rotate to `degrees` (a multiple of 90, 0...270), overriding any inherited value.
 docorient_pdf_status docorient_pdf_set_rotate(docorient_pdf *pdf, long index, long degrees, char *error, size_t size);
+
+/// Draws page `index`'s content under the transform `matrix` (a b c d e f): a new stream
+/// `q a b c d e f cm` before the page's own content streams and a stream `Q` after them, /Contents
+/// becoming an array of the same stream objects, each left as it is.
+docorient_pdf_status docorient_pdf_transform_contents(
+    docorient_pdf *pdf, long index, const double matrix[6], char *error, size_t size);
 
 /// Writes the document to memory (QPDFWriter) with every stream's data copied as it is (no
 /// decoding, recompression or content normalisation; object streams preserved; deterministic

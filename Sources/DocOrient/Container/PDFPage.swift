@@ -3,6 +3,28 @@
 // steps are elements of the same group as the EXIF orientations, so what the page shows, and the
 // /Rotate that would show it upright, are compositions.
 
+/// The bounds a PDF is read within, and how one is recognised.
+enum PDFPages {
+    /// Most pages docorient reads in one PDF (checked on the page tree's /Count before it is walked).
+    static let maxPages = 10_000
+    /// Most bytes one page's content streams may decode to (a scanned page's are a few hundred).
+    static let maxContentBytes = 64 << 20
+    /// Bytes a page image's decoded samples may exceed their dimensions by (a trailing newline
+    /// or a filter's padding) before the decoding is stopped as a bomb.
+    static let sampleSlackBytes = 64 << 10
+    /// Least share of the area of all images a page paints that its largest must cover to be
+    /// the page's image: a scan with a logo stamped on it is still a scan; a collage is not.
+    static let minDominantShare = 0.5
+
+    /// Whether `bytes` are a PDF: the header `%PDF-` within the first 1024 bytes, where readers look.
+    static func isPDF(_ bytes: [UInt8]) -> Bool {
+        let header = Array("%PDF-".utf8)
+        let end = min(bytes.count, 1024) - header.count
+        guard end >= 0 else { return false }
+        return (0...end).contains { Bytes.hasPrefix(bytes, header, at: $0) }
+    }
+}
+
 /// How a PDF page shows its image: the content stream's placement and the page's /Rotate.
 struct PDFPlacement: Sendable, Equatable {
     /// What the transform at the image's `Do` does to the stored samples (first row at the top).
@@ -13,11 +35,18 @@ struct PDFPlacement: Sendable, Equatable {
     /// The orientation a viewer shows the stored samples in: the placement, then /Rotate.
     var shown: Orientation { placement.followed(by: rotation) }
 
-    /// The /Rotate that shows the stored samples as `target`; nil when it would take a mirror,
-    /// which /Rotate cannot express.
-    func rotation(showing target: Orientation) -> Orientation? {
-        let rotation = placement.inverse.followed(by: target)
-        return rotation.isMirrored ? nil : rotation
+    /// What shows the stored samples as `target`: a new /Rotate and, when the page shows them
+    /// mirrored against the target (which /Rotate cannot undo), a mirror drawn around the page's
+    /// content before /Rotate turns it. Of the two mirrors, the one that keeps the page's /Rotate
+    /// if either does, else the left-right one.
+    func turn(showing target: Orientation) -> PDFTurn {
+        // What must follow the placement: the mirror (its own inverse) and then the new /Rotate.
+        let needed = placement.inverse.followed(by: target)
+        guard needed.isMirrored else { return PDFTurn(rotation: needed, mirror: nil) }
+        let turns = [Orientation.flipHorizontal, .flipVertical].map {
+            PDFTurn(rotation: $0.followed(by: needed), mirror: $0)
+        }
+        return turns.first { $0.rotation == rotation } ?? turns[0]
     }
 
     /// The orientation a transform `a b c d e f` (image space, the unit square with the first
@@ -60,6 +89,36 @@ struct PDFPlacement: Sendable, Equatable {
     /// for others, which the PDF standard does not allow.
     static func rotation(degrees: Int) -> Orientation? {
         Orientation(degreesClockwise: degrees)
+    }
+}
+
+/// How a page is turned to show its image as decided (`PDFPlacement.turn(showing:)`).
+struct PDFTurn: Sendable, Equatable {
+    /// The page's new /Rotate (never mirrored).
+    var rotation: Orientation
+    /// `.flipHorizontal` or `.flipVertical`: the mirror drawn around the page's content, in the
+    /// page's own frame (before /Rotate); nil when the page needs none.
+    var mirror: Orientation?
+
+    /// The `cm` matrix (a b c d e f) that draws the page's content mirrored by `mirror` about the
+    /// centre of what the page shows: its crop box clipped to its media box (ISO 32000-1, 14.11.2),
+    /// wherever their origin lies, so that the mirrored content fills the same area. Nil when there
+    /// is no mirror, or no such area (no media box, or a crop box outside it).
+    static func mirrorMatrix(_ mirror: Orientation, mediaBox: [Double]?, cropBox: [Double]?) -> [Double]? {
+        guard let media = mediaBox, media.count == 4, media.allSatisfy(\.isFinite) else { return nil }
+        let crop = cropBox ?? media
+        guard crop.count == 4, crop.allSatisfy(\.isFinite) else { return nil }
+        // Corners may be stored in either order.
+        let left = max(min(media[0], media[2]), min(crop[0], crop[2]))
+        let right = min(max(media[0], media[2]), max(crop[0], crop[2]))
+        let bottom = max(min(media[1], media[3]), min(crop[1], crop[3]))
+        let top = min(max(media[1], media[3]), max(crop[1], crop[3]))
+        guard left < right, bottom < top else { return nil }
+        switch mirror {
+        case .flipHorizontal: return [-1, 0, 0, 1, left + right, 0]
+        case .flipVertical: return [1, 0, 0, -1, 0, bottom + top]
+        default: return nil
+        }
     }
 }
 

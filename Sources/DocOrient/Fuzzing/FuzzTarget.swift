@@ -77,6 +77,9 @@
                     components: page.components, inverted: page.decodeInverted)
             }
             _ = try? document.setRotate(page: index, degrees: 90)
+            if let mirror = PDFTurn.mirrorMatrix(.flipHorizontal, mediaBox: page.mediaBox, cropBox: page.cropBox) {
+                _ = try? document.transformContents(page: index, matrix: mirror)
+            }
         }
         if let written = try? document.written() { _ = try? PDFDocument(bytes: written, maxPages: limit) }
     }

@@ -35,16 +35,17 @@ final class ClassifierEngine: @unchecked Sendable {
     /// What the model answers for the squares of `image` it is shown (`docorient_net_read`): the
     /// centre of the image resized to a short side of `centreShortSide`, as the model was trained,
     /// then up to `textSquares` squares where the dark strokes are densest in the image resized to
-    /// `textShortSide`. Per square, the probabilities of the four classes (the text turned
-    /// clockwise by 0, 90, 180, 270 degrees) and its origin in its resized image; with `keepInput`,
-    /// also the model's input (for the tests that compare runtimes).
+    /// `textShortSide`. Per square, the probabilities of the model's classes (the text turned
+    /// clockwise by 0, 90, 180, 270 degrees, and for docorient's own model nothing to orient) and
+    /// its origin in its resized image; with `keepInput`, also the model's input (for the tests
+    /// that compare runtimes).
     func read(
         _ image: Raster, centreShortSide: Int, textShortSide: Int, textSquares: Int, keepInput: Bool = false
     ) throws -> (classes: [[Float]], origins: [[Int]], input: [Float]) {
         precondition(image.channels == 1, "the classifier reads grey rasters")
         let room = 1 + textSquares
-        let classes = Int(DOCORIENT_NET_CLASSES)
-        var probabilities = [Float](repeating: 0, count: room * classes)
+        var probabilities = [Float](repeating: 0, count: room * Int(DOCORIENT_NET_MAX_CLASSES))
+        var classCount: Int32 = 0
         var origins = [Int32](repeating: 0, count: room * 2)
         var count: Int32 = 0
         var input = [Float](repeating: 0, count: keepInput ? room * 3 * Self.side * Self.side : 0)
@@ -53,8 +54,8 @@ final class ClassifierEngine: @unchecked Sendable {
             input.withUnsafeMutableBufferPointer { tensor in
                 docorient_net_read(
                     handle, pixels.baseAddress, Int32(image.width), Int32(image.height), image.width,
-                    Int32(centreShortSide), Int32(textShortSide), Int32(textSquares), &probabilities, &origins,
-                    &count, keepInput ? tensor.baseAddress : nil, &message, message.count)
+                    Int32(centreShortSide), Int32(textShortSide), Int32(textSquares), &probabilities, &classCount,
+                    &origins, &count, keepInput ? tensor.baseAddress : nil, &message, message.count)
             }
         }
         guard ok == 1 else {
@@ -62,7 +63,7 @@ final class ClassifierEngine: @unchecked Sendable {
                 .library, "the orientation classifier failed", cause: .library("docorient_net_read", Self.text(message))
             )
         }
-        let n = Int(count)
+        let (n, classes) = (Int(count), Int(classCount))
         return (
             (0..<n).map { Array(probabilities[$0 * classes..<($0 + 1) * classes]) },
             (0..<n).map { [Int(origins[2 * $0]), Int(origins[2 * $0 + 1])] },

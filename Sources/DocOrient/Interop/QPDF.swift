@@ -47,12 +47,17 @@ struct PDFDocument: ~Copyable {
         default: filter = .none
         }
         let m = page.matrix
+        let media = page.media_box
+        let crop = page.crop_box
         return PDFPageContent(
             rotate: page.rotate, rotateIsInteger: page.rotate_invalid == 0, images: Int(page.images),
             forms: Int(page.forms), dominantShare: page.dominant_share,
             matrix: page.dominant >= 0 ? [m.0, m.1, m.2, m.3, m.4, m.5] : nil, width: page.width,
             height: page.height, bitsPerComponent: page.bits_per_component, components: Int(page.components),
-            imageMask: page.image_mask != 0, decodeInverted: page.decode_inverted != 0, filter: filter)
+            imageMask: page.image_mask != 0, decodeInverted: page.decode_inverted != 0, filter: filter,
+            mediaBox: page.has_media_box != 0 ? [media.0, media.1, media.2, media.3] : nil,
+            cropBox: page.has_media_box != 0 ? [crop.0, crop.1, crop.2, crop.3] : nil,
+            annotations: Int(page.annotations), unbalancedRestores: Int(page.unbalanced_restores))
     }
 
     /// The stream data of the image `describePage(index)` chose: the JPEG file itself for `.dct`,
@@ -74,6 +79,18 @@ struct PDFDocument: ~Copyable {
         var message = [CChar](repeating: 0, count: 512)
         let status = docorient_pdf_set_rotate(handle, index, degrees, &message, message.count)
         guard status == DOCORIENT_PDF_OK else { throw Self.error(status, message, "docorient_pdf_set_rotate") }
+    }
+
+    /// Draws page `index`'s content under `matrix` (a b c d e f, finite): a new stream `q ... cm`
+    /// before the page's content streams, one with `Q` after them, those streams kept as they are.
+    /// Stands for `docorient_pdf_transform_contents`.
+    func transformContents(page index: Int, matrix: [Double]) throws {
+        guard matrix.count == 6 else { throw DocOrientError(.library, "a transform has six numbers") }
+        var message = [CChar](repeating: 0, count: 512)
+        let status = matrix.withUnsafeBufferPointer {
+            docorient_pdf_transform_contents(handle, index, $0.baseAddress, &message, message.count)
+        }
+        guard status == DOCORIENT_PDF_OK else { throw Self.error(status, message, "docorient_pdf_transform_contents") }
     }
 
     /// The document as a new file, every stream's data copied byte for byte. Stands for
@@ -169,4 +186,12 @@ struct PDFPageContent: Sendable, Equatable {
     var decodeInverted: Bool
     /// How its stream is compressed.
     var filter: Filter
+    /// The page's effective /MediaBox and /CropBox (x y x' y' as stored; the crop box is the
+    /// media box when it has none), nil when it has no /MediaBox of four numbers.
+    var mediaBox: [Double]?
+    var cropBox: [Double]?
+    /// Entries of the page's /Annots.
+    var annotations: Int
+    /// `Q` operators in its content restoring a state that content did not save.
+    var unbalancedRestores: Int
 }

@@ -289,6 +289,8 @@ public enum FixAction: String, Sendable, Codable {
     /// failed. (With a `.directory` destination an unchanged copy is still written there.)
     case none
     /// The orientation tag(s) were rewritten, or added where none was; the pixels are untouched.
+    /// For a PDF page: its /Rotate, and for a mirrored one a mirroring wrapper around its content
+    /// streams, which stay byte-identical.
     /// Also what a bake falls back to when a lossless JPEG transform is impossible without `trim`.
     case tagRewritten = "tag_rewritten"
     /// The turn was applied to the pixels and every orientation value now says 1.

@@ -31,6 +31,28 @@ package struct PreviewImage: Sendable {
         self.image = image
     }
 
+    /// Previews of pages of the PDF in `bytes`, by page number (1 for the first) of those
+    /// `pages` names: each page's image as docorient reads it to decide (its stored samples,
+    /// `PDFPageImage`; no renderer), with the orientation the page shows it in now. A page
+    /// docorient does not read an image of, or whose image does not decode, is absent.
+    package static func pdfPages(
+        _ bytes: [UInt8], pages: [Int], side: Int
+    ) -> [Int: (stored: PreviewImage, shown: Orientation)] {
+        guard let document = try? PDFDocument(bytes: bytes, maxPages: PDFPages.maxPages) else { return [:] }
+        var previews: [Int: (stored: PreviewImage, shown: Orientation)] = [:]
+        for page in pages where page >= 1 && page <= document.pageCount {
+            guard let content = try? document.describePage(page - 1, maxContentBytes: PDFPages.maxContentBytes),
+                case .read(let placement) = PDFPageImage.placement(of: content),
+                case .read(let jpeg)? = try? PDFPageImage.jpeg(
+                    of: content, page: page - 1, in: document, maxPixels: 200_000_000),
+                let metadata = try? ImageMetadata.read(jpeg),
+                let stored = try? PreviewImage(jpeg, metadata: metadata, side: side)
+            else { continue }
+            previews[page] = (stored, placement.shown)
+        }
+        return previews
+    }
+
     /// The preview as it looks after applying `orientation` (how a viewer displays it).
     package func transformed(by orientation: Orientation) -> PreviewImage {
         PreviewImage(image: image.transformed(by: orientation))

@@ -26,5 +26,6 @@ extension Calibration {
         ),
         classifier: ClassifierParameters(
             centreShortSide: 256, textShortSide: 448, textSquares: 5, orderAt: 0.5, decideAloneAt: 0.89,
-            aloneConfidence: 0.933, overruleAt: 2.0, ocrStandsAt: 0.9, narrowAt: 0.8, pageMarks: 53, confirmParts: 2))
+            aloneConfidence: 0.933, overruleAt: 2.0, ocrStandsAt: 0.9, narrowAt: 0.8, pageMarks: 53, confirmParts: 2,
+            nothingAt: 2.0))
 }

@@ -170,6 +170,12 @@ struct ClassifierParameters: Sendable, Codable, Equatable {
     /// cannot read (handwriting, other scripts: eight lines of each of three candidates, then the
     /// windows and the page, took the slowest files to 4-5 s).
     var confirmParts: Int
+    /// At this probability or more that the image holds nothing to orient (from a model with that
+    /// class, `ClassifierReading.nothing`), the answer is undecidable before Tesseract reads
+    /// anything (`DecisionRules.seesNothing`): fitted by `docorient replay fit` as the lowest
+    /// probability, from 0.5 (nothing the likeliest class) up, at which no file of the fit part
+    /// that the rules answer right is lost.
+    var nothingAt: Double
 }
 
 /// Everything fitted on the corpus.

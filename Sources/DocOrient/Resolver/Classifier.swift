@@ -1,26 +1,34 @@
 import Foundation
 
-/// What the orientation classifier (the resolver's second reader, `Models/classifier`) says of
-/// one image: the probability of each of the four rotations. It cannot tell a mirrored page from
-/// its unmirrored twin: a mirrored page comes out as some rotation.
+/// What the orientation classifier (the resolver's second reader, `Models/classifier` or
+/// `Models/orientation`) says of one image: the probability of each of the four rotations and,
+/// from docorient's own model, the probability that there is nothing to orient. It cannot tell a
+/// mirrored page from its unmirrored twin: a mirrored page comes out as some rotation.
 struct ClassifierReading: Sendable, Equatable, Codable {
-    /// The probability of each rotation (1, 3, 6, 8), in that order; they sum to 1.
+    /// The probability of each rotation (1, 3, 6, 8), in that order, given that there is a page to
+    /// orient; they sum to 1.
     var probabilities: [Double]
+    /// The probability that the image holds nothing to orient (a blank page, a photo without
+    /// text, a word or two); nil from a model without that class (PP-LCNet).
+    var nothing: Double?
 
     /// The rotations in the order of `probabilities`.
     static let rotations: [Orientation] = [.identity, .rotate180, .rotate90, .rotate270]
 
-    /// The reading of the model's output: class i is the text turned clockwise by 90 x i
-    /// degrees, shown upright by turning it back (0 -> 1, 90 -> 8, 180 -> 3, 270 -> 6).
+    /// The reading of the model's output: class i < 4 is the text turned clockwise by 90 x i
+    /// degrees, shown upright by turning it back (0 -> 1, 90 -> 8, 180 -> 3, 270 -> 6); class 4,
+    /// where the model has it, is nothing to orient.
     init(modelOutput classes: [Float]) {
-        precondition(classes.count == 4, "the model answers four classes")
-        let byClass = classes.map(Double.init)
+        precondition(classes.count == 4 || classes.count == 5, "the model answers four or five classes")
+        let byClass = classes.prefix(4).map(Double.init)
         let total = byClass.reduce(0, +)
         probabilities = Self.rotations.map { o in byClass[(4 - o.quarterTurns) % 4] / (total > 0 ? total : 1) }
+        nothing = classes.count == 5 ? Double(classes[4]) : nil
     }
 
-    init(probabilities: [Double]) {
+    init(probabilities: [Double], nothing: Double? = nil) {
         self.probabilities = probabilities
+        self.nothing = nothing
     }
 
     /// The probability of rotation `o` (0 for a mirrored orientation, which the model cannot name).
@@ -41,18 +49,31 @@ struct ClassifierReading: Sendable, Equatable, Codable {
 
     /// The mean of several readings (of several squares of one image) in log space, renormalised:
     /// a square the model is sure of counts for more than one it hesitates on, and a rotation
-    /// that one square rules out (probability near 0) stays unlikely.
+    /// that one square rules out (probability near 0) stays unlikely. For a model with the class
+    /// nothing to orient, the five classes are averaged so (each square's rotations are its
+    /// five-class probabilities divided by 1 - nothing, a factor common to its rotations), which
+    /// is the model's answer on the squares' mean features: what `Models/orientation/train.py`
+    /// trains.
     static func combined(_ readings: [ClassifierReading]) -> ClassifierReading {
         guard readings.count > 1 else {
             return readings.first ?? ClassifierReading(probabilities: [0.25, 0.25, 0.25, 0.25])
         }
-        let logs = rotations.indices.map { i in
-            readings.map { log(max($0.probabilities[i], 1e-6)) }.reduce(0, +) / Double(readings.count)
+        func meanLog(_ values: [Double]) -> Double {
+            values.map { log(max($0, 1e-6)) }.reduce(0, +) / Double(values.count)
         }
+        let logs = rotations.indices.map { i in meanLog(readings.map { $0.probabilities[i] }) }
         let top = logs.max()!
         let weights = logs.map { exp($0 - top) }
         let total = weights.reduce(0, +)
-        return ClassifierReading(probabilities: weights.map { $0 / total })
+        var nothing: Double?
+        if readings.allSatisfy({ $0.nothing != nil }) {
+            let squares = readings.map { $0.nothing! }
+            // log of the rotations' share and of nothing's, relative to exp(top).
+            let rotationsShare = log(total) + meanLog(squares.map { 1 - $0 })
+            let nothingShare = meanLog(squares) - top
+            nothing = 1 / (1 + exp(rotationsShare - nothingShare))
+        }
+        return ClassifierReading(probabilities: weights.map { $0 / total }, nothing: nothing)
     }
 }
 
@@ -70,16 +91,17 @@ extension Resolver {
     func classifierProbe(_ source: borrowing GraySource, keepInput: Bool) throws -> ClassifierProbe {
         let p = calibration.classifier
         let raster = try classifierImage(source).grayRaster()
-        let (classes, origins, input, runtime) = try classifiers.withEngine { engine in
+        let (classes, origins, input, runtime, seconds) = try classifiers.withEngine { engine in
+            let started = ContinuousClock.now
             let (classes, origins, input) = try engine.read(
                 raster, centreShortSide: p.centreShortSide, textShortSide: p.textShortSide,
                 textSquares: p.textSquares, keepInput: keepInput)
-            return (classes, origins, input, engine.runtime)
+            return (classes, origins, input, engine.runtime, (ContinuousClock.now - started).milliseconds / 1000)
         }
         return ClassifierProbe(
             runtime: runtime, width: raster.width, height: raster.height, grey: keepInput ? raster.pixels : [],
             centreShortSide: p.centreShortSide, textShortSide: p.textShortSide, origins: origins, input: input,
-            classes: classes)
+            classes: classes, seconds: seconds)
     }
 }
 
@@ -100,13 +122,18 @@ package struct ClassifierProbe: Sendable {
     package var origins: [[Int]]
     /// The model's input, squares x 3 x 224 x 224 floats (empty unless kept).
     package var input: [Float]
-    /// The model's four class probabilities (0, 90, 180, 270 degrees) for each square.
+    /// The model's class probabilities (0, 90, 180, 270 degrees, and nothing to orient from
+    /// docorient's own model) for each square.
     package var classes: [[Float]]
+    /// Seconds the classifier took: cutting the squares and running the model (decode excluded).
+    package var seconds: Double
 
     /// The combined reading.
     var reading: ClassifierReading { ClassifierReading.combined(classes.map(ClassifierReading.init(modelOutput:))) }
     /// The combined probability of rotations 1, 3, 6, 8.
     package var rotations: [Double] { reading.probabilities }
+    /// The combined probability that there is nothing to orient (nil from PP-LCNet).
+    package var nothing: Double? { reading.nothing }
 }
 
 extension Resolver {

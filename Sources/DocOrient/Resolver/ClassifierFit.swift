@@ -1,10 +1,15 @@
 import Foundation
 
 /// Fits how far the classifier's word goes beside the text's (Models/calibration.json
-/// `classifier`: `decideAloneAt`, `aloneConfidence`, `overruleAt`, `ocrStandsAt`) by replaying
-/// recorded readings through `DecisionRules.arbitrate` itself, on the FIT part only, and judges
-/// the values on the other parts (Benchmarks/orientation/README.md, "The rule").
+/// `classifier`: `nothingAt`, `decideAloneAt`, `aloneConfidence`, `overruleAt`, `ocrStandsAt`) by
+/// replaying recorded readings through `DecisionRules.arbitrate` itself, on the FIT part only, and
+/// judges the values on the other parts (Benchmarks/orientation/README.md, "The rule").
 ///
+/// - nothingAt (a model with the class nothing to orient): the lowest probability (0.50-0.99 by
+///   hundredths; 0.5: nothing the likeliest class) above the probability of nothing on every
+///   fit file that the rules answer right without it, so that the guard loses no right answer of
+///   the fit part; recorded with `docorient replay record --without-nothing-guard`, so that every
+///   file's text reading is there to replay;
 /// - decideAloneAt: the lowest probability (0.50-0.93 by hundredths: the combined reading stays
 ///   under 0.94) at which the classifier, answering alone where the text did not decide, gives no
 ///   wrong answer on the fit part, mirrored pages and hard negatives counted as wrong (the
@@ -52,6 +57,7 @@ package struct ClassifierFit: Sendable {
 
     /// The values fitted.
     package struct Fitted: Sendable, Codable, Equatable {
+        package var nothingAt: Double
         package var decideAloneAt: Double
         package var aloneConfidence: Double
         package var overruleAt: Double
@@ -71,9 +77,13 @@ package struct ClassifierFit: Sendable {
     /// The probabilities tried for `decideAloneAt` and `overruleAt`.
     static let grid = (0..<44).map { 0.5 + 0.01 * Double($0) }
 
-    /// The calibration with the four fitted values.
+    /// The probabilities tried for `nothingAt`.
+    static let nothingGrid = (0..<50).map { 0.5 + 0.01 * Double($0) }
+
+    /// The calibration with the fitted values.
     func calibration(_ f: Fitted) -> Calibration {
         var c = base
+        c.classifier.nothingAt = f.nothingAt
         c.classifier.decideAloneAt = f.decideAloneAt
         c.classifier.aloneConfidence = f.aloneConfidence
         c.classifier.overruleAt = f.overruleAt
@@ -85,7 +95,9 @@ package struct ClassifierFit: Sendable {
     /// candidates read, as recorded).
     var textAlone: Calibration {
         var c = calibration(
-            Fitted(decideAloneAt: Self.never, aloneConfidence: 1, overruleAt: Self.never, ocrStandsAt: Self.never))
+            Fitted(
+                nothingAt: Self.never, decideAloneAt: Self.never, aloneConfidence: 1, overruleAt: Self.never,
+                ocrStandsAt: Self.never))
         c.classifier.narrowAt = Self.never
         return c
     }
@@ -143,10 +155,13 @@ package struct ClassifierFit: Sendable {
 
     /// The values fitted on `rows` (the fit part only).
     package func fit(_ rows: [Row]) -> Fitted {
+        let nothingAt = fitNothingAt(rows)
         let undecided = rows.filter { $0.recording.text.orientation == nil }
         func aloneAnswers(_ at: Double) -> [(row: Row, answer: Int?)] {
             let c = calibration(
-                Fitted(decideAloneAt: at, aloneConfidence: 1, overruleAt: Self.never, ocrStandsAt: Self.never))
+                Fitted(
+                    nothingAt: nothingAt, decideAloneAt: at, aloneConfidence: 1, overruleAt: Self.never,
+                    ocrStandsAt: Self.never))
             return undecided.compactMap { row in
                 let d = row.recording.replayed(with: c)
                 return d.decidedBy == Reader.classifier.rawValue ? (row, d.orientation) : nil
@@ -167,8 +182,8 @@ package struct ClassifierFit: Sendable {
                     rows,
                     calibration(
                         Fitted(
-                            decideAloneAt: alone, aloneConfidence: aloneConfidence, overruleAt: overrule,
-                            ocrStandsAt: stands)))
+                            nothingAt: nothingAt, decideAloneAt: alone, aloneConfidence: aloneConfidence,
+                            overruleAt: overrule, ocrStandsAt: stands)))
                 let key = (t.wrong, -t.right, -overrule)
                 if best == nil || key < best!.key { best = (key, overrule, stands) }
             }
@@ -177,19 +192,31 @@ package struct ClassifierFit: Sendable {
             rows,
             calibration(
                 Fitted(
-                    decideAloneAt: alone, aloneConfidence: aloneConfidence, overruleAt: Self.never,
-                    ocrStandsAt: Self.never)))
+                    nothingAt: nothingAt, decideAloneAt: alone, aloneConfidence: aloneConfidence,
+                    overruleAt: Self.never, ocrStandsAt: Self.never)))
         let chosen = tally(
             rows,
             calibration(
                 Fitted(
-                    decideAloneAt: alone, aloneConfidence: aloneConfidence, overruleAt: best!.overrule,
-                    ocrStandsAt: best!.stands)))
+                    nothingAt: nothingAt, decideAloneAt: alone, aloneConfidence: aloneConfidence,
+                    overruleAt: best!.overrule, ocrStandsAt: best!.stands)))
         // No pair may lose a right answer against no overruling at all.
         let keep = chosen.right >= none.right && chosen.wrong < none.wrong
         return Fitted(
-            decideAloneAt: alone, aloneConfidence: aloneConfidence, overruleAt: keep ? best!.overrule : Self.never,
-            ocrStandsAt: keep ? best!.stands : 0.9)
+            nothingAt: nothingAt, decideAloneAt: alone, aloneConfidence: aloneConfidence,
+            overruleAt: keep ? best!.overrule : Self.never, ocrStandsAt: keep ? best!.stands : 0.9)
+    }
+
+    /// `nothingAt` on `rows`: never when the recordings' model has no class nothing to orient.
+    func fitNothingAt(_ rows: [Row]) -> Double {
+        guard rows.contains(where: { $0.recording.nothing != nil }) else { return Self.never }
+        var unguarded = base
+        unguarded.classifier.nothingAt = Self.never
+        let highest =
+            rows.filter { row in
+                row.decidable && row.recording.replayed(with: unguarded).orientation == row.truth
+            }.map { $0.recording.nothing ?? 0 }.max() ?? 0
+        return Self.nothingGrid.first { $0 > highest } ?? Self.never
     }
 
     /// The highest probability at which the classifier named a rotation that is neither the

@@ -157,9 +157,17 @@ struct DecisionRules: Sendable {
         return reading.bestProbability >= (marks >= p.pageMarks ? p.narrowAt : p.decideAloneAt)
     }
 
+    /// Whether the classifier sees nothing to orient in the image (`classifier.nothingAt`): then
+    /// the answer is undecidable and Tesseract reads nothing (`Stages.run`).
+    func seesNothing(_ reading: ClassifierReading) -> Bool {
+        (reading.nothing ?? 0) >= calibration.classifier.nothingAt
+    }
+
     /// The text's decision weighed with the classifier's reading (`Models/calibration.json`
     /// `classifier`): the one place the two readers meet.
     ///
+    /// - Where the classifier sees nothing to orient (`seesNothing`), the answer is undecidable
+    ///   whatever the text read (where the guard stopped the stages, it read nothing).
     /// - A text answer at `ocrStandsAt` or more stands. Under it, a classifier that gives another
     ///   rotation `overruleAt` or more makes the answer undecidable: one reader is wrong, and the
     ///   evidence does not say which. A mirrored text answer agrees with a classifier rotation on
@@ -181,6 +189,13 @@ struct DecisionRules: Sendable {
         var decision = text
         decision.classifier = Dictionary(
             uniqueKeysWithValues: ClassifierReading.rotations.map { ($0, reading.probability($0)) })
+        if seesNothing(reading) {
+            let percent = Int(((reading.nothing ?? 0) * 100).rounded())
+            decision.orientation = nil
+            decision.decidedBy = nil
+            decision.reason = "the classifier sees nothing to orient (\(percent)%)"
+            return decision
+        }
         let (seen, sure) = (reading.best, reading.bestProbability)
         let said = "the classifier sees \(seen.exifValue) (\(Int((sure * 100).rounded()))%)"
         if let answer = text.orientation {

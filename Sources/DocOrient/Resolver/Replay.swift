@@ -24,8 +24,10 @@ package struct Recording: Sendable, Codable, Equatable {
     /// The text's decision before arbitration, and the final one.
     package var text: RecordedDecision
     package var decision: RecordedDecision
-    /// The classifier's probabilities of rotations 1, 3, 6, 8.
+    /// The classifier's probabilities of rotations 1, 3, 6, 8...
     package var classifier: [Double]
+    /// ...and of nothing to orient (nil from a model without that class).
+    package var nothing: Double?
     /// Per candidate (EXIF value as a string key), the evidence read.
     var read: [String: Evidence]
     /// The survey's letter-like marks.
@@ -36,6 +38,7 @@ package struct Recording: Sendable, Codable, Equatable {
         text = RecordedDecision(a.text)
         self.decision = RecordedDecision(decision)
         classifier = a.reading.probabilities
+        nothing = a.reading.nothing
         read = Dictionary(uniqueKeysWithValues: a.read.map { (String($0.key.exifValue), $0.value) })
         marks = a.marks
     }
@@ -43,7 +46,7 @@ package struct Recording: Sendable, Codable, Equatable {
     /// The arbitration's inputs again.
     var arbitration: Arbitration {
         Arbitration(
-            text: text.decision, reading: ClassifierReading(probabilities: classifier),
+            text: text.decision, reading: ClassifierReading(probabilities: classifier, nothing: nothing),
             read: Dictionary(
                 uniqueKeysWithValues: read.compactMap { key, e in
                     Int(key).flatMap(Orientation.init(exifValue:)).map { ($0, e) }
@@ -97,6 +100,14 @@ extension DecisionRules {
 }
 
 extension Resolver {
+    /// A resolver whose classifier never stops the stages for nothing to orient (`nothingAt`
+    /// never): every file's text reading is recorded, for `replay fit` to place `nothingAt` on.
+    package static func withoutNothingGuard(_ configuration: ResolverConfiguration) throws -> Resolver {
+        var calibration = Calibration.embedded
+        calibration.classifier.nothingAt = ClassifierFit.never
+        return try Resolver(configuration: configuration, calibration: calibration)
+    }
+
     /// Resolves one image as `decide` does, and records what the rules weighed when the readers
     /// met with the decision they gave (`Recording`).
     /// - Parameter path: the name the recording carries.

@@ -11,7 +11,9 @@ import Foundation
 struct Stages: ~Copyable {
     let resolver: Resolver
     let source: GraySource
-    let survey: AnalysisImage.Survey
+    /// What the probes found on the page: surveyed when the stages run (`run`), not before the
+    /// classifier has looked: where it sees nothing to orient, no stage runs.
+    private(set) var survey: AnalysisImage.Survey
     let prior: Orientation?
     let meter: WorkMeter
     /// What the orientation classifier says of the image, asked once before any OCR.
@@ -27,7 +29,7 @@ struct Stages: ~Copyable {
     private var widened = false
     private let started = ContinuousClock.now
 
-    /// Decodes the image once, surveys it (`AnalysisImage.Survey`) and asks the classifier.
+    /// Decodes the image once and asks the classifier.
     init(
         resolver: Resolver, imageBytes: [UInt8], metadata: ImageMetadata, prior: Orientation?, meter: WorkMeter
     )
@@ -35,8 +37,8 @@ struct Stages: ~Copyable {
     {
         let source = try GraySource(
             bytes: imageBytes, metadata: metadata, maxPixels: resolver.configuration.maxPixels)
-        let survey = try AnalysisImage.Survey(
-            source: source, parameters: resolver.calibration.analysis, lines: resolver.calibration.cascade.maxLines > 0)
+        // Nothing probed yet (`run` surveys the page).
+        let survey = try AnalysisImage.Survey(source: source, parameters: resolver.calibration.analysis, lines: false)
         meter.charge(WorkCost.decodeUnits(pixels: source.storedWidth * source.storedHeight))
         let probe = try resolver.classifierProbe(source, keepInput: false)
         meter.charge(probe.classes.count * WorkCost.classifierSquareUnits)
@@ -56,7 +58,14 @@ struct Stages: ~Copyable {
     /// rotation's clutter competes, and without it Tesseract's junk on a handwritten page shown
     /// mirrored came out at 0.953 (Corpus/real 103 as 7; the classifier was right, 8). Mirrored
     /// answers are rare, and right ones mostly read as words, so this costs little.
+    ///
+    /// Where the classifier sees nothing to orient (`DecisionRules.seesNothing`), no stage reads.
     mutating func run() throws -> Trace {
+        if resolver.rules.seesNothing(reading) {
+            return finished(Trace(glyphs: 0, textHeight: 0, windows: 0, horizontalPairs: 0, verticalPairs: 0))
+        }
+        survey = try AnalysisImage.Survey(
+            source: source, parameters: resolver.calibration.analysis, lines: resolver.calibration.cascade.maxLines > 0)
         let narrowed = try readStages()
         guard lead?.excludesOthers == true, let answer = narrowed.decision.orientation, answer.isMirrored,
             !resolver.rules.readsAsWords(gathered[answer]?.distinct ?? Evidence())
