@@ -26,7 +26,7 @@ package struct FileFacts: Sendable, Equatable, Codable {
 
     /// Stats `path` (following symlinks); nil when it does not exist or cannot be statted.
     package static func stat(_ path: String, hash bytes: [UInt8]? = nil) -> FileFacts? {
-        guard let st = Syscalls.status(path) else { return nil }
+        guard let st = try? FileStatus(path) else { return nil }
         return FileFacts(
             size: st.size, modified: st.modifiedNanoseconds, changed: st.changedNanoseconds, inode: st.inode,
             hash: bytes.map(contentHash) ?? "")

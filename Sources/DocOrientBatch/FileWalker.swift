@@ -60,7 +60,7 @@ public struct FileWalker: Sendable {
         var seenDirectories = Set<FileID>()
         var seenFiles = Set<FileID>()
         for root in roots {
-            guard let st = Syscalls.status(root) else {
+            guard let st = try? FileStatus(root) else {
                 // Reported as a per-file error by the fixer, which names the reason.
                 result.files.append(root)
                 continue
@@ -83,7 +83,7 @@ public struct FileWalker: Sendable {
     struct FileID: Hashable {
         var device: UInt64
         var inode: UInt64
-        init(_ st: Syscalls.FileStatus) {
+        init(_ st: FileStatus) {
             device = st.device
             inode = st.inode
         }
@@ -93,8 +93,11 @@ public struct FileWalker: Sendable {
         _ directory: String, relative: String, into result: inout Result, directories: inout Set<FileID>,
         files: inout Set<FileID>
     ) {
-        guard let names = Syscalls.directoryEntries(directory) else {
-            result.problems.append("\(directory): cannot read the folder: \(Syscalls.lastError)")
+        let names: [String]
+        do {
+            names = try Syscalls.directoryEntries(directory)
+        } catch {
+            result.problems.append("\(directory): cannot read the folder: \(error)")
             return
         }
         for name in names.sorted() {
@@ -110,8 +113,11 @@ public struct FileWalker: Sendable {
                     continue
                 }
             }
-            guard let st = Syscalls.status(path) else {
-                result.problems.append("\(path): \(Syscalls.lastError)")
+            let st: FileStatus
+            do {
+                st = try FileStatus(path)
+            } catch {
+                result.problems.append("\(path): \(error)")
                 continue
             }
             switch st.kind {
@@ -154,8 +160,8 @@ public struct FileWalker: Sendable {
 
     /// Removes a temporary file that no writer can still be using (untouched for a minute).
     private func removeIfStale(_ path: String) -> Bool {
-        guard let st = Syscalls.status(path, followingLinks: false), st.kind == .regular else { return false }
+        guard let st = try? FileStatus(path, followingLinks: false), st.kind == .regular else { return false }
         guard Syscalls.now() - st.modifiedNanoseconds / 1_000_000_000 > 60 else { return false }
-        return Syscalls.remove(path)
+        return (try? Syscalls.remove(path)) != nil
     }
 }

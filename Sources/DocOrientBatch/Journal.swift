@@ -129,7 +129,7 @@ public final class Journal: Sendable {
     /// Where a command finds the journal it is given: `path` itself, or the default journal in
     /// it when `path` is a folder.
     public static func location(_ path: String) -> String {
-        Syscalls.status(path)?.kind == .directory ? FilePath(path).appending(defaultName).string : path
+        (try? FileStatus(path))?.kind == .directory ? FilePath(path).appending(defaultName).string : path
     }
 
     /// The database file as given when opened; each entry's `relativePath` is relative to its folder.
@@ -154,7 +154,7 @@ public final class Journal: Sendable {
                 try Self.migrator.migrate(queue)
             }
         } catch let error as DatabaseError {
-            throw DocOrientError(.io, "cannot open the journal: \(error.message ?? "\(error)")", path: path)
+            throw DocOrientError(.io, "cannot open the journal", path: path, cause: sqliteCause(error))
         }
     }
 
@@ -193,7 +193,7 @@ public final class Journal: Sendable {
             let all = try queue.read { db in try JournalRow.fetchAll(db).map(\.entry) }
             return Dictionary(all.map { ($0.path, $0) }, uniquingKeysWith: { $1 })
         } catch let error as DatabaseError {
-            throw DocOrientError(.io, "cannot read the journal: \(error.message ?? "\(error)")", path: path)
+            throw DocOrientError(.io, "cannot read the journal", path: path, cause: sqliteCause(error))
         }
     }
 
@@ -205,7 +205,12 @@ public final class Journal: Sendable {
                 for entry in entries { try JournalRow(entry).save(db) }
             }
         } catch let error as DatabaseError {
-            throw DocOrientError(.io, "cannot write the journal: \(error.message ?? "\(error)")", path: path)
+            throw DocOrientError(.io, "cannot write the journal", path: path, cause: sqliteCause(error))
         }
     }
+}
+
+/// What SQLite said when a journal operation failed: the cause of the `.io` error.
+private func sqliteCause(_ error: DatabaseError) -> DocOrientError.Cause {
+    .library("sqlite3", error.message ?? "\(error)")
 }

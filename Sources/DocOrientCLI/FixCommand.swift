@@ -130,7 +130,7 @@ struct FixCommand: ParsableCommand {
         let walker = FileWalker(include: include, exclude: exclude, includeHidden: hidden, shard: shard)
         let found = walker.walk(paths)
         for problem in found.problems { printError("docorient: \(problem)") }
-        let folders = paths.filter { Syscalls.status($0)?.kind == .directory }
+        let folders = paths.filter { (try? FileStatus($0))?.kind == .directory }
         let journalPath = journal ?? folders.first.map(Journal.location)
 
         let resolver = try resolving.resolver(

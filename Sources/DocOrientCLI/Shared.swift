@@ -73,7 +73,7 @@ struct ResolverOptions: ParsableArguments {
         do {
             _ = try ResolverConfiguration.languageCodes(lang)
         } catch let error as DocOrientError {
-            throw ValidationError("--lang: \(error.message)")
+            throw ValidationError("--lang: \(error.explanation)")
         }
     }
 

@@ -541,6 +541,33 @@ extension OpenAPIDocument {
                   },
                   "message": {
                     "type": "string"
+                  },
+                  "cause": {
+                    "$ref": "#/components/schemas/Cause"
+                  }
+                }
+              },
+              "Cause": {
+                "type": "object",
+                "description": "The system call or C library call that failed underneath, and what it said",
+                "required": [
+                  "call",
+                  "errno",
+                  "message"
+                ],
+                "properties": {
+                  "call": {
+                    "type": "string",
+                    "description": "The system call (open, rename, ...) or C library function (tjDecompress2, ...) that failed"
+                  },
+                  "errno": {
+                    "type": "integer",
+                    "nullable": true,
+                    "description": "The errno a system call set; null for a library call"
+                  },
+                  "message": {
+                    "type": "string",
+                    "description": "What it said: the errno's text, or the library's own message"
                   }
                 }
               },
@@ -589,6 +616,31 @@ extension OpenAPIDocument {
                   "error_code": {
                     "type": "string",
                     "nullable": true
+                  },
+                  "error_cause": {
+                    "type": "object",
+                    "nullable": true,
+                    "description": "The system call or C library call that failed underneath, and what it said",
+                    "required": [
+                      "call",
+                      "errno",
+                      "message"
+                    ],
+                    "properties": {
+                      "call": {
+                        "type": "string",
+                        "description": "The system call (open, rename, ...) or C library function (tjDecompress2, ...) that failed"
+                      },
+                      "errno": {
+                        "type": "integer",
+                        "nullable": true,
+                        "description": "The errno a system call set; null for a library call"
+                      },
+                      "message": {
+                        "type": "string",
+                        "description": "What it said: the errno's text, or the library's own message"
+                      }
+                    }
                   },
                   "candidates": {
                     "type": "array",

@@ -3,25 +3,30 @@ import Foundation
 import Hummingbird
 
 /// A request the service refuses or fails, answered through Hummingbird's error protocol as
-/// `{"error": <code>, "message": ...}` (the `Error` schema of the OpenAPI document).
+/// `{"error": <code>, "message": ..., "cause": ...}` (the `Error` schema of the OpenAPI document;
+/// `cause` only when a system call or C library failed underneath).
 struct ServiceError: HTTPResponseError {
     let status: HTTPResponse.Status
     /// A `DocOrientError.Code` raw value, or `request_timeout`.
     let code: String
     let message: String
+    /// The failure underneath a library error, when there was one.
+    var cause: DocOrientError.Cause? = nil
     var headers: HTTPFields = [:]
 
     /// The answer to a library failure: 415 for bytes that are no supported image, 422 for a
-    /// broken or encrypted one or a limit, 400 for an impossible request, 500 otherwise.
+    /// broken or encrypted one or a limit, 400 for an impossible request, 500 otherwise (I/O, a
+    /// C library, a missing model, and any code added later).
     init(_ error: DocOrientError) {
         switch error.code {
         case .unsupportedFormat: status = .unsupportedMediaType
         case .malformed, .limitExceeded, .imperfectTransform, .encrypted: status = .unprocessableContent
         case .invalidRequest: status = .badRequest
-        case .io, .library, .missingModel: status = .internalServerError
+        default: status = .internalServerError
         }
         code = error.code.rawValue
-        message = error.message
+        message = error.explanation
+        cause = error.cause
     }
 
     init(_ status: HTTPResponse.Status, _ code: DocOrientError.Code, _ message: String, headers: HTTPFields = [:]) {
@@ -54,10 +59,17 @@ struct ServiceError: HTTPResponseError {
         self.headers = headers
     }
 
+    /// The answer's JSON: `cause` left out when there is none.
+    private struct Body: Encodable {
+        var error: String
+        var message: String
+        var cause: DocOrientError.Cause?
+    }
+
     func response(from request: Request, context: some RequestContext) throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        let body = try encoder.encode(["error": code, "message": message]) + Data("\n".utf8)
+        let body = try encoder.encode(Body(error: code, message: message, cause: cause)) + Data("\n".utf8)
         var fields = headers
         fields[.contentType] = "application/json"
         return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: body)))

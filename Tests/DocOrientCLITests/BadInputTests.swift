@@ -36,8 +36,9 @@ struct BadInputTests {
         return (try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]), output)
     }
 
-    /// Cases that must fail with `expected` in the reason and leave the file untouched.
-    static func failingCases() throws -> [(Case, String)] {
+    /// Cases that must fail with `expected` in the reason and leave the file untouched, and the C
+    /// library call that failed underneath (nil where docorient found the problem itself).
+    static func failingCases() throws -> [(Case, String, cause: String?)] {
         let b = try sample()
         let jpeg = try JPEGStructure.parse(b)
         let sos = try #require(jpeg.segments.last?.payload.upperBound)
@@ -51,18 +52,18 @@ struct BadInputTests {
         Bytes.put16(&bomb, sof.payload.lowerBound + 1, 65500, bigEndian: true)
         Bytes.put16(&bomb, sof.payload.lowerBound + 3, 65500, bigEndian: true)
         return [
-            (Case(name: "empty.jpg", bytes: []), "the file is empty"),
-            (Case(name: "headers.jpg", bytes: Array(b.prefix(300))), "truncated"),
-            (Case(name: "scan.jpg", bytes: Array(b.prefix(sos + (b.count - sos) / 2))), "corrupt"),
-            (Case(name: "pastend.jpg", bytes: pastEnd), "IFD0 offset"),
-            (Case(name: "overflow.jpg", bytes: overflow), "IFD0 offset"),
-            (Case(name: "bomb.jpg", bytes: bomb), "over the limit"),
-            (Case(name: "text.jpg", bytes: Array("hello, I am not an image".utf8)), "unsupported format"),
+            (Case(name: "empty.jpg", bytes: []), "the file is empty", nil),
+            (Case(name: "headers.jpg", bytes: Array(b.prefix(300))), "truncated", nil),
+            (Case(name: "scan.jpg", bytes: Array(b.prefix(sos + (b.count - sos) / 2))), "corrupt", "tjDecompress2"),
+            (Case(name: "pastend.jpg", bytes: pastEnd), "IFD0 offset", nil),
+            (Case(name: "overflow.jpg", bytes: overflow), "IFD0 offset", nil),
+            (Case(name: "bomb.jpg", bytes: bomb), "over the limit", nil),
+            (Case(name: "text.jpg", bytes: Array("hello, I am not an image".utf8)), "unsupported format", nil),
             (
                 Case(
                     name: "movie.jpg",
                     bytes: [0, 0, 0, 0x18] + Array("ftypheic".utf8) + [UInt8](repeating: 0, count: 20)),
-                "HEIF file (brand 'heic') without a still image"
+                "HEIF file (brand 'heic') without a still image", nil
             ),
         ]
     }
@@ -70,7 +71,7 @@ struct BadInputTests {
     @Test func brokenFilesFailClearlyAndStayUntouched() throws {
         let dir = try CLITests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        for (c, expected) in try Self.failingCases() {
+        for (c, expected, cause) in try Self.failingCases() {
             let path = dir.appendingPathComponent(c.name).path
             try Data(c.bytes).write(to: URL(fileURLWithPath: path))
             let (record, output) = try fixJSON(path)
@@ -78,6 +79,15 @@ struct BadInputTests {
             #expect(record["verdict"] as? String == "error", "\(c.name)")
             let reason = record["reason"] as? String ?? ""
             #expect(reason.contains(expected), "\(c.name): \(reason)")
+            if let cause {
+                let found = record["error_cause"] as? [String: Any]
+                #expect(found?["call"] as? String == cause, "\(c.name): \(record["error_cause"] ?? "none")")
+                #expect(found?["errno"] is NSNull, "\(c.name): a library call sets no errno")
+                let said = found?["message"] as? String ?? ""
+                #expect(!said.isEmpty && reason.hasSuffix(": \(said)"), "\(c.name): the reason ends with it")
+            } else {
+                #expect(record["error_cause"] is NSNull, "\(c.name): \(record["error_cause"] ?? "")")
+            }
             #expect(try FileIO.read(path) == c.bytes, "\(c.name) was changed")
             #expect(output.err.contains(c.name), "\(c.name): the error names the file")
         }
@@ -188,6 +198,7 @@ struct BadInputTests {
         #expect(output.status == 1)
         #expect(record["verdict"] as? String == "error")
         #expect((record["reason"] as? String)?.contains("No space left") == true, "\(record["reason"] ?? "")")
+        #expect((record["error_cause"] as? [String: Any])?["errno"] as? Int == Int(ENOSPC))
         #expect(try FileIO.read(path) == before, "the original survives a failed write")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: mount.path)
         #expect(leftovers == ["letter.jpg"], "no temporary file is left: \(leftovers)")

@@ -103,6 +103,8 @@ struct CLITests {
             try json(result.lines[0])["error"] as? String
                 == "unsupported format: GIF image; docorient handles JPEG, PNG, TIFF and HEIF (HEIC, AVIF)")
         #expect((try json(result.lines[1])["error"] as? String)?.contains("No such file") == true)
+        #expect((try json(result.lines[1])["error_cause"] as? [String: Any])?["call"] as? String == "open")
+        #expect(try json(result.lines[0])["error_cause"] is NSNull, "docorient found that one itself")
         #expect(try json(result.lines[2])["error"] is NSNull)
     }
 

@@ -155,6 +155,13 @@ struct FixCLITests {
         let failed = all.first { $0["path"] as? String == missing }
         #expect(failed?["verdict"] as? String == "error")
         #expect((failed?["reason"] as? String)?.contains("No such file") == true)
+        // The code, the file and the system call underneath, with its errno, all reach the record.
+        #expect(failed?["error_code"] as? String == "io")
+        let cause = failed?["error_cause"] as? [String: Any]
+        #expect(cause?["call"] as? String == "open")
+        #expect(cause?["errno"] as? Int == Int(ENOENT))
+        #expect(cause?["message"] as? String == "No such file or directory")
+        #expect(all.filter { $0["verdict"] as? String != "error" }.allSatisfy { $0["error_cause"] is NSNull })
         let reported = try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n")
         #expect(reported.count == 3, "--report appends the same records")
         #expect(result.err.contains("3 files:"), "a summary ends the run")

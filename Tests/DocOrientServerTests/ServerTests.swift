@@ -182,6 +182,43 @@ struct ServerTests {
         }
     }
 
+    /// The code and the C library call underneath reach the answer; an upload has no file to name.
+    @Test func aJPEGCutInItsScanIs422WithTurboJPEGsCallAndWords() async throws {
+        let jpeg = try Data(contentsOf: ServerFixtures.samples.appendingPathComponent("0003_letter.jpg"))
+        try await ServerFixtures.app().test(.live) { client in
+            try await client.execute(
+                uri: "/v1/orientation", method: .post, body: ByteBuffer(bytes: jpeg.prefix(jpeg.count * 3 / 4))
+            ) { response in
+                #expect(response.status == .unprocessableContent)
+                let answer = try #require(
+                    try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any])
+                #expect(answer["error"] as? String == "malformed")
+                let cause = try #require(answer["cause"] as? [String: Any], "\(answer)")
+                #expect(cause["call"] as? String == "tjDecompress2")
+                #expect(cause["errno"] is NSNull)
+                let said = try #require(cause["message"] as? String)
+                #expect(answer["message"] as? String == "JPEG data is corrupt: \(said)")
+            }
+            // Without a cause underneath, the answer has none.
+            try await client.execute(
+                uri: "/v1/orientation", method: .post, body: ByteBuffer(string: "GIF89a not an image")
+            ) { response in
+                let answer = try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView))
+                #expect((answer as? [String: Any])?.keys.sorted() == ["error", "message"])
+            }
+        }
+    }
+
+    /// The OpenAPI document's `Error` enum lists every code the library has, and the service's own.
+    @Test func theDocumentsErrorCodesAreTheLibrarysAndTheServices() throws {
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.json.utf8)) as? [String: Any])
+        let schemas = (document["components"] as? [String: Any])?["schemas"] as? [String: Any]
+        let error = (schemas?["Error"] as? [String: Any])?["properties"] as? [String: Any]
+        let codes = (error?["error"] as? [String: Any])?["enum"] as? [String]
+        #expect(codes == DocOrientError.Code.all.map(\.rawValue) + ["request_timeout", "client_closed_request"])
+    }
+
     @Test func anOversizeBodyIs413AndTheServerKeepsServing() async throws {
         let jpeg = try Data(contentsOf: ServerFixtures.samples.appendingPathComponent("0003_letter.jpg"))
         try await ServerFixtures.app(maxBodyBytes: 1000).test(.live) { client in

@@ -110,7 +110,8 @@ extension Fixer {
         do {
             metadata = try ImageMetadata.read(image)
         } catch let error as DocOrientError {
-            throw DocOrientError(.malformed, "the page's JPEG image cannot be read: \(error.message)")
+            throw DocOrientError(
+                .malformed, "the page's JPEG image cannot be read: \(error.message)", cause: error.cause)
         }
         // Inside a PDF, the JPEG's own EXIF tag turns nothing: what the page shows is the prior.
         let decision = try resolver.decide(
@@ -152,7 +153,6 @@ extension Fixer {
             record.verdict = .agrees
         } else if !verdicts.isEmpty, verdicts.allSatisfy({ $0 == .error }) {
             record.verdict = .error
-            record.errorCode = pages[0].errorCode
         } else {
             record.verdict = .undecidable
         }
@@ -176,7 +176,13 @@ extension Fixer {
         let summary =
             "\(pages.count) page\(pages.count == 1 ? "" : "s")" + (parts.isEmpty ? "" : ": ")
             + parts.joined(separator: ", ")
-        record.reason = record.verdict == .error ? "\(summary); page 1: \(pages[0].reason ?? "failed")" : summary
+        if record.verdict == .error {
+            // Page 1's failure, with the pages counted before it.
+            let first = pages[0].error ?? DocOrientError(.library, "failed")
+            record.fail(DocOrientError(first.code, "\(summary); page 1: \(first.message)", cause: first.cause))
+        } else {
+            record.reason = summary
+        }
         return record
     }
 }

@@ -76,44 +76,17 @@ extension AnalysisImage {
         let probe = try (survey ?? Survey(source: source, parameters: p, lines: false)).probe(
             source: source, parameters: p)
         let measure = probe.measure
-        guard let glyphHeight = measure.textHeight else {
-            return AnalysisImage(
-                readable: try Pix.blank(width: 1, height: 1, depth: 8),
-                strip: try Pix.blank(width: 1, height: 1, depth: 1), windows: [], textHeight: 0, glyphs: 0,
-                paper: probe.storedPaper, horizontalPairs: measure.horizontalPairs, verticalPairs: measure.verticalPairs
-            )
-        }
+        guard let glyphHeight = measure.textHeight else { return try withoutWindows(probe, textHeight: 0, glyphs: 0) }
+        let probeHeight = probeTextHeight(measure, glyphHeight: glyphHeight, parameters: p)
         // Twice as many candidates as wanted: a window whose marks do not survive binarisation
         // at reading size as glyphs (texture, a photo, a barcode) gives way to the next.
         var wider = request
         wider.count *= candidateWindowsFactor
-        // The glyph pairs' height, unless the marks along the page's lines say otherwise by more
-        // than the factor of two between a line's x-height and its capitals: then the pairs
-        // measured something else (a heading, where blur ran the body's letters together). Marks
-        // under `minProbeTextHeight`, the least the probe measures, do not count.
-        var probeHeight = glyphHeight
-        if let line = measure.lineHeight(atLeast: p.minProbeTextHeight),
-            line > lineHeightDisagreement * glyphHeight || glyphHeight > lineHeightDisagreement * line
-        {
-            probeHeight = line
-        }
-        // Windows over the text of the page's majority direction: a minority at a quarter turn
-        // (tear-off tabs, a margin note) is not read, and so cannot decide.
-        let pageLines = measure.pageLines
-        var textGlyphs = measure.glyphs
-        if let pageLines, case let aligned = measure.glyphs(alongLinesAt: pageLines.radians),
-            aligned.count >= request.minGlyphs
-        {
-            textGlyphs = aligned
-        }
         let boxes = densestWindows(
-            of: textGlyphs, width: probe.width, height: probe.height, textHeight: probeHeight, wider)
+            of: majorityGlyphs(measure, atLeast: request.minGlyphs), width: probe.width, height: probe.height,
+            textHeight: probeHeight, wider)
         guard !boxes.isEmpty else {
-            return AnalysisImage(
-                readable: try Pix.blank(width: 1, height: 1, depth: 8),
-                strip: try Pix.blank(width: 1, height: 1, depth: 1), windows: [], textHeight: probeHeight / probe.scale,
-                glyphs: measure.glyphs.count, paper: probe.storedPaper, horizontalPairs: measure.horizontalPairs,
-                verticalPairs: measure.verticalPairs)
+            return try withoutWindows(probe, textHeight: probeHeight / probe.scale, glyphs: measure.glyphs.count)
         }
 
         // Reading size: analysis pixels per stored pixel.
@@ -122,63 +95,129 @@ extension AnalysisImage {
         if storedHeight < p.minTextHeight || storedHeight > p.maxTextHeight {
             scale = min(p.maxUpscale, p.targetTextHeight / storedHeight)
         }
-        let height = storedHeight * scale
-
-        // The windows are cut from the full image and each rescaled on its own (scaling the whole
-        // photo first would cost more than the rest of the analysis), light corrected and binarised
-        // on its own and pasted under the previous one into the strips, sized generously first and
-        // cut to what was used.
-        let k = 1 / probe.scale
-        let alongX = measure.horizontalPairs >= measure.verticalPairs
-        let crops = boxes.map { box in
-            PixelBox(
-                x: Int(Double(box.x) * k), y: Int(Double(box.y) * k),
-                width: Int(Double(box.width) * k), height: Int(Double(box.height) * k))
-        }
-        let room = max(1, scale) * stripRoom + windowStripExtraRoom
-        let stripWidth = Int(Double(crops.map(\.width).max()!) * room) + stripMargin
-        let stripHeight =
-            Int(Double(crops.map(\.height).sorted(by: >).prefix(request.count).reduce(0, +)) * room) + stripMargin
-        let strip = try Pix.blank(width: stripWidth, height: stripHeight, depth: 1)
-        let readable = try Pix.blank(width: stripWidth, height: stripHeight, depth: 8)
-        readable.fill(gray: paperGray)
-        var placed: [PixelBox] = []
-        var y = 0
         // Each window levelled by the slant of its own lines (a curled or keystoned page slants
         // differently across the page), else of the page's: a hand-held photo's lines slant by
         // 5-15 degrees, and Tesseract reads a window of them as noise until they are level
         // (0237_letter of the seed-23 set, a window read upright: 26 words, all noise, against
         // 75 plain ones levelled).
-        let pageSkew = pageLines?.skew
-        let skews = boxes.map { measure.lineAngle(in: $0)?.skew ?? pageSkew ?? 0 }
-        func place(checkingGlyphs: Bool) throws {
-            for (crop, skew) in zip(crops, skews) {
-                let normalized = try readingCrop(
-                    of: source.full, crop, skew: skew, scale: scale, textHeight: height)
-                let window = try clean(
-                    try binarize(normalized, probeThreshold: probe.threshold, parameters: p), textHeight: height,
-                    alongX: alongX)
-                if checkingGlyphs, measureGlyphs(try window.componentBoxes()).glyphs.count < request.minGlyphs {
-                    continue
-                }
-                strip.paste(window, x: 0, y: y)
-                readable.paste(normalized, x: 0, y: y)
-                placed.append(PixelBox(x: 0, y: y, width: window.width, height: window.height))
-                y += window.height
-                if placed.count == request.count { break }
-            }
+        let pageSkew = measure.pageLines?.skew
+        let k = 1 / probe.scale
+        let windows = boxes.map { box in
+            WindowCut(
+                crop: PixelBox(
+                    x: Int(Double(box.x) * k), y: Int(Double(box.y) * k), width: Int(Double(box.width) * k),
+                    height: Int(Double(box.height) * k)),
+                skew: measure.lineAngle(in: box)?.skew ?? pageSkew ?? 0)
         }
-        try place(checkingGlyphs: true)
-        if placed.isEmpty, measure.isConvincing(p) {
+        let reading = WindowReading(
+            scale: scale, textHeight: storedHeight * scale, alongX: measure.horizontalPairs >= measure.verticalPairs,
+            probeThreshold: probe.threshold, parameters: p)
+        var strips = try windowStrips(for: windows.map(\.crop), scale: scale, count: request.count)
+        try placeWindows(windows, from: source.full, into: &strips, reading, request, checkingGlyphs: true)
+        if strips.placed.isEmpty, measure.isConvincing(p) {
             // The probe found text beyond doubt, but no window keeps its letters apart at reading
             // size (blurred print merges them into words): read the densest windows as they are.
-            try place(checkingGlyphs: false)
+            try placeWindows(windows, from: source.full, into: &strips, reading, request, checkingGlyphs: false)
         }
-        let used = PixelBox(x: 0, y: 0, width: placed.map(\.width).max() ?? 1, height: max(1, y))
-        // Parts of a window: a few whole lines each, cut across the lines (the way most glyph
-        // pairs run), so that one part may already decide at a fraction of the cost.
-        let parts = placed.flatMap { w -> [PixelBox] in
-            let n = max(1, request.parts)
+        return AnalysisImage(
+            readable: try strips.usedReadable(), strip: try strips.usedBinary(),
+            windows: parts(of: strips.placed, count: request.parts, alongX: reading.alongX),
+            textHeight: reading.textHeight, glyphs: measure.glyphs.count, paper: probe.storedPaper,
+            skew: pageSkew ?? 0, horizontalPairs: measure.horizontalPairs, verticalPairs: measure.verticalPairs)
+    }
+
+    /// An analysis image without windows (the probe found no text, or no window over it): blank
+    /// 1 x 1 strips and what the probe measured.
+    private static func withoutWindows(_ probe: Probe, textHeight: Double, glyphs: Int) throws -> AnalysisImage {
+        AnalysisImage(
+            readable: try Pix.blank(width: 1, height: 1, depth: 8), strip: try Pix.blank(width: 1, height: 1, depth: 1),
+            windows: [], textHeight: textHeight, glyphs: glyphs, paper: probe.storedPaper,
+            horizontalPairs: probe.measure.horizontalPairs, verticalPairs: probe.measure.verticalPairs)
+    }
+
+    /// The text height windows are sized by, in probe pixels: the glyph pairs' height, unless the
+    /// marks along the page's lines say otherwise by more than the factor of two between a line's
+    /// x-height and its capitals: then the pairs measured something else (a heading, where blur
+    /// ran the body's letters together). Marks under `minProbeTextHeight`, the least the probe
+    /// measures, do not count.
+    private static func probeTextHeight(
+        _ measure: GlyphMeasure, glyphHeight: Double, parameters p: AnalysisParameters
+    ) -> Double {
+        if let line = measure.lineHeight(atLeast: p.minProbeTextHeight),
+            line > lineHeightDisagreement * glyphHeight || glyphHeight > lineHeightDisagreement * line
+        {
+            return line
+        }
+        return glyphHeight
+    }
+
+    /// The glyphs windows are laid over: those of the page's majority direction, when at least
+    /// `minGlyphs` run along it, else all. A minority at a quarter turn (tear-off tabs, a margin
+    /// note) is not read, and so cannot decide.
+    private static func majorityGlyphs(_ measure: GlyphMeasure, atLeast minGlyphs: Int) -> [Glyph] {
+        if let pageLines = measure.pageLines, case let aligned = measure.glyphs(alongLinesAt: pageLines.radians),
+            aligned.count >= minGlyphs
+        {
+            return aligned
+        }
+        return measure.glyphs
+    }
+
+    /// A text window to cut: its box in stored pixels and the slant its lines are levelled by.
+    private struct WindowCut {
+        var crop: PixelBox
+        var skew: Double
+    }
+
+    /// How every window of one page is read: scaled by `scale` (analysis pixels per stored pixel)
+    /// so that its letters are `textHeight` high, binarised against the probe's threshold, and
+    /// cleaned for lines along stored x (`alongX`) or y.
+    private struct WindowReading {
+        var scale: Double
+        var textHeight: Double
+        var alongX: Bool
+        var probeThreshold: Int
+        var parameters: AnalysisParameters
+    }
+
+    /// The strips the windows are stacked in top to bottom: as wide as the widest crop and as
+    /// high as the `count` highest, at reading scale, with room to spare.
+    private static func windowStrips(for crops: [PixelBox], scale: Double, count: Int) throws -> StripBuilder {
+        let room = max(1, scale) * stripRoom + windowStripExtraRoom
+        let width = Int(Double(crops.map(\.width).max()!) * room) + stripMargin
+        let height = Int(Double(crops.map(\.height).sorted(by: >).prefix(count).reduce(0, +)) * room) + stripMargin
+        return try StripBuilder(width: width, height: height)
+    }
+
+    /// Cuts each window from the full image (each rescaled on its own: scaling the whole photo
+    /// first would cost more than the rest of the analysis), light corrects and binarises it on its
+    /// own and pastes it under the previous one, until `request.count` are placed.
+    /// - Parameter checkingGlyphs: leave out a window whose binarised marks hold fewer than
+    ///   `request.minGlyphs` glyphs.
+    private static func placeWindows(
+        _ windows: [WindowCut], from gray: borrowing Pix, into strips: inout StripBuilder, _ reading: WindowReading,
+        _ request: WindowRequest, checkingGlyphs: Bool
+    ) throws {
+        for window in windows {
+            let normalized = try readingCrop(
+                of: gray, window.crop, skew: window.skew, scale: reading.scale, textHeight: reading.textHeight)
+            let binary = try clean(
+                try binarize(normalized, probeThreshold: reading.probeThreshold, parameters: reading.parameters),
+                textHeight: reading.textHeight, alongX: reading.alongX)
+            if checkingGlyphs, measureGlyphs(try binary.componentBoxes()).glyphs.count < request.minGlyphs {
+                continue
+            }
+            strips.paste(gray: normalized, binary: binary, x: 0, y: strips.placed.last?.maxY ?? 0)
+            if strips.placed.count == request.count { break }
+        }
+    }
+
+    /// The parts each placed window is read in: `count` (at least one) of a few whole lines each,
+    /// cut across the lines (the way most glyph pairs run), so that one part may already decide at
+    /// a fraction of the cost.
+    private static func parts(of placed: [PixelBox], count: Int, alongX: Bool) -> [PixelBox] {
+        placed.flatMap { w -> [PixelBox] in
+            let n = max(1, count)
             return (0..<n).map { i in
                 alongX
                     ? PixelBox(
@@ -189,11 +228,6 @@ extension AnalysisImage {
                         height: w.height)
             }
         }
-        return AnalysisImage(
-            readable: try readable.cropped(to: used), strip: try strip.cropped(to: used), windows: parts,
-            textHeight: height,
-            glyphs: measure.glyphs.count, paper: probe.storedPaper, skew: pageSkew ?? 0,
-            horizontalPairs: measure.horizontalPairs, verticalPairs: measure.verticalPairs)
     }
 
     /// How many times as many candidate windows as wanted `make` finds: twice, so that a window
@@ -253,18 +287,55 @@ extension AnalysisImage {
     private static func lineImage(
         _ lines: [TextLine], source: borrowing GraySource, probe: Probe, parameters p: AnalysisParameters
     ) throws -> AnalysisImage {
-        let k = 1 / probe.scale
+        let cuts = lines.map { LineCut($0, probeScale: probe.scale, parameters: p) }
+        let rows = cuts.filter(\.direction.alongX)
+        let columns = cuts.filter { !$0.direction.alongX }
+        let rowsHeight = stackedThickness(of: rows)
+        let columnsWidth = stackedThickness(of: columns)
+        var strips = try StripBuilder(
+            width: max(longestLength(of: rows), columnsWidth), height: rowsHeight + longestLength(of: columns))
         let storedLongSide = max(source.storedWidth, source.storedHeight)
-        struct Cut {
-            var box: PixelBox
-            var reduction: Int
-            var rest: Double
-            var readingHeight: Double
-            var thickness: Double
-            var length: Double
-            var direction: LineAngle
+        var alongX: [Bool] = []
+        var (rowY, columnX) = (0, 0)
+        for cut in cuts {
+            let gray = try source.gray(longSide: storedLongSide / cut.reduction)
+            let isRow = cut.direction.alongX
+            guard
+                let box = try placeLine(
+                    cut, from: gray, into: &strips, x: isRow ? 0 : columnX, y: isRow ? rowY : rowsHeight,
+                    probeThreshold: probe.threshold, parameters: p)
+            else { continue }
+            alongX.append(isRow)
+            if isRow { rowY += box.height } else { columnX += box.width }
         }
-        let cuts = lines.map { line -> Cut in
+        let heights = cuts.map(\.readingHeight).sorted()
+        // The marks of the lines along each axis stand for the glyph pairs: which way most of
+        // the text runs.
+        let marksAlongX = zip(lines, cuts).filter { $0.1.direction.alongX }.map(\.0.marks).reduce(0, +)
+        let marksAlongY = lines.map(\.marks).reduce(0, +) - marksAlongX
+        var image = AnalysisImage(
+            readable: try strips.usedReadable(), strip: try strips.usedBinary(), windows: strips.placed,
+            textHeight: heights[heights.count / 2],
+            glyphs: max(probe.measure.glyphs.count, lines.map(\.marks).reduce(0, +)), paper: probe.storedPaper,
+            skew: lines[0].direction.skew, horizontalPairs: marksAlongX, verticalPairs: marksAlongY)
+        image.windowAlongX = alongX
+        return image
+    }
+
+    /// A text line to cut: its band's box in the image reduced by `reduction`, the scale from
+    /// there to reading size (`rest`), and its letter height, thickness and length at reading size.
+    private struct LineCut {
+        var box: PixelBox
+        var reduction: Int
+        var rest: Double
+        var readingHeight: Double
+        var thickness: Double
+        var length: Double
+        var direction: LineAngle
+
+        /// The cut of `line`, found on a probe of `probeScale` probe pixels per stored pixel.
+        init(_ line: TextLine, probeScale: Double, parameters p: AnalysisParameters) {
+            let k = 1 / probeScale
             let height = line.markHeight * k
             let scale = min(p.maxUpscale, p.targetTextHeight / height)
             // Large letters are cut from a halved image (Leptonica's cheap reductions): the
@@ -276,69 +347,57 @@ extension AnalysisImage {
             let thickness = line.thickness * k * r
             let band = max(thickness, lineBandInTextHeights * height * r)
             let (w, h) = line.direction.alongX ? (length, band) : (band, length)
-            let box = PixelBox(
+            box = PixelBox(
                 x: Int(line.centerX * k * r - w / 2), y: Int(line.centerY * k * r - h / 2), width: Int(w),
                 height: Int(h))
-            return Cut(
-                box: box, reduction: reduction, rest: scale / r, readingHeight: height * scale,
-                thickness: thickness * scale / r, length: length * scale / r, direction: line.direction)
+            self.reduction = reduction
+            rest = scale / r
+            readingHeight = height * scale
+            self.thickness = thickness * scale / r
+            self.length = length * scale / r
+            direction = line.direction
         }
-        // Sized generously first and cut to what was used.
-        let room = stripRoom
-        let rows = cuts.filter(\.direction.alongX)
-        let columns = cuts.filter { !$0.direction.alongX }
+    }
+
+    /// Room, in strip pixels, for `lines` stacked across their direction: the sum of their
+    /// thicknesses, each with its room and margin (sized generously; the strips are cut to what
+    /// was used).
+    private static func stackedThickness(of lines: [LineCut]) -> Int {
         let margin = Double(stripMargin)
-        let rowsWidth = Int(rows.map { $0.length * room }.max() ?? 0) + stripMargin
-        let rowsHeight = Int(rows.map { $0.thickness * room + margin }.reduce(0, +)) + stripMargin
-        let columnsWidth = Int(columns.map { $0.thickness * room + margin }.reduce(0, +)) + stripMargin
-        let columnsHeight = Int(columns.map { $0.length * room }.max() ?? 0) + stripMargin
-        let (stripWidth, stripHeight) = (max(rowsWidth, columnsWidth), rowsHeight + columnsHeight)
-        let readable = try Pix.blank(width: stripWidth, height: stripHeight, depth: 8)
-        readable.fill(gray: paperGray)
-        let strip = try Pix.blank(width: stripWidth, height: stripHeight, depth: 1)
-        var placed: [PixelBox] = []
-        var alongX: [Bool] = []
-        var (rowY, columnX) = (0, 0)
-        for cut in cuts {
-            let gray = try source.gray(longSide: storedLongSide / cut.reduction)
-            let normalized = try readingCrop(
-                of: gray, cut.box, skew: cut.direction.skew, scale: cut.rest, textHeight: cut.readingHeight)
-            // The line itself, out of its band.
-            let rows = cut.direction.alongX
-            let lineBox =
-                rows
-                ? PixelBox(
-                    x: 0, y: max(0, Int((Double(normalized.height) - cut.thickness) / 2)),
-                    width: normalized.width, height: min(normalized.height, Int(cut.thickness.rounded(.up))))
-                : PixelBox(
-                    x: max(0, Int((Double(normalized.width) - cut.thickness) / 2)), y: 0,
-                    width: min(normalized.width, Int(cut.thickness.rounded(.up))), height: normalized.height)
-            let image = try normalized.cropped(to: lineBox)
-            let binary = try clean(
-                try binarize(image, probeThreshold: probe.threshold, parameters: p), textHeight: cut.readingHeight,
-                alongX: rows)
-            let (x, y) = rows ? (0, rowY) : (columnX, rowsHeight)
-            guard x + image.width <= stripWidth, y + image.height <= stripHeight else { continue }
-            readable.paste(image, x: x, y: y)
-            strip.paste(binary, x: x, y: y)
-            placed.append(PixelBox(x: x, y: y, width: image.width, height: image.height))
-            alongX.append(rows)
-            if rows { rowY += image.height } else { columnX += image.width }
-        }
-        let used = PixelBox(
-            x: 0, y: 0, width: max(1, placed.map(\.maxX).max() ?? 1), height: max(1, placed.map(\.maxY).max() ?? 1))
-        let heights = cuts.map(\.readingHeight).sorted()
-        // The marks of the lines along each axis stand for the glyph pairs: which way most of
-        // the text runs.
-        let marksAlongX = zip(lines, cuts).filter { $0.1.direction.alongX }.map(\.0.marks).reduce(0, +)
-        let marksAlongY = lines.map(\.marks).reduce(0, +) - marksAlongX
-        var image = AnalysisImage(
-            readable: try readable.cropped(to: used), strip: try strip.cropped(to: used), windows: placed,
-            textHeight: heights[heights.count / 2],
-            glyphs: max(probe.measure.glyphs.count, lines.map(\.marks).reduce(0, +)), paper: probe.storedPaper,
-            skew: lines[0].direction.skew, horizontalPairs: marksAlongX, verticalPairs: marksAlongY)
-        image.windowAlongX = alongX
-        return image
+        return Int(lines.map { $0.thickness * stripRoom + margin }.reduce(0, +)) + stripMargin
+    }
+
+    /// Room, in strip pixels, for the longest of `lines` along its direction.
+    private static func longestLength(of lines: [LineCut]) -> Int {
+        Int(lines.map { $0.length * stripRoom }.max() ?? 0) + stripMargin
+    }
+
+    /// Cuts the line out of its band of `gray` (the image reduced by `cut.reduction`), levelled,
+    /// scaled and light corrected, binarises it and pastes both at (x, y); the pasted box, or nil
+    /// when the line does not fit the strips (it is left out).
+    private static func placeLine(
+        _ cut: LineCut, from gray: borrowing Pix, into strips: inout StripBuilder, x: Int, y: Int,
+        probeThreshold: Int, parameters p: AnalysisParameters
+    ) throws -> PixelBox? {
+        let normalized = try readingCrop(
+            of: gray, cut.box, skew: cut.direction.skew, scale: cut.rest, textHeight: cut.readingHeight)
+        // The line itself, out of its band.
+        let isRow = cut.direction.alongX
+        let lineBox =
+            isRow
+            ? PixelBox(
+                x: 0, y: max(0, Int((Double(normalized.height) - cut.thickness) / 2)),
+                width: normalized.width, height: min(normalized.height, Int(cut.thickness.rounded(.up))))
+            : PixelBox(
+                x: max(0, Int((Double(normalized.width) - cut.thickness) / 2)), y: 0,
+                width: min(normalized.width, Int(cut.thickness.rounded(.up))), height: normalized.height)
+        let image = try normalized.cropped(to: lineBox)
+        let binary = try clean(
+            try binarize(image, probeThreshold: probeThreshold, parameters: p), textHeight: cut.readingHeight,
+            alongX: isRow)
+        guard strips.fits(width: image.width, height: image.height, x: x, y: y) else { return nil }
+        strips.paste(gray: image, binary: binary, x: x, y: y)
+        return strips.placed.last
     }
 
     /// Largest reduction a text line is cut from (1/8): large letters are cut from a halved image

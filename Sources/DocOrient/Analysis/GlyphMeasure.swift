@@ -129,6 +129,44 @@ extension AnalysisImage {
         for (i, b) in marks.enumerated() {
             grid[key(b.x / cell, b.y / cell), default: []].append(i)
         }
+        let pairs = pairUp(marks, grid: grid, cell: cell)
+        let links = lines ? neighbourLinks(marks, grid: grid, cell: cell) : []
+        var direction = [Double?](repeating: nil, count: marks.count)
+        // Links come nearest first for each mark.
+        for link in links where direction[link.mark] == nil { direction[link.mark] = link.angle }
+        var measure = GlyphMeasure(
+            glyphs: [], textHeight: nil, horizontalPairs: pairs.horizontal, verticalPairs: pairs.vertical,
+            links: links)
+        if lines {
+            measure.marks = marks
+            // Words whose letters touch, too wide for a letter: they chain into lines too.
+            measure.wideMarks = boxes.filter {
+                $0.width > maxMarkWidthInHeights * $0.height + markWidthAllowance && $0.height >= minWideMarkHeight
+                    && $0.height <= maxMarkHeight
+            }
+        }
+        measure.pageLines = measure.lineAngle()
+        if let lines = measure.pageLines {
+            measure.lineMarkHeights = heightsAcross(lines, of: marks, direction: direction)
+        }
+        let glyphs = marks.indices.filter { pairs.isGlyph[$0] }.map {
+            Glyph(box: marks[$0], direction: direction[$0])
+        }
+        guard glyphs.count >= 2 else { return measure }
+        // Text height is measured across the line: along y for horizontal lines, along x for vertical.
+        let across = glyphs.map { pairs.horizontal >= pairs.vertical ? $0.box.height : $0.box.width }.sorted()
+        let median = Double(across[across.count / 2])
+        measure.glyphs = glyphs
+        measure.textHeight = median
+        return measure
+    }
+
+    /// Every pair of `marks` that sit side by side like letters (`pairing`), found through `grid`
+    /// (mark indices by `cell`-sized square): how many pairs run along stored x and along y, and
+    /// which marks are in any pair (the glyphs).
+    private static func pairUp(
+        _ marks: [PixelBox], grid: [Int: [Int]], cell: Int
+    ) -> (isGlyph: [Bool], horizontal: Int, vertical: Int) {
         var isGlyph = [Bool](repeating: false, count: marks.count)
         var horizontal = 0
         var vertical = 0
@@ -155,46 +193,27 @@ extension AnalysisImage {
                 }
             }
         }
-        let links = lines ? neighbourLinks(marks, grid: grid, cell: cell) : []
-        var direction = [Double?](repeating: nil, count: marks.count)
-        // Links come nearest first for each mark.
-        for link in links where direction[link.mark] == nil { direction[link.mark] = link.angle }
-        var measure = GlyphMeasure(
-            glyphs: [], textHeight: nil, horizontalPairs: horizontal, verticalPairs: vertical, links: links)
-        if lines {
-            measure.marks = marks
-            // Words whose letters touch, too wide for a letter: they chain into lines too.
-            measure.wideMarks = boxes.filter {
-                $0.width > maxMarkWidthInHeights * $0.height + markWidthAllowance && $0.height >= minWideMarkHeight
-                    && $0.height <= maxMarkHeight
-            }
-        }
-        measure.pageLines = measure.lineAngle()
-        if let lines = measure.pageLines {
-            // The height of the lines' marks across the lines: letters, or whole words where blur
-            // has run the letters together and no two glyphs pair up. A box turned by θ shows
-            // (W cos θ + H sin θ) by (W sin θ + H cos θ); H follows from the two.
-            let (c, s) = (cos(lines.skew), sin(abs(lines.skew)))
-            let across = marks.indices.compactMap { i -> Double? in
-                guard let d = direction[i],
-                    NeighbourLink.difference(d, lines.radians) <= GlyphMeasure.alongLinesTolerance
-                else { return nil }
-                let (along, other) =
-                    lines.alongX
-                    ? (Double(marks[i].width), Double(marks[i].height))
-                    : (Double(marks[i].height), Double(marks[i].width))
-                return (other * c - along * s) / (c * c - s * s)
-            }.filter { $0 > 0 }.sorted()
-            measure.lineMarkHeights = across
-        }
-        let glyphs = marks.indices.filter { isGlyph[$0] }.map { Glyph(box: marks[$0], direction: direction[$0]) }
-        guard glyphs.count >= 2 else { return measure }
-        // Text height is measured across the line: along y for horizontal lines, along x for vertical.
-        let across = glyphs.map { horizontal >= vertical ? $0.box.height : $0.box.width }.sorted()
-        let median = Double(across[across.count / 2])
-        measure.glyphs = glyphs
-        measure.textHeight = median
-        return measure
+        return (isGlyph, horizontal, vertical)
+    }
+
+    /// The height across the page's `lines` of each mark whose nearest neighbour (`direction`)
+    /// lies along them, sorted: letters, or whole words where blur has run the letters together
+    /// and no two glyphs pair up. A box turned by θ shows (W cos θ + H sin θ) by
+    /// (W sin θ + H cos θ); H follows from the two.
+    private static func heightsAcross(
+        _ lines: LineAngle, of marks: [PixelBox], direction: [Double?]
+    ) -> [Double] {
+        let (c, s) = (cos(lines.skew), sin(abs(lines.skew)))
+        return marks.indices.compactMap { i -> Double? in
+            guard let d = direction[i],
+                NeighbourLink.difference(d, lines.radians) <= GlyphMeasure.alongLinesTolerance
+            else { return nil }
+            let (along, other) =
+                lines.alongX
+                ? (Double(marks[i].width), Double(marks[i].height))
+                : (Double(marks[i].height), Double(marks[i].width))
+            return (other * c - along * s) / (c * c - s * s)
+        }.filter { $0 > 0 }.sorted()
     }
 
     /// Shortest mark, in pixels, that can be a letter: three. Chosen by hand in session 1

@@ -118,19 +118,48 @@ enum HEIFEditor {
         guard s.associations.entries.contains(where: { $0.item == s.primaryItem }) else {
             throw DocOrientError(.malformed, "the primary item \(s.primaryItem) has no properties ('ipma' entry)")
         }
-        let entryIndices = s.associations.entries.indices.filter { items.contains(s.associations.entries[$0].item) }
         let iprpChildren = try ISOBox.children(b, in: s.iprp.payload, parent: "iprp")
         guard iprpChildren.filter({ $0.type == "ipma" }).count == 1 else {
             throw DocOrientError(.invalidRequest, "the file has several 'ipma' boxes; docorient does not rewrite those")
         }
-        // The co-oriented items' associations without their irot/imir; the new ones go where the
-        // first old one was.
+        let (ipcoBody, associations) = try rewrittenProperties(target, in: b, structure: s, items: items)
+        let iprp = rebuiltIprp(ipcoBody: ipcoBody, associations: associations, children: iprpChildren, in: b, s)
+        let delta = iprp.count - s.iprp.size
+        let newMetaSize = try resizedMeta(by: delta, s)
+        let patches = try movedOffsets(by: delta, s)
+        let changeEnd = s.iprp.end
+        var out = Array(b[..<s.iprp.start]) + iprp + Array(b[changeEnd...])
+        // meta's size (it starts before iprp, so it has not moved).
+        if s.meta.usesLargeSize {
+            Bytes.put32(&out, s.meta.start + 8, newMetaSize >> 32, bigEndian: true)
+            Bytes.put32(&out, s.meta.start + 12, newMetaSize & 0xFFFF_FFFF, bigEndian: true)
+        } else {
+            Bytes.put32(&out, s.meta.start, newMetaSize, bigEndian: true)
+        }
+        for p in patches {
+            let at = p.field.at >= changeEnd ? p.field.at + delta : p.field.at
+            if p.field.size == 8 {
+                Bytes.put32(&out, at, p.value >> 32, bigEndian: true)
+                Bytes.put32(&out, at + 4, p.value & 0xFFFF_FFFF, bigEndian: true)
+            } else {
+                Bytes.put32(&out, at, p.value, bigEndian: true)
+            }
+        }
+        return out
+    }
+
+    /// The new body of `ipco` and the new associations: the co-oriented `items`' associations
+    /// without their irot/imir, and the ones that display `target` where the first old one was.
+    /// A property box of the right kind that no item uses any more (the primary's old one, or one
+    /// an earlier rewrite left) is reused; otherwise a new one is appended to `ipco`.
+    private static func rewrittenProperties(
+        _ target: Orientation, in b: [UInt8], structure s: HEIFStructure, items: [Int]
+    ) throws -> (ipcoBody: [UInt8], associations: HEIFStructure.Associations) {
+        let entryIndices = s.associations.entries.indices.filter { items.contains(s.associations.entries[$0].item) }
         var associations = s.associations
         let isTransform = { (a: HEIFStructure.Association) in
             a.index > 0 && ["irot", "imir"].contains(s.properties[a.index - 1].type)
         }
-        // A property box of the right kind that no item uses any more (the primary's old one, or
-        // one an earlier rewrite left) is reused; otherwise a new one is appended to ipco.
         var used: Set<Int> = []
         for (i, e) in associations.entries.enumerated() {
             used.formUnion(e.associations.filter { !entryIndices.contains(i) || !isTransform($0) }.map(\.index))
@@ -174,24 +203,34 @@ enum HEIFEditor {
         }
         let wide = associations.entries.contains { $0.associations.contains { $0.index > 0x7F } }
         if wide { associations.flags |= 1 }
+        return (ipcoBody, associations)
+    }
 
-        // New ipco, ipma and iprp.
+    /// The new `iprp` box: its `children` as they were, but `ipco` with `ipcoBody` and `ipma`
+    /// serialised from `associations`, each keeping its header form.
+    private static func rebuiltIprp(
+        ipcoBody: [UInt8], associations: HEIFStructure.Associations, children: [ISOBox], in b: [UInt8],
+        _ s: HEIFStructure
+    ) -> [UInt8] {
         let ipco =
             ISOBox.header(type: "ipco", size: s.ipco.headerSize + ipcoBody.count, large: s.ipco.usesLargeSize)
             + ipcoBody
         let ipma = serialize(associations, header: s.ipma, in: b)
         var iprpBody: [UInt8] = []
-        for child in iprpChildren {
+        for child in children {
             switch child.type {
             case "ipco" where child.start == s.ipco.start: iprpBody += ipco
             case "ipma": iprpBody += ipma
             default: iprpBody += b[child.start..<child.end]
             }
         }
-        let iprp =
-            ISOBox.header(type: "iprp", size: s.iprp.headerSize + iprpBody.count, large: s.iprp.usesLargeSize)
+        return ISOBox.header(type: "iprp", size: s.iprp.headerSize + iprpBody.count, large: s.iprp.usesLargeSize)
             + iprpBody
-        let delta = iprp.count - s.iprp.size
+    }
+
+    /// The size `meta` has once `iprp`, inside it, grows by `delta` bytes; refused when a top-level
+    /// box that holds offsets would move, or the size outgrows its field.
+    private static func resizedMeta(by delta: Int, _ s: HEIFStructure) throws -> Int {
         guard s.meta.start < s.iprp.start, !s.meta.headerIsUUID else {
             throw DocOrientError(.malformed, "the 'iprp' box is not inside 'meta'")
         }
@@ -207,8 +246,14 @@ enum HEIFEditor {
         guard s.meta.usesLargeSize || newMetaSize <= 0xFFFF_FFFF else {
             throw DocOrientError(.limitExceeded, "the 'meta' box would outgrow its 32-bit size")
         }
+        return newMetaSize
+    }
 
-        // Every iloc number that points past the change moves by delta.
+    /// Every `iloc` number that points past the end of `iprp`, with its value moved by `delta`;
+    /// refused when data is said to lie inside `iprp`, or a field is too small for its new value.
+    private static func movedOffsets(
+        by delta: Int, _ s: HEIFStructure
+    ) throws -> [(field: HEIFStructure.Field, value: Int)] {
         let changeEnd = s.iprp.end
         var patches: [(field: HEIFStructure.Field, value: Int)] = []
         for l in s.locations where l.constructionMethod == 0 && l.dataReferenceIndex == 0 && delta != 0 {
@@ -241,25 +286,7 @@ enum HEIFEditor {
                     "an 'iloc' offset field is too small for the moved value \(p.value); nothing was changed")
             }
         }
-
-        var out = Array(b[..<s.iprp.start]) + iprp + Array(b[changeEnd...])
-        // meta's size (it starts before iprp, so it has not moved).
-        if s.meta.usesLargeSize {
-            Bytes.put32(&out, s.meta.start + 8, newMetaSize >> 32, bigEndian: true)
-            Bytes.put32(&out, s.meta.start + 12, newMetaSize & 0xFFFF_FFFF, bigEndian: true)
-        } else {
-            Bytes.put32(&out, s.meta.start, newMetaSize, bigEndian: true)
-        }
-        for p in patches {
-            let at = p.field.at >= changeEnd ? p.field.at + delta : p.field.at
-            if p.field.size == 8 {
-                Bytes.put32(&out, at, p.value >> 32, bigEndian: true)
-                Bytes.put32(&out, at + 4, p.value & 0xFFFF_FFFF, bigEndian: true)
-            } else {
-                Bytes.put32(&out, at, p.value, bigEndian: true)
-            }
-        }
-        return out
+        return patches
     }
 
     /// The `ipma` box for `a`, with the original's header form (32- or 64-bit size).

@@ -29,7 +29,9 @@ enum Heif {
         /// The primary image's handle. Stands for `heif_context_get_primary_image_handle`.
         init(primaryOf context: borrowing Context) throws {
             var made: OpaquePointer?
-            try check(heif_context_get_primary_image_handle(context.raw, &made), "reading the primary image")
+            try check(
+                heif_context_get_primary_image_handle(context.raw, &made), "heif_context_get_primary_image_handle",
+                "reading the primary image")
             guard let made else { throw DocOrientError(.library, "libheif returned no primary image") }
             raw = made
         }
@@ -66,7 +68,7 @@ enum Heif {
                 status = heif_decode_image(
                     handle.raw, &made, heif_colorspace_monochrome, heif_chroma_monochrome, options)
             }
-            try check(status, "decoding the primary image")
+            try check(status, "heif_decode_image", "decoding the primary image")
             guard let made else { throw DocOrientError(.library, "libheif decoded no image") }
             raw = made
         }
@@ -118,7 +120,7 @@ enum Heif {
             // The buffer outlives the context: both end with this closure.
             try check(
                 heif_context_read_from_memory_without_copy(context.raw, buffer.baseAddress, buffer.count, nil),
-                "reading the file")
+                "heif_context_read_from_memory_without_copy", "reading the file")
             let handle = try ImageHandle(primaryOf: context)
             let width = Int(heif_image_handle_get_width(handle.raw))
             let height = Int(heif_image_handle_get_height(handle.raw))
@@ -157,11 +159,12 @@ enum Heif {
         }
     }
 
-    /// Turns a libheif error struct into a thrown `DocOrientError` (`heif_error.code` 0 is success).
-    private static func check(_ error: heif_error, _ doing: String) throws {
+    /// Turns a libheif error struct `call` returned into a thrown `DocOrientError` whose cause is
+    /// libheif's message (`heif_error.code` 0 is success).
+    private static func check(_ error: heif_error, _ call: String, _ doing: String) throws {
         guard error.code != heif_error_Ok else { return }
         let detail = error.message.map { String(cString: $0) } ?? "error \(error.code.rawValue)"
         let code: DocOrientError.Code = error.code == heif_error_Memory_allocation_error ? .library : .malformed
-        throw DocOrientError(code, "libheif failed \(doing): \(detail)")
+        throw DocOrientError(code, "libheif failed \(doing)", cause: .library(call, detail))
     }
 }

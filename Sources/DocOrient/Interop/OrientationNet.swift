@@ -23,7 +23,8 @@ final class ClassifierEngine: @unchecked Sendable {
         var message = [CChar](repeating: 0, count: 512)
         guard let handle = docorient_net_load(path, library, &message, message.count) else {
             throw DocOrientError(
-                .missingModel, "the orientation classifier \(path) could not be loaded: \(Self.text(message))")
+                .missingModel, "the orientation classifier \(path) could not be loaded",
+                cause: .library("docorient_net_load", Self.text(message)))
         }
         self.handle = handle
         self.runtime = String(cString: docorient_net_runtime(handle))
@@ -58,7 +59,9 @@ final class ClassifierEngine: @unchecked Sendable {
             }
         }
         guard ok == 1 else {
-            throw DocOrientError(.library, "the orientation classifier failed: \(Self.text(message))")
+            throw DocOrientError(
+                .library, "the orientation classifier failed", cause: .library("docorient_net_read", Self.text(message))
+            )
         }
         let (n, classes) = (Int(count), Int(classCount))
         return (

@@ -16,7 +16,7 @@ struct PDFDocument: ~Copyable {
         let opened = bytes.withUnsafeBufferPointer { buffer in
             docorient_pdf_open(buffer.baseAddress, buffer.count, maxPages, &status, &message, message.count)
         }
-        guard let opened else { throw Self.error(status, message) }
+        guard let opened else { throw Self.error(status, message, "docorient_pdf_open") }
         handle = opened
     }
 
@@ -31,7 +31,7 @@ struct PDFDocument: ~Copyable {
         var page = docorient_pdf_page()
         var message = [CChar](repeating: 0, count: 512)
         let status = docorient_pdf_describe_page(handle, index, maxContentBytes, &page, &message, message.count)
-        guard status == DOCORIENT_PDF_OK else { throw Self.error(status, message) }
+        guard status == DOCORIENT_PDF_OK else { throw Self.error(status, message, "docorient_pdf_describe_page") }
         let filter: PDFPageContent.Filter
         switch page.filter {
         case DOCORIENT_PDF_FILTER_SAMPLES: filter = .samples
@@ -69,7 +69,7 @@ struct PDFDocument: ~Copyable {
         var message = [CChar](repeating: 0, count: 512)
         let status = docorient_pdf_image_data(handle, index, maxBytes, &data, &length, &message, message.count)
         defer { docorient_pdf_free(data) }
-        guard status == DOCORIENT_PDF_OK else { throw Self.error(status, message) }
+        guard status == DOCORIENT_PDF_OK else { throw Self.error(status, message, "docorient_pdf_image_data") }
         guard let data else { return [] }
         return Array(UnsafeBufferPointer(start: data, count: length))
     }
@@ -78,7 +78,7 @@ struct PDFDocument: ~Copyable {
     func setRotate(page index: Int, degrees: Int) throws {
         var message = [CChar](repeating: 0, count: 512)
         let status = docorient_pdf_set_rotate(handle, index, degrees, &message, message.count)
-        guard status == DOCORIENT_PDF_OK else { throw Self.error(status, message) }
+        guard status == DOCORIENT_PDF_OK else { throw Self.error(status, message, "docorient_pdf_set_rotate") }
     }
 
     /// Draws page `index`'s content under `matrix` (a b c d e f, finite): a new stream `q ... cm`
@@ -90,7 +90,7 @@ struct PDFDocument: ~Copyable {
         let status = matrix.withUnsafeBufferPointer {
             docorient_pdf_transform_contents(handle, index, $0.baseAddress, &message, message.count)
         }
-        guard status == DOCORIENT_PDF_OK else { throw Self.error(status, message) }
+        guard status == DOCORIENT_PDF_OK else { throw Self.error(status, message, "docorient_pdf_transform_contents") }
     }
 
     /// The document as a new file, every stream's data copied byte for byte. Stands for
@@ -101,13 +101,16 @@ struct PDFDocument: ~Copyable {
         var message = [CChar](repeating: 0, count: 512)
         let status = docorient_pdf_write(handle, &data, &length, &message, message.count)
         defer { docorient_pdf_free(data) }
-        guard status == DOCORIENT_PDF_OK else { throw Self.error(status, message) }
+        guard status == DOCORIENT_PDF_OK else { throw Self.error(status, message, "docorient_pdf_write") }
         guard let data else { return [] }
         return Array(UnsafeBufferPointer(start: data, count: length))
     }
 
-    private static func error(_ status: docorient_pdf_status, _ message: [CChar]) -> DocOrientError {
-        let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    /// The error for `status`, which `call` returned with `message` (qpdf's words, or the C
+    /// API's own where it stopped before qpdf): the cause of the errors that carry it.
+    private static func error(_ status: docorient_pdf_status, _ message: [CChar], _ call: String) -> DocOrientError {
+        let cause = DocOrientError.Cause.library(
+            call, message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
         switch status {
         case DOCORIENT_PDF_ENCRYPTED:
             return DocOrientError(
@@ -118,12 +121,13 @@ struct PDFDocument: ~Copyable {
             return DocOrientError(
                 .unsupportedFormat,
                 "the PDF is digitally signed; docorient leaves signed PDFs alone (a rewrite would break the signature)")
-        case DOCORIENT_PDF_LIMIT: return DocOrientError(.limitExceeded, "the PDF is over a limit: \(text)")
+        case DOCORIENT_PDF_LIMIT: return DocOrientError(.limitExceeded, "the PDF is over a limit", cause: cause)
         case DOCORIENT_PDF_MALFORMED:
             return DocOrientError(
                 .malformed,
-                "the PDF cannot be read without repairing it (\(text)); repair a copy first, e.g. qpdf in.pdf out.pdf")
-        default: return DocOrientError(.library, "qpdf failed: \(text)")
+                "the PDF cannot be read without repairing it (repair a copy first, e.g. qpdf in.pdf out.pdf)",
+                cause: cause)
+        default: return DocOrientError(.library, "qpdf failed", cause: cause)
         }
     }
 }

@@ -26,10 +26,11 @@ enum TurboJPEG {
 
         deinit { tjDestroy(raw) }
 
-        /// The handle's last error, for messages. Stands for `tjGetErrorStr2`.
-        var lastError: String {
-            guard let message = tjGetErrorStr2(raw) else { return "unknown TurboJPEG error" }
-            return String(cString: message)
+        /// `call` failed on this handle, and the handle's last error says why. Stands for
+        /// `tjGetErrorStr2`.
+        func cause(_ call: String) -> DocOrientError.Cause {
+            guard let message = tjGetErrorStr2(raw) else { return .library(call, "unknown TurboJPEG error") }
+            return .library(call, String(cString: message))
         }
     }
 
@@ -58,7 +59,9 @@ enum TurboJPEG {
         let rc = jpeg.withUnsafeBufferPointer {
             tjDecompressHeader3(handle.raw, $0.baseAddress, UInt($0.count), &w, &h, &subsamp, &colorspace)
         }
-        guard rc == 0 else { throw DocOrientError(.malformed, "JPEG header unreadable: \(handle.lastError)") }
+        guard rc == 0 else {
+            throw DocOrientError(.malformed, "JPEG header unreadable", cause: handle.cause("tjDecompressHeader3"))
+        }
         return (Int(w), Int(h), subsamp, colorspace)
     }
 
@@ -94,7 +97,9 @@ enum TurboJPEG {
                     handle.raw, src.baseAddress, UInt(src.count), rows, Int32(frame.width), Int32(pitch),
                     Int32(frame.height), Int32(TJPF_GRAY.rawValue), Int32(decodeFlags))
             }
-            guard status == 0 else { throw DocOrientError(.malformed, "JPEG data is corrupt: \(handle.lastError)") }
+            guard status == 0 else {
+                throw DocOrientError(.malformed, "JPEG data is corrupt", cause: handle.cause("tjDecompress2"))
+            }
         }
     }
 
@@ -141,7 +146,9 @@ enum TurboJPEG {
                     Int32(sh), Int32(format.rawValue), Int32(decodeFlags))
             }
         }
-        guard status == 0 else { throw DocOrientError(.malformed, "JPEG data is corrupt: \(handle.lastError)") }
+        guard status == 0 else {
+            throw DocOrientError(.malformed, "JPEG data is corrupt", cause: handle.cause("tjDecompress2"))
+        }
         if cmyk { return fromCMYK(pixels, width: sw, height: sh, rgb: rgb, inverted: isAdobe(jpeg)) }
         return Raster(width: sw, height: sh, channels: channels, pixels: pixels)
     }
@@ -181,7 +188,9 @@ enum TurboJPEG {
                     Int32(format.rawValue), Int32(TJFLAG_ACCURATEDCT | TJFLAG_STOPONWARNING))
             }
         }
-        guard status == 0 else { throw DocOrientError(.malformed, "JPEG data is corrupt: \(handle.lastError)") }
+        guard status == 0 else {
+            throw DocOrientError(.malformed, "JPEG data is corrupt", cause: handle.cause("tjDecompress2"))
+        }
         return Raster(width: Int(w), height: Int(h), channels: channels, pixels: pixels)
     }
 
@@ -211,7 +220,7 @@ enum TurboJPEG {
         }
         defer { if let dst { tjFree(dst) } }
         guard rc == 0, let dst else {
-            throw DocOrientError(.library, "JPEG encoding failed: \(handle.lastError)")
+            throw DocOrientError(.library, "JPEG encoding failed", cause: handle.cause("tjCompress2"))
         }
         return Array(UnsafeBufferPointer(start: dst, count: Int(size)))
     }
@@ -239,11 +248,11 @@ enum TurboJPEG {
         }
         defer { if let dst { tjFree(dst) } }
         guard rc == 0, let dst else {
-            let message = handle.lastError
-            if edges == .perfect, message.contains("perfect") {
-                throw DocOrientError(.imperfectTransform, "the transform would move partial MCU blocks (\(message))")
+            let cause = handle.cause("tjTransform")
+            if edges == .perfect, cause.message.contains("perfect") {
+                throw DocOrientError(.imperfectTransform, "the transform would move partial MCU blocks", cause: cause)
             }
-            throw DocOrientError(.library, "lossless transform failed: \(message)")
+            throw DocOrientError(.library, "lossless transform failed", cause: cause)
         }
         return Array(UnsafeBufferPointer(start: dst, count: Int(dstSize)))
     }

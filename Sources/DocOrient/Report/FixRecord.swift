@@ -33,6 +33,12 @@ public struct FixRecord: Sendable, Encodable, Equatable {
     public var reason: String?
     /// What kind of failure, when the verdict is `.error`.
     public var errorCode: DocOrientError.Code?
+    /// The system call or C library call that failed underneath, when the verdict is `.error` and
+    /// one did. JSON `error_cause`: `{"call", "errno", "message"}`, or null.
+    public var errorCause: DocOrientError.Cause?
+    /// The failure itself, when this record was failed with one (`fail`), so that `error` gives
+    /// it back whole.
+    private(set) var failure: DocOrientError?
     /// Every candidate orientation that was read, best first; empty when it failed before a decision.
     public var candidates: [CandidateScore]
     /// Which reader the answer rests on: the text (Tesseract) or, where the text did not decide,
@@ -81,18 +87,17 @@ public struct FixRecord: Sendable, Encodable, Equatable {
     mutating func fail(_ error: any Error) {
         verdict = .error
         action = .none
-        if let error = error as? DocOrientError {
-            reason = error.message
-            errorCode = error.code
-        } else {
-            reason = "\(error)"
-            errorCode = .library
-        }
+        let failure = error as? DocOrientError ?? DocOrientError(.library, "\(error)")
+        reason = failure.explanation
+        errorCode = failure.code
+        errorCause = failure.cause
+        self.failure = failure
     }
 
-    /// The failure as an error, nil unless the verdict is `.error`.
+    /// The failure as an error naming the record's file, nil unless the verdict is `.error`.
     public var error: DocOrientError? {
         guard verdict == .error else { return nil }
+        if let failure { return path.map(failure.at) ?? failure }
         return DocOrientError(errorCode ?? .library, reason ?? "unknown failure", path: path)
     }
 
@@ -115,6 +120,7 @@ public struct FixRecord: Sendable, Encodable, Equatable {
         case exifOrientation = "exif_orientation"
         case detectedOrientation = "detected_orientation"
         case errorCode = "error_code"
+        case errorCause = "error_cause"
         case decidedBy = "decided_by"
         case classifier
         case elapsedMilliseconds = "elapsed_ms"
@@ -149,6 +155,7 @@ public struct FixRecord: Sendable, Encodable, Equatable {
         try c.encode(action.rawValue, forKey: .action)
         try c.encode(reason, forKey: .reason)
         try c.encode(errorCode?.rawValue, forKey: .errorCode)
+        try c.encode(errorCause, forKey: .errorCause)
         var list = c.nestedUnkeyedContainer(forKey: .candidates)
         for candidate in candidates {
             var item = list.nestedContainer(keyedBy: CandidateKey.self)

@@ -27,6 +27,7 @@ public struct InspectRecord: Encodable, Sendable {
         case heifMirror = "heif_mirror"
         case heifBrand = "heif_brand"
         case errorCode = "error_code"
+        case errorCause = "error_cause"
     }
 
     /// Every key is always present; absent values are JSON null, so pipelines need no defaults.
@@ -49,8 +50,9 @@ public struct InspectRecord: Encodable, Sendable {
         try c.encode(m?.heifBrand, forKey: .heifBrand)
         try c.encode(m?.components, forKey: .components)
         try c.encode(m?.isProgressive, forKey: .progressive)
-        try c.encode(error?.message, forKey: .error)
+        try c.encode(error?.explanation, forKey: .error)
         try c.encode(error?.code.rawValue, forKey: .errorCode)
+        try c.encode(error?.cause, forKey: .errorCause)
     }
 
     /// The record as `docorient inspect` prints it, e.g. "scan.jpg: JPEG 4032x3024, EXIF 6 (rotate
@@ -58,7 +60,7 @@ public struct InspectRecord: Encodable, Sendable {
     /// HEIF: "photo.heic: HEIF 4032x3024 (brand heic), irot 3 (270 ccw), imir none, EXIF 1 (upright)
     /// (informational), displays as 6 (rotate 90 cw)".
     public var humanLine: String {
-        if let error { return "\(path): error: \(error.message)" }
+        if let error { return "\(path): error: \(error.explanation)" }
         guard let m = metadata else { return "\(path): no metadata" }
         func show(_ v: Int?) -> String {
             guard let v else { return "none" }

@@ -1,5 +1,8 @@
+import SystemPackage
+
 /// Reading whole files and replacing them atomically: the only place docorient touches the file system
-/// for image data. Its libc calls are `Syscalls`'.
+/// for image data. Its system calls go through swift-system (`FileDescriptor`, `Stat`), and those
+/// it lacks through `Syscalls`; a failed one becomes an `.io` error whose cause is its `Errno`.
 package enum FileIO {
     /// Files larger than this are refused before reading (no phone photo comes near it).
     package static let defaultMaxFileBytes = 512 * 1024 * 1024
@@ -8,26 +11,52 @@ package enum FileIO {
     /// - Throws: `.io` for a missing, unreadable or non-regular file (directory, FIFO, device),
     ///   `.limitExceeded` past `maxBytes`.
     package static func read(_ path: String, maxBytes: Int = defaultMaxFileBytes) throws -> [UInt8] {
-        guard let file = Syscalls.FileDescriptor.openForReading(path) else { throw ioError("cannot open", path: path) }
-        guard let status = file.status() else { throw ioError("cannot stat", path: path) }
-        guard status.kind == .regular else {
-            let kind = status.kind == .directory ? "a directory" : "not a regular file"
-            throw DocOrientError(.io, "\(kind), not an image file", path: path)
+        // Non-blocking, so that opening a FIFO does not wait for a writer (it is refused below).
+        let file = try systemCall("open", failing: "cannot open", path: path) {
+            try FileDescriptor.open(FilePath(path), .readOnly, options: [.nonBlocking, .closeOnExec])
         }
-        guard status.size <= maxBytes else {
-            throw DocOrientError(
-                .limitExceeded, "file is \(status.size) bytes, over the limit of \(maxBytes)", path: path)
+        return try systemCall("close", failing: "cannot close", path: path) {
+            try file.closeAfter {
+                let status = try systemCall("fstat", failing: "cannot stat", path: path) { try FileStatus(file) }
+                guard status.kind == .regular else {
+                    let kind = status.kind == .directory ? "a directory" : "not a regular file"
+                    throw DocOrientError(.io, "\(kind), not an image file", path: path)
+                }
+                guard status.size <= maxBytes else {
+                    throw DocOrientError(
+                        .limitExceeded, "file is \(status.size) bytes, over the limit of \(maxBytes)", path: path)
+                }
+                var bytes = [UInt8](repeating: 0, count: status.size)
+                let count = try systemCall("read", failing: "cannot read", path: path) { try readFully(file, &bytes) }
+                if count < bytes.count { bytes.removeLast(bytes.count - count) }  // the file shrank while being read
+                return bytes
+            }
         }
-        var bytes = [UInt8](repeating: 0, count: status.size)
-        guard let count = file.read(into: &bytes) else { throw ioError("cannot read", path: path) }
-        if count < bytes.count { bytes.removeLast(bytes.count - count) }  // the file shrank while being read
-        return bytes
+    }
+
+    /// Reads into `buffer` until it is full or the file ends (interrupted and would-block reads
+    /// retried): the number of bytes read.
+    private static func readFully(_ file: FileDescriptor, _ buffer: inout [UInt8]) throws -> Int {
+        var done = 0
+        while done < buffer.count {
+            let n: Int
+            do {
+                n = try buffer.withUnsafeMutableBytes {
+                    try file.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[done...]))
+                }
+            } catch Errno.resourceTemporarilyUnavailable {
+                continue
+            }
+            if n == 0 { break }
+            done += n
+        }
+        return done
     }
 
     /// Whether the file's permission bits allow nobody to write it. Checked explicitly because
     /// the atomic rename would otherwise replace a read-only file (and root passes `access`).
     package static func isReadOnly(_ path: String) -> Bool {
-        guard let st = Syscalls.status(path) else { return false }
+        guard let st = try? FileStatus(path) else { return false }
         return (st.permissions & 0o222) == 0
     }
 
@@ -45,39 +74,42 @@ package enum FileIO {
         let path = replacing ? Syscalls.resolvedPath(givenPath) ?? givenPath : givenPath
         let directory = parentDirectory(of: path)
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        let tempPath: String
+        let (file, tempPath) = try systemCall(
+            "mkstemp", failing: "cannot create a temporary file in \(directory)", path: path
+        ) { try Syscalls.makeTemporary(prefix: "\(directory)/.\(name).docorient-") }
         do {
-            guard let file = Syscalls.FileDescriptor.makeTemporary(prefix: "\(directory)/.\(name).docorient-") else {
-                throw ioError("cannot create a temporary file in \(directory)", path: path)
+            try systemCall("close", failing: "cannot close the new file", path: path) {
+                try file.closeAfter {
+                    try systemCall("write", failing: "cannot write the new file", path: path) {
+                        _ = try file.writeAll(bytes)
+                    }
+                    // Best effort: only root may give a file away, and a mode is kept where permitted.
+                    if let model = try? FileStatus(modeFrom ?? path) {
+                        try? Syscalls.setPermissions(file, model.permissions)
+                        try? Syscalls.setOwner(file, model.owner, group: model.group)
+                    } else if modeFrom == nil {
+                        try? Syscalls.setPermissions(file, 0o644)
+                    }
+                    try systemCall("fsync", failing: "cannot flush the new file to disk", path: path) {
+                        try Syscalls.sync(file)
+                    }
+                }
             }
-            tempPath = file.path
-            guard file.write(bytes) else {
-                let error = ioError("cannot write the new file", path: path)
-                _ = Syscalls.remove(tempPath)
-                throw error
+            if replacing, (try? FileStatus(path)) == nil {
+                throw DocOrientError(.io, "the file disappeared while docorient was working on it", path: path)
             }
-            if let model = Syscalls.status(modeFrom ?? path) {
-                file.setPermissions(model.permissions)
-                file.setOwner(model.owner, group: model.group)
-            } else if modeFrom == nil {
-                file.setPermissions(0o644)
+            try systemCall("rename", failing: "cannot replace the file", path: path) {
+                try Syscalls.rename(tempPath, to: path)
             }
-            guard file.sync() else {
-                let error = ioError("cannot flush the new file to disk", path: path)
-                _ = Syscalls.remove(tempPath)
-                throw error
-            }
-        }
-        if replacing, !Syscalls.exists(path) {
-            _ = Syscalls.remove(tempPath)
-            throw DocOrientError(.io, "the file disappeared while docorient was working on it", path: path)
-        }
-        guard Syscalls.rename(tempPath, to: path) else {
-            let error = ioError("cannot replace the file", path: path)
-            _ = Syscalls.remove(tempPath)
+        } catch {
+            try? Syscalls.remove(tempPath)
             throw error
         }
-        if let folder = Syscalls.FileDescriptor.openDirectory(directory) { _ = folder.sync() }
+        // The rename is in the folder's entries once the folder is flushed; the file is in place
+        // either way, so a folder that cannot be opened or flushed is no failure.
+        if let folder = try? FileDescriptor.open(FilePath(directory), .readOnly, options: [.directory, .closeOnExec]) {
+            _ = try? folder.closeAfter { try Syscalls.sync(folder) }
+        }
     }
 
     package static func parentDirectory(of path: String) -> String {
@@ -86,8 +118,16 @@ package enum FileIO {
         return dir.isEmpty ? "/" : dir
     }
 
-    /// An `.io` error saying `what` failed and why (the last failed call's `errno`).
-    static func ioError(_ what: String, path: String) -> DocOrientError {
-        DocOrientError(.io, "\(what): \(Syscalls.lastError)", path: path)
+    /// Runs `body`, which makes the system call `call` on `path`'s behalf; a failure of it (an
+    /// `Errno`) becomes an `.io` error saying `what` failed, with the call and its errno as the
+    /// cause. Any other error passes through.
+    private static func systemCall<R>(
+        _ call: String, failing what: String, path: String, _ body: () throws -> R
+    ) throws -> R {
+        do {
+            return try body()
+        } catch let errno as Errno {
+            throw DocOrientError(.io, what, path: path, cause: .systemCall(call, errno))
+        }
     }
 }
