@@ -92,6 +92,7 @@ def render(work: str, seed: int, pages: int, jobs: int) -> list[dict]:
             check=True,
             stdout=subprocess.DEVNULL,
         )
+    check_overlap(out)
     with open(manifest, newline="") as fh:
         rows = [r for r in csv.DictReader(fh) if r["split"] == "fit"]
     return [
@@ -105,13 +106,33 @@ def render(work: str, seed: int, pages: int, jobs: int) -> list[dict]:
     ]
 
 
+def check_overlap(folder: str) -> None:
+    """The independent check's overlap test (`../shared/heldout/check_overlap.py`, beside the
+    repository, as the corpus tests run it) on the training images: it fails on any image that
+    looks like one of the check's. Run once per folder (a marker file records it passed)."""
+    check = os.path.join(os.path.dirname(ROOT), "shared", "heldout", "check_overlap.py")
+    marker = os.path.join(folder, ".overlap-checked")
+    if os.path.exists(marker):
+        return
+    if not os.path.exists(check):
+        log(f"overlap: {check} is not here: the training images were not checked")
+        return
+    run = subprocess.run([sys.executable, check, folder], capture_output=True, text=True)
+    log("overlap: " + (run.stdout.strip().splitlines() or ["(no output)"])[-1])
+    if run.returncode != 0:
+        raise SystemExit(f"training images look like the independent check's: {run.stdout}{run.stderr}")
+    with open(marker, "w") as fh:
+        fh.write("passed\n")
+
+
 def photos(manifest: str, limit: int | None) -> list[dict]:
     """The training photos (Models/orientation/photos/manifest.csv, when present)."""
     if not os.path.exists(manifest):
         return []
+    base = os.path.dirname(manifest)
+    check_overlap(base)
     with open(manifest, newline="") as fh:
         rows = list(csv.DictReader(fh))
-    base = os.path.dirname(manifest)
     found = [
         {
             "path": os.path.join(base, r["file"]),

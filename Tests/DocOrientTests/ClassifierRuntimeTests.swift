@@ -48,7 +48,9 @@ import Testing
         #expect {
             try ClassifierEngine(modelPath: Self.model, runtime: other)
         } throws: { error in
-            (error as? DocOrientError)?.message.contains("is not onnxruntime (no OrtGetApiBase)") == true
+            let error = error as? DocOrientError
+            return error?.cause?.message.contains("is not onnxruntime (no OrtGetApiBase)") == true
+                && error?.explanation.contains("could not be loaded: ") == true
         }
     }
 
