@@ -6,7 +6,8 @@ the committed model answering as recorded.
   again, it resumes from its checkpoints and writes the same bytes (the same features give the same
   weights);
 - the committed model is the file README.md names (sha256), and docorient answers with it what
-  `recorded.json` holds, to 1e-4, in onnxruntime's library and in OpenCV's dnn module.
+  `recorded.json` holds, to 1e-4, in onnxruntime's library and in OpenCV's dnn module, and what
+  onnxruntime's Python binding answers on the squares docorient shows it.
 
 Run: python3 -m pytest -q Models/orientation (needs `swift build` first: .build/debug/docorient)
 """
@@ -80,3 +81,33 @@ def test_the_committed_model_answers_as_recorded(runtime):
         assert got["runtime"].startswith("onnxruntime" if runtime == "onnxruntime" else "opencv-dnn")
         assert np.allclose(got["rotations"], want["rotations"], atol=1e-4), name
         assert abs(got["nothing"] - want["nothing"]) < 1e-4, name
+
+
+@pytest.mark.parametrize("runtime", ["onnxruntime", "opencv"])
+def test_docorient_runs_the_model_as_onnxruntimes_python_binding_does(runtime, tmp_path):
+    """The squares docorient shows the model, run by onnxruntime's Python binding, give the five
+    probabilities docorient's runtime gave, to 1e-4 (as Models/classifier/test_classifier.py
+    checks for PP-LCNet)."""
+    import onnxruntime as ort
+
+    env = {k: v for k, v in os.environ.items() if k != "DOCORIENT_ONNXRUNTIME"}
+    if runtime == "opencv":
+        env["DOCORIENT_ONNXRUNTIME"] = "none"
+    files = [os.path.join(ROOT, name) for name in json.load(open(RECORDED))][:3]
+    run = subprocess.run(
+        [BINARY, "classify", "--classifier", MODEL, "--dump", str(tmp_path), *files],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+    )
+    assert run.returncode == 0, run.stderr
+    session = ort.InferenceSession(MODEL, providers=["CPUExecutionProvider"])
+    for line in run.stdout.splitlines():
+        got = json.loads(line)
+        squares = np.fromfile(
+            os.path.join(tmp_path, os.path.basename(got["path"]) + ".input.f32"), dtype="<f4"
+        ).reshape(-1, 3, 224, 224)
+        expected = session.run(None, {"x": squares})[0]
+        assert expected.shape == (len(squares), 5)
+        assert np.abs(expected - np.array(got["classes"], np.float32)).max() <= 1e-4, got["path"]
