@@ -64,23 +64,37 @@ def test_the_committed_model_is_the_one_its_readme_names():
         assert hashlib.sha256(fh.read()).hexdigest() == named
 
 
-@pytest.mark.parametrize("runtime", ["onnxruntime", "opencv"])
-def test_the_committed_model_answers_as_recorded(runtime):
+def recorded() -> dict:
     with open(RECORDED) as fh:
-        recorded = json.load(fh)
+        return json.load(fh)
+
+
+def classify(runtime: str, files: list[str], *options: str) -> list[dict]:
+    """`docorient classify --classifier MODEL` in `runtime` (onnxruntime's library, or OpenCV's dnn
+    module where DOCORIENT_ONNXRUNTIME is none): one record per file."""
     env = {k: v for k, v in os.environ.items() if k != "DOCORIENT_ONNXRUNTIME"}
     if runtime == "opencv":
         env["DOCORIENT_ONNXRUNTIME"] = "none"
-    files = [os.path.join(ROOT, name) for name in recorded]
     run = subprocess.run(
-        [BINARY, "classify", "--classifier", MODEL, *files], capture_output=True, text=True, timeout=300, env=env
+        [BINARY, "classify", "--classifier", MODEL, *options, *files],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
     )
     assert run.returncode == 0, run.stderr
-    for line, (name, want) in zip(run.stdout.splitlines(), recorded.items(), strict=True):
-        got = json.loads(line)
-        assert got["runtime"].startswith("onnxruntime" if runtime == "onnxruntime" else "opencv-dnn")
-        assert np.allclose(got["rotations"], want["rotations"], atol=1e-4), name
-        assert abs(got["nothing"] - want["nothing"]) < 1e-4, name
+    records = [json.loads(line) for line in run.stdout.splitlines()]
+    assert {r["runtime"].split()[0] for r in records} == {"onnxruntime" if runtime == "onnxruntime" else "opencv-dnn"}
+    return records
+
+
+@pytest.mark.parametrize("runtime", ["onnxruntime", "opencv"])
+def test_the_committed_model_answers_as_recorded(runtime):
+    want = recorded()
+    records = classify(runtime, [os.path.join(ROOT, name) for name in want])
+    for got, (name, expected) in zip(records, want.items(), strict=True):
+        assert np.allclose(got["rotations"], expected["rotations"], atol=1e-4), name
+        assert abs(got["nothing"] - expected["nothing"]) < 1e-4, name
 
 
 @pytest.mark.parametrize("runtime", ["onnxruntime", "opencv"])
@@ -90,21 +104,9 @@ def test_docorient_runs_the_model_as_onnxruntimes_python_binding_does(runtime, t
     checks for PP-LCNet)."""
     import onnxruntime as ort
 
-    env = {k: v for k, v in os.environ.items() if k != "DOCORIENT_ONNXRUNTIME"}
-    if runtime == "opencv":
-        env["DOCORIENT_ONNXRUNTIME"] = "none"
-    files = [os.path.join(ROOT, name) for name in json.load(open(RECORDED))][:3]
-    run = subprocess.run(
-        [BINARY, "classify", "--classifier", MODEL, "--dump", str(tmp_path), *files],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=env,
-    )
-    assert run.returncode == 0, run.stderr
+    files = [os.path.join(ROOT, name) for name in recorded()][:3]
     session = ort.InferenceSession(MODEL, providers=["CPUExecutionProvider"])
-    for line in run.stdout.splitlines():
-        got = json.loads(line)
+    for got in classify(runtime, files, "--dump", str(tmp_path)):
         squares = np.fromfile(
             os.path.join(tmp_path, os.path.basename(got["path"]) + ".input.f32"), dtype="<f4"
         ).reshape(-1, 3, 224, 224)
