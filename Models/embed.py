@@ -102,6 +102,7 @@ SECTIONS = {
             "narrowAt",
             "pageMarks",
             "confirmParts",
+            "confirmWords",
             "nothingAt",
         ],
     ),

@@ -170,6 +170,15 @@ struct ClassifierParameters: Sendable, Codable, Equatable {
     /// cannot read (handwriting, other scripts: eight lines of each of three candidates, then the
     /// windows and the page, took the slowest files to 4-5 s).
     var confirmParts: Int
+    /// ...and the page stage's coarse look at most this many recognition steps in each of them
+    /// (`page.maxWordsPerRead` otherwise): on handwriting and other scripts each look read 40-60
+    /// steps of junk, six looks (the paper, then the frame) a third to half of the work budget,
+    /// to answer with the classifier's rotation in the end. The smallest of 10, 20, 30, 40 and 50
+    /// at which no answer of the seed-23 fit part changes, neither its orientation nor the reader
+    /// that gave it (at 10, two page answers of the text became the classifier's); a mirror
+    /// found by the look reads better in its first steps (Benchmarks/orientation/RESULTS.md
+    /// "Session 25").
+    var confirmWords: Int
     /// At this probability or more that the image holds nothing to orient (from a model with that
     /// class, `ClassifierReading.nothing`), the answer is undecidable before Tesseract reads
     /// anything (`DecisionRules.seesNothing`): fitted by `docorient replay fit` as the lowest

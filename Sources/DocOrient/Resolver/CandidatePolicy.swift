@@ -79,7 +79,8 @@ struct Lead: Sendable, Equatable {
     /// the time spent on text Tesseract reads little of (handwriting, other scripts), and gave
     /// it five more ways to read junk that rivals the right rotation.
     var excludesOthers: Bool
-    /// Each stage reads at most `classifier.confirmParts` parts of those three: the classifier
+    /// Each stage reads at most `classifier.confirmParts` parts of those three (the page stage's
+    /// coarse look at most `classifier.confirmWords` recognition steps of each): the classifier
     /// would answer alone (`DecisionRules.answersAlone`), so the text need only confirm its
     /// rotation or contradict it with a mirror. Where it would not, the text must decide, and is
     /// read as deep as without the classifier (a handwritten note of the seed-23 held-out part,

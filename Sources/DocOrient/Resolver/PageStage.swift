@@ -24,6 +24,13 @@ struct PageStage {
 
     private var page: PageParameters { rules.calibration.page }
 
+    /// Most recognition steps of one read: `classifier.confirmWords` where the text need only
+    /// confirm the classifier's rotation or find its mirror (`Lead.confirmsOnly`),
+    /// `page.maxWordsPerRead` otherwise.
+    private var maxWords: Int {
+        lead?.confirmsOnly == true ? rules.calibration.classifier.confirmWords : page.maxWordsPerRead
+    }
+
     /// The look at the whole page before "no text" or "too little text": the region at
     /// `page.longSide` (1,200 pixels, never enlarged: a sign's letters, up to a sixth of the page,
     /// come out under 130 pixels high, and a line of body text, a sixtieth of it, over 13;
@@ -60,8 +67,7 @@ struct PageStage {
             guard look.evidence[o] == nil else { return }
             let view = try CandidateReader.display(try image.cloned(), as: o)
             do {
-                let words = try engine.recognize(
-                    view, mode: .sparseText, meter: meter, maxWords: page.maxWordsPerRead)
+                let words = try engine.recognize(view, mode: .sparseText, meter: meter, maxWords: maxWords)
                 look.evidence[o] = Evidence(words: words, weights: weights)
             } catch is WorkMeter.Exhausted {
                 look.starved.insert(o)

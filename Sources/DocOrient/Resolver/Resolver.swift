@@ -81,7 +81,9 @@ public final class Resolver: Sendable {
         let meter = WorkMeter(budget: budget ?? configuration.budget, signal: signal)
         try meter.checkCancellation()
         var stages = try Stages(resolver: self, imageBytes: imageBytes, metadata: metadata, prior: prior, meter: meter)
-        return try stages.run()
+        var trace = try stages.run()
+        trace.work = meter.work
+        return trace
     }
 
     /// The candidate policy every stage follows.
@@ -113,4 +115,6 @@ struct Trace: Sendable {
     var decision = Decision(orientation: nil, confidence: 0, margin: 0, reason: nil, candidates: [])
     /// What the rules weighed when the readers met (`Stages.finished`), for recordings.
     var arbitration: Arbitration?
+    /// The work units spent (`WorkMeter.work`: decoding, the classifier's squares, every read).
+    var work = 0
 }
