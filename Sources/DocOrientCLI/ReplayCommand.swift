@@ -78,7 +78,7 @@ struct ReplayCommand: ParsableCommand {
                 manifest (split fit or holdout; no split column: fit), the real set's stored variants \
                 (NAME.uT.EXT, as Benchmarks/orientation/bench.py --real-dir writes them) by the real \
                 manifest. Only the fit part is fitted on. Prints the fitted values as JSON (for \
-                Models/calibration.json), the floor narrowAt must stay above, and each part's \
+                Models/calibration.json), the floors narrowAt and pageMarks must stay above, and each part's \
                 answers with the text alone, as shipped and with the fitted values.
                 """)
 
@@ -132,6 +132,9 @@ struct ReplayCommand: ParsableCommand {
             print(
                 "narrowAt must exceed \(fit.narrowFloor(fitRows)): the classifier's highest probability for a "
                     + "rotation neither right nor on a mirrored page's axis, on the fit part")
+            print(
+                "pageMarks must exceed \(fit.pageMarksFloor(fitRows, nothingAt: fitted.nothingAt)): the most "
+                    + "letter-like marks of a hard negative of the fit part that the nothing guard leaves to the rules")
             for part in ["fit", "held out", "real"] {
                 guard let rows = parts[part] else { continue }
                 for (label, values) in [

@@ -92,6 +92,7 @@ struct ReplayCLITests {
         let values = try #require(JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Double])
         #expect(Set(values.keys) == ["nothingAt", "decideAloneAt", "aloneConfidence", "overruleAt", "ocrStandsAt"])
         #expect(fit.out.contains("narrowAt must exceed"))
+        #expect(fit.out.contains("pageMarks must exceed"))
         #expect(
             fit.out.contains("fit text alone: right") && fit.out.contains("fit as shipped: right")
                 && fit.out.contains("fit fitted: right"))

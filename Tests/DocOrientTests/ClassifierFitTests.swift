@@ -93,4 +93,29 @@ struct ClassifierFitTests {
         ]
         #expect(abs(ClassifierFit().narrowFloor(rows) - 0.72) < 1e-9)
     }
+
+    @Test func thePageMarksFloorIsTheMostMarksOfANegativeTheNothingGuardLeaves() {
+        func negative(_ name: String, marks: Int, nothing: Double?) -> ClassifierFit.Row {
+            var recording = Self.undecided(name, .identity, 0.8, marks: marks)
+            recording.nothing = nothing
+            return ClassifierFit.Row(recording: recording, truth: 1, decidable: false)
+        }
+        let rows = [
+            // A blank page whose paper texture made 52 marks, stopped by the guard: not counted.
+            negative("blank", marks: 52, nothing: 0.98),
+            negative("two words", marks: 30, nothing: 0.55),
+            negative("sign", marks: 8, nothing: 0.2),
+            // A page to orient with many marks: not a negative.
+            ClassifierFit.Row(recording: Self.undecided("page", .identity, 0.9, marks: 300), truth: 1, decidable: true),
+        ]
+        #expect(ClassifierFit().pageMarksFloor(rows, nothingAt: 0.97) == 30)
+        // From a model without the class (PP-LCNet), every negative counts.
+        #expect(
+            ClassifierFit().pageMarksFloor(
+                rows.map {
+                    var r = $0
+                    r.recording.nothing = nil
+                    return r
+                }, nothingAt: 0.97) == 52)
+    }
 }

@@ -6,10 +6,26 @@ extension Calibration {
     static let embedded = Calibration(
         version: 1,
         fittedWith: "python3 Models/fit.py resolver-exh-a2.jsonl --write (see Models/README.md)",
-        analysis: AnalysisParameters(probeLongSide: 1000, firstPassLongSide: 2000, minProbeTextHeight: 7, targetTextHeight: 22, minTextHeight: 18, maxTextHeight: 27, probeThreshold: 160, probeMaxThreshold: 185, convincingGlyphs: 50, convincingAxisRatio: 4.0, blurProbeThreshold: 140, maxUpscale: 3.0, windowThresholdBelowProbe: 10, windowMaxThreshold: 190),
+        analysis: AnalysisParameters(
+            probeLongSide: 1000, firstPassLongSide: 2000, minProbeTextHeight: 7, targetTextHeight: 22,
+            minTextHeight: 18, maxTextHeight: 27, probeThreshold: 160, probeMaxThreshold: 185, convincingGlyphs: 50,
+            convincingAxisRatio: 4.0, blurProbeThreshold: 140, maxUpscale: 3.0, windowThresholdBelowProbe: 10,
+            windowMaxThreshold: 190),
         scoring: ScoringWeights(minWordConfidence: 70, dictionaryWeight: 1.0),
-        cascade: CascadeParameters(minGlyphs: 12, windowSideInTextHeights: 16, windowMinGlyphs: 10, maxWindows: 3, windowParts: 2, maxLines: 8, earlyExitScore: 20, earlyExitRatio: 2.5, axisMinPairs: 10, axisMinRatio: 2.0, singleReadDictionaryWords: 5, singleReadDictionaryShare: 0.5, singleReadDictionaryCharacters: 30, singleReadDictionaryTellingWords: 1, singleReadTellingWords: 2, uprightnessOverTag: 8.0),
-        confidence: ConfidenceModel(intercept: -2.5529, bestScore: 2.7175, secondScore: -1.6911, margin: 0.0763, dictionaryWords: 0.1523, priorAgrees: 2.1099, priorDisagrees: -0.5998, decideAt: 0.61, minScore: 10, priorMargin: 0.15),
-        page: PageParameters(longSide: 1200, maxUpscale: 1.0, backgroundTile: 40, maxWordsPerRead: 60, earlyExitScore: 60, earlyExitRatio: 4.0, minScore: 20, minPlainWords: 1, mirrorMinDictionaryShare: 0.6, mirrorMinTellingWords: 1),
-        classifier: ClassifierParameters(centreShortSide: 256, textShortSide: 448, textSquares: 5, orderAt: 0.5, decideAloneAt: 0.89, aloneConfidence: 0.933, overruleAt: 2.0, ocrStandsAt: 0.9, narrowAt: 0.8, pageMarks: 53, confirmParts: 2, confirmWords: 20, nothingAt: 0.97))
+        cascade: CascadeParameters(
+            minGlyphs: 12, windowSideInTextHeights: 16, windowMinGlyphs: 10, maxWindows: 3, windowParts: 2, maxLines: 8,
+            earlyExitScore: 20, earlyExitRatio: 2.5, axisMinPairs: 10, axisMinRatio: 2.0, singleReadDictionaryWords: 5,
+            singleReadDictionaryShare: 0.5, singleReadDictionaryCharacters: 30, singleReadDictionaryTellingWords: 1,
+            singleReadTellingWords: 2, uprightnessOverTag: 8.0),
+        confidence: ConfidenceModel(
+            intercept: -2.5529, bestScore: 2.7175, secondScore: -1.6911, margin: 0.0763, dictionaryWords: 0.1523,
+            priorAgrees: 2.1099, priorDisagrees: -0.5998, decideAt: 0.61, minScore: 10, priorMargin: 0.15),
+        page: PageParameters(
+            longSide: 1200, maxUpscale: 1.0, backgroundTile: 40, maxWordsPerRead: 60, earlyExitScore: 60,
+            earlyExitRatio: 4.0, minScore: 20, minPlainWords: 1, mirrorMinDictionaryShare: 0.6, mirrorMinTellingWords: 1
+        ),
+        classifier: ClassifierParameters(
+            centreShortSide: 256, textShortSide: 448, textSquares: 5, orderAt: 0.5, decideAloneAt: 0.89,
+            aloneConfidence: 0.933, overruleAt: 2.0, ocrStandsAt: 0.9, narrowAt: 0.8, pageMarks: 31, confirmParts: 2,
+            confirmWords: 20, nothingAt: 0.97))
 }

@@ -160,8 +160,11 @@ struct ClassifierParameters: Sendable, Codable, Equatable {
     var narrowAt: Double
     /// On a page where the survey found this many letter-like marks or more, the classifier answers
     /// alone from `narrowAt` rather than `decideAloneAt`: more than any hard negative of the fit
-    /// part (a blank page's paper texture made 52; the two-word signs at most 30, and those the
-    /// classifier was sure of, 8 and 3), so a couple of words never gets there.
+    /// part that the nothing guard (`nothingAt`) leaves to the rules (the two-word signs made at
+    /// most 30, and those the classifier was sure of, 8 and 3), so a couple of words never gets
+    /// there; `docorient replay fit` prints that floor. With PP-LCNet, whose readings have no
+    /// nothing to orient, a blank page's paper texture (52 marks) held it at 53; the guard now
+    /// stops that page and the barcodes (up to 56) before any rule.
     var pageMarks: Int
     /// Where the classifier leaves the text its rotation alone (`narrowAt`), each stage reads at
     /// most this many parts (text lines, window parts) of it and of its mirrored twins: enough for

@@ -21,8 +21,8 @@ import Foundation
 ///
 /// What a replay cannot model: the reads themselves. The recordings hold what the stages read
 /// under the calibration they ran with, so narrowing (`narrowAt`), `confirmParts` and the early
-/// stop (`Stages.classifierStands`) are as recorded; `narrowFloor` says how far `narrowAt` is
-/// from the fit part's evidence.
+/// stop (`Stages.classifierStands`) are as recorded; `narrowFloor` and `pageMarksFloor` say how
+/// far `narrowAt` and `pageMarks` are from the fit part's evidence.
 package struct ClassifierFit: Sendable {
     /// One recording with its truth.
     package struct Row: Sendable {
@@ -230,5 +230,14 @@ package struct ClassifierFit: Sendable {
             let consistent = truth.isMirrored ? truth.quarterTurns % 2 == seen.quarterTurns % 2 : truth == seen
             return consistent ? worst : max(worst, reading.bestProbability)
         }
+    }
+
+    /// The most letter-like marks the survey found on a hard negative of `rows` that the nothing
+    /// guard leaves to the rules (its probability of nothing to orient under `nothingAt`, or no
+    /// such class): `pageMarks` must lie above it, since from there the classifier answers alone
+    /// at `narrowAt` rather than `decideAloneAt`. A negative the guard stops never reaches that
+    /// rule, whatever its paper texture or barcode made of marks.
+    package func pageMarksFloor(_ rows: [Row], nothingAt: Double) -> Int {
+        rows.filter { !$0.decidable && ($0.recording.nothing ?? 0) < nothingAt }.map(\.recording.marks).max() ?? 0
     }
 }
