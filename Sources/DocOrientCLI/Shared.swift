@@ -65,7 +65,7 @@ struct ResolverOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "The orientation classifier's model file (default: $DOCORIENT_MODELS, then /usr/share/docorient, then the source tree's Models/classifier).",
+            "The orientation classifier's model file (default: $DOCORIENT_MODELS, then /usr/share/docorient, then the source tree's Models/orientation).",
             valueName: "FILE"))
     var classifier: String?
 
