@@ -213,6 +213,21 @@ struct ResolverTests {
         #expect(confirming.work < readingOn.work - 50, "\(confirming.work) units, \(readingOn.work) reading on")
     }
 
+    /// Graph paper (Corpus/real 026): the coarse looks at the paper and at the whole frame read
+    /// not one confident word in the likelier pair, and stop there (`PageStage.readsNothing`).
+    /// Reading on, the frame's other pair and mirrored twins read one junk word each from the grid
+    /// (230 of the file's 385 work units), to the same undecidable answer.
+    @Test func aCoarseLookWhoseLikelierPairReadsNothingStopsThere() throws {
+        let url = ResolverSample.corpus.appendingPathComponent("real/026_other_graph_paper.jpg")
+        let bytes = [UInt8](try Data(contentsOf: url))
+        let trace = try SharedResolver.get().trace(
+            imageBytes: bytes, metadata: try ImageMetadata.read(bytes), prior: nil)
+        #expect(trace.decision.orientation == nil, "\(trace.decision)")
+        #expect(trace.decision.reason?.hasPrefix("no text found") == true, "\(trace.decision)")
+        #expect(trace.pageEvidence.count == 2, "read \(trace.pageEvidence.keys.map(\.exifValue).sorted())")
+        #expect(trace.pageEvidence.values.allSatisfy { $0.confidentWords == 0 })
+    }
+
     /// A handwritten letter (Corpus/real 103) shown as 8: read against the classifier's rotation
     /// alone, Tesseract's junk in its mirrored twin 7 came out at 0.953. A mirrored answer that
     /// does not read as words is read again against every rotation, and the classifier answers.
