@@ -121,16 +121,17 @@ struct PageStage {
         return concluded()
     }
 
-    /// Whether the look may stop after the likelier pair because neither of its candidates read a
-    /// single confident word: print at this scale shows some in a rotation of its axis or the
-    /// other's, and on the seed-23 fit part no look's later reads (the other pair, the mirrored
-    /// twins) read as many as an answer rests on (`DecisionRules.minConfidentWords`) after such a
-    /// pair: 3 of 21 read one or two. On junk (a drawing, a photo, a texture, print too small or
-    /// blurred for this scale) they cost four more reads of the whole page for nothing: 9% of the
-    /// fit part's work, 4-5% of the held-out part's and the real set's, 17% on photos with nothing
-    /// to orient, with no answer changed on any of them. Not where the classifier left its
-    /// rotation alone (`Lead.excludesOthers`): a mirrored sign may read only mirrored (Corpus/real
-    /// 132 as 7); nor in exhaustive mode, which reads everything.
+    /// Whether the look may stop after the likelier pair: neither of its candidates read a single
+    /// confident word. On the seed-23 fit part, after such a pair no later read of the look (the
+    /// other pair, the mirrored twins) read as many confident words as an answer rests on
+    /// (`DecisionRules.minConfidentWords`): 3 of 21 read one or two. On junk (a drawing, a photo, a
+    /// texture, print too small or blurred for this scale) those reads cost four more reads of the
+    /// whole page for nothing: 9% of the fit part's work, 4-5% of the held-out part's and the real
+    /// set's, 17% on photos with nothing to orient, with no answer changed on any of them. Not
+    /// where the classifier left its rotation alone (`Lead.excludesOthers`): a mirrored sign may
+    /// read only mirrored (Corpus/real 132 as 7); nor in exhaustive mode, which reads everything.
+    /// (The line and window cascade has no such stop: a silent first line is often a logo or a
+    /// mirrored line, and the next lines or the mirrored twins read the answer.)
     private func readsNothing(_ pair: [Orientation], of look: Look) -> Bool {
         !policy.exhaustive && lead?.excludesOthers != true
             && pair.allSatisfy { (look.evidence[$0]?.confidentWords ?? 0) == 0 }
