@@ -2,7 +2,7 @@
 """Score docorient and its peers on a corpus with known orientation, in one run.
 
     python3 Benchmarks/orientation/bench.py --manifest /tmp/bench-set/manifest.csv \
-        [--real Corpus/real/manifest.csv] --jsonl /tmp/bench.jsonl --markdown /tmp/bench.md \
+        [--real ../shared/real/manifest.csv] --jsonl /tmp/bench.jsonl --markdown /tmp/bench.md \
         [--peers tesseract-cli,osd-inprocess,leptonica,rapid,docorient] \
         [--docorient .build/release/docorient] [--limit N] [--jobs N]
 
@@ -476,7 +476,7 @@ def _generate_module():
 def real_entries(manifest, out_dir, limit=0, part="real", orientations=None):
     """Turn every file of the real set into its stored variants, written to out_dir.
 
-    Each file of Corpus/real is stored with its pixels in `upright_orientation` (1: upright)
+    Each file of the real set (../shared/real) is stored with its pixels in `upright_orientation` (1: upright)
     and no EXIF tag. A variant for EXIF value u holds the pixels that u's display transform
     shows upright, written with no EXIF tag (JPEG quality 92, or PNG when the source is PNG),
     so its truth is u and only the pixels tell it. `part` names the part (and the records' folder);
@@ -484,7 +484,8 @@ def real_entries(manifest, out_dir, limit=0, part="real", orientations=None):
     from PIL import Image
 
     g = _generate_module()
-    base = os.path.dirname(os.path.abspath(manifest))
+    from corpusgen.shared import manifest_file
+
     with open(manifest, newline="") as fh:
         rows = list(csv.DictReader(fh))
     if limit:
@@ -492,7 +493,7 @@ def real_entries(manifest, out_dir, limit=0, part="real", orientations=None):
     os.makedirs(out_dir, exist_ok=True)
     entries = []
     for r in rows:
-        src = os.path.join(base, r["file"])
+        src = manifest_file(manifest, r["file"])
         with Image.open(src) as im:
             im.load()
             is_png = im.format == "PNG"
@@ -526,7 +527,8 @@ def real_entries(manifest, out_dir, limit=0, part="real", orientations=None):
                     "capture": r.get("capture") or "",
                     "format": "png" if is_png else "jpeg",
                     "truth": u,
-                    "decidable": r["decidable"] == "1",
+                    # A manifest of photos with nothing to orient may have no decidable column.
+                    "decidable": r.get("decidable", "0") == "1",
                     "exif_orientation": None,
                 }
             )
@@ -1036,12 +1038,12 @@ def main(argv=None):
     )
     ap.add_argument(
         "--real",
-        help="manifest.csv of the real set (Corpus/real/manifest.csv): each file is "
+        help="manifest.csv of the real set (../shared/real/manifest.csv, beside the checkout): each file is "
         "stored in its four rotations and, for about a third, one mirrored orientation",
     )
     ap.add_argument(
         "--nothing",
-        help="manifest.csv of real photos with nothing to orient (Corpus/nothing/manifest.csv): each "
+        help="manifest.csv of real photos with nothing to orient (../shared/real/nothing/manifest.csv): each "
         "file as it is and turned upside down",
     )
     ap.add_argument(
@@ -1098,6 +1100,11 @@ def main(argv=None):
         if args.manifest:
             entries += generated_entries(args.manifest, args.limit)
             sources.append(args.manifest)
+        for option, given in (("--real", args.real), ("--nothing", args.nothing)):
+            if given and not os.path.exists(given):
+                print(f"[{option[2:]}] {given} is not here: that part is missing from this run", file=sys.stderr)
+        args.real = args.real if args.real and os.path.exists(args.real) else None
+        args.nothing = args.nothing if args.nothing and os.path.exists(args.nothing) else None
         if args.real:
             t0 = time.monotonic()
             real = real_entries(args.real, args.real_dir or os.path.join(tmp, "real"), args.limit)

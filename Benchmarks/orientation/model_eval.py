@@ -34,7 +34,9 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-REAL_MANIFEST = os.path.join(ROOT, "Corpus", "real", "manifest.csv")
+sys.path.insert(0, os.path.join(ROOT, "Corpus"))
+from corpusgen.shared import REAL_MANIFEST, manifest_file
+
 NONLATIN = {"zh", "ja", "ko", "hi", "ar", "ru", "el", "he", "th", "uk", "fa"}
 ROTATIONS = [1, 3, 6, 8]  # the order of classify's "rotations"
 # The rotations on a mirrored orientation's axis (its unmirrored twins show it turned the same way).
@@ -79,11 +81,9 @@ def files(args) -> list[dict]:
             )
     for extra in args.negatives or []:
         with open(extra, newline="") as fh:
-            base = os.path.dirname(os.path.abspath(extra))
             for r in csv.DictReader(fh):
-                out.append(
-                    {"path": os.path.join(base, r["file"]), "truth": 1, "decidable": False, "part": "nothing photos"}
-                )
+                path = manifest_file(extra, r["file"])
+                out.append({"path": path, "truth": 1, "decidable": False, "part": "nothing photos"})
     return out
 
 

@@ -14,7 +14,9 @@ import json
 import os
 import sys
 
-MANIFEST = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Corpus", "real", "manifest.csv")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Corpus"))
+from corpusgen.shared import REAL_MANIFEST as MANIFEST
+
 man = {r["file"]: r for r in csv.DictReader(open(MANIFEST))}
 NONLATIN = {"zh", "ja", "ko", "hi", "ar", "ru", "el", "he", "th", "uk", "fa"}
 

@@ -1,8 +1,9 @@
-"""Checks of the real document set in Corpus/real against its manifest.
+"""Checks of the real document set (`../shared/real`, beside the checkout) against its manifest.
 
 The benchmark turns each file into its rotations and trusts that the stored pixels are upright, so a
 file carrying an EXIF orientation, a file the manifest does not list, or a row without a licence makes
-every figure measured on the set wrong or the set unfit to ship. No network is needed.
+every figure measured on the set wrong or the set unfit to judge by. No network is needed. Where
+`../shared` is not beside the clone these tests skip, saying so (in CI they fail).
 
 Run: python3 -m pytest -q Corpus/tests/test_real.py
 """
@@ -11,12 +12,14 @@ import csv
 import hashlib
 import os
 import re
+import sys
 
 import pytest
 from PIL import Image
 
 CORPUS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-REAL = os.path.join(CORPUS, "real")
+sys.path.insert(0, CORPUS)
+from corpusgen.shared import REAL, require
 
 COLUMNS = [
     "file",
@@ -58,12 +61,13 @@ FORBIDDEN_SOURCES = {
     "mzucker/page_dewarp",
 }
 MAX_SIDE = 1600
-MAX_TOTAL_BYTES = 24_000_000
 MIN_ROWS = 60
 EXIF_ORIENTATION = 0x0112
 
 
 def read_rows():
+    if not os.path.exists(REAL):
+        return []
     with open(os.path.join(REAL, "manifest.csv"), newline="") as fh:
         reader = csv.DictReader(fh)
         assert reader.fieldnames == COLUMNS
@@ -71,10 +75,20 @@ def read_rows():
 
 
 ROWS = read_rows()
-IMAGE_FILES = sorted(f for f in os.listdir(REAL) if f.lower().endswith((".jpg", ".jpeg", ".png")))
+IMAGE_FILES = sorted(f for f in os.listdir(REAL) if f.lower().endswith((".jpg", ".jpeg", ".png"))) if ROWS else []
 
 
-def test_the_set_has_enough_rows_and_every_row_is_a_committed_file():
+@pytest.fixture(autouse=True)
+def real_set_here(request):
+    if request.node.name != "test_the_real_set_is_not_in_the_tree":
+        require(REAL)
+
+
+def test_the_real_set_is_not_in_the_tree():
+    assert not os.path.exists(os.path.join(CORPUS, "real")), "the real set lives in ../shared/real only"
+
+
+def test_the_set_has_enough_rows_and_every_row_is_a_file_of_the_set():
     assert len(ROWS) >= MIN_ROWS
     listed = [row["file"] for row in ROWS]
     assert len(set(listed)) == len(listed), "a file is listed twice"
@@ -124,9 +138,7 @@ def test_file_is_stored_upright_without_metadata_and_small(name):
         image.load()  # the whole file decodes, not only its header
 
 
-def test_the_set_fits_the_size_budget_and_holds_no_duplicates():
-    sizes = [os.path.getsize(os.path.join(REAL, name)) for name in IMAGE_FILES]
-    assert sum(sizes) < MAX_TOTAL_BYTES
+def test_the_set_holds_no_duplicates():
     digests = {}
     for name in IMAGE_FILES:
         with open(os.path.join(REAL, name), "rb") as fh:
@@ -135,11 +147,8 @@ def test_the_set_fits_the_size_budget_and_holds_no_duplicates():
         digests[digest] = name
 
 
-def test_every_source_is_credited_in_the_readme_with_its_licence_text_alongside():
-    with open(os.path.join(REAL, "README.md")) as fh:
-        readme = fh.read()
+def test_every_source_has_its_licence_text_alongside():
     licence_files = os.listdir(os.path.join(REAL, "LICENSES"))
     for source in sorted({row["source"] for row in ROWS}):
-        assert source in readme, f"{source} is not credited in README.md"
         slug = source.replace("/", "+").replace(":", "-")
         assert any(name.startswith(slug + "--") for name in licence_files), f"no licence text for {source}"

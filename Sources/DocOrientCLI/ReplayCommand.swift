@@ -14,7 +14,7 @@ struct ReplayCommand: ParsableCommand {
               docorient replay record Corpus/samples/*.jpg > samples.recordings.jsonl
               docorient replay record --without-nothing-guard SET/*.jpg > fit.jsonl
               docorient replay check samples.recordings.jsonl
-              docorient replay fit --manifest SET/manifest.csv --real-manifest Corpus/real/manifest.csv \\
+              docorient replay fit --manifest SET/manifest.csv --real-manifest ../shared/real/manifest.csv \\
                   fit.jsonl holdout.jsonl real.jsonl
             """,
         shouldDisplay: false,
@@ -85,7 +85,7 @@ struct ReplayCommand: ParsableCommand {
         @Option(help: ArgumentHelp("A generated set's manifest.csv (Corpus/generate.py).", valueName: "CSV"))
         var manifest: String
 
-        @Option(help: ArgumentHelp("The real set's manifest.csv (Corpus/real/manifest.csv).", valueName: "CSV"))
+        @Option(help: ArgumentHelp("The real set's manifest.csv (../shared/real/manifest.csv, beside the checkout).", valueName: "CSV"))
         var realManifest: String?
 
         @Argument(help: "Recordings (JSON lines of `docorient replay record`), any parts.")

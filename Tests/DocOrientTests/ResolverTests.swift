@@ -16,6 +16,10 @@ struct ResolverSample: CustomTestStringConvertible, Sendable {
     static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Corpus")
 
+    /// The real photos and scans beside the checkout (`../shared/real`); the tree never holds them.
+    static let realSet = corpus.deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("shared/real")
+
     /// The committed samples; empty (and the tests then fail) when the manifest is missing.
     static let all = load("samples")
     /// Generated files the resolver once got wrong (Corpus/regressions/README.md).
@@ -95,12 +99,12 @@ struct ResolverTests {
         #expect(decision.orientation?.exifValue == sample.upright, "\(decision)")
     }
 
-    /// An advert whose only text is light captions on dark panels over a photo (Corpus/real 091,
+    /// An advert whose only text is light captions on dark panels over a photo (real set 091,
     /// stored upright): read whatever the tag says. Before the coarse look retried lines inverted it
     /// was "no text found".
-    @Test(arguments: [nil, Orientation.rotate90, .rotate180])
+    @Test(RealSet.trait, arguments: [nil, Orientation.rotate90, .rotate180])
     func lightPrintOnDarkPanelsIsRead(tag: Orientation?) throws {
-        let url = ResolverSample.corpus.appendingPathComponent("real/091_poster_advert_photo.jpg")
+        let url = try RealSet.url("091_poster_advert_photo.jpg")
         let bytes = try [UInt8](Data(contentsOf: url))
         let decision = try SharedResolver.get().decide(
             imageBytes: bytes, metadata: try ImageMetadata.read(bytes), prior: tag)
@@ -110,7 +114,7 @@ struct ResolverTests {
     /// Inverted retries only where light print can be: a light-corrected page (paper at 200) with
     /// near-white marks over a word's strokes asks for them, one with a speck of glare does not,
     /// and so does the advert's page, whose captions read only inverted.
-    @Test func invertedRetriesAreAskedForWhereLightPrintCanBe() throws {
+    @Test(RealSet.trait) func invertedRetriesAreAskedForWhereLightPrintCanBe() throws {
         func page(whiteSide: Int) throws -> Pix {
             let page = try Pix.blank(width: 1200, height: 900, depth: 8)
             page.fill(gray: 200)
@@ -122,30 +126,30 @@ struct ResolverTests {
         #expect(try PageStage.mayHoldLightPrint(page(whiteSide: 12)))  // 144 pixels: a short word's strokes
         #expect(try !PageStage.mayHoldLightPrint(page(whiteSide: 6)))  // 36 pixels: a speck
         let bytes = try [UInt8](
-            Data(contentsOf: ResolverSample.corpus.appendingPathComponent("real/091_poster_advert_photo.jpg")))
+            Data(contentsOf: RealSet.url("091_poster_advert_photo.jpg")))
         let source = try GraySource(bytes: bytes, metadata: try ImageMetadata.read(bytes), maxPixels: 100_000_000)
         let advert = try SharedResolver.get().calibration.page.pageImage(
             source: source, paper: PixelBox(x: 0, y: 0, width: source.storedWidth, height: source.storedHeight))
         #expect(try PageStage.mayHoldLightPrint(advert))
     }
 
-    /// Street signs whose "paper" is a strip of the stone wall behind them (Corpus/real 048), and a
+    /// Street signs whose "paper" is a strip of the stone wall behind them (real set 048), and a
     /// licence plate whose paper leaves out its bottom line (077), both stored upright: read on the
     /// whole frame when the paper reads too little.
-    @Test(arguments: ["048_sign_paris_signs.jpg", "077_sign_alaska_plate.jpg"])
+    @Test(RealSet.trait, arguments: ["048_sign_paris_signs.jpg", "077_sign_alaska_plate.jpg"])
     func textOutsideThePaperFoundIsRead(file: String) throws {
-        let bytes = try [UInt8](Data(contentsOf: ResolverSample.corpus.appendingPathComponent("real/\(file)")))
+        let bytes = try [UInt8](Data(contentsOf: RealSet.url(file)))
         let decision = try SharedResolver.get().decide(
             imageBytes: bytes, metadata: try ImageMetadata.read(bytes), prior: .rotate270)
         #expect(decision.orientation == .identity, "\(decision)")
     }
 
-    /// A handwritten diagram (Corpus/real 007) stored so that it shows upright under orientation
+    /// A handwritten diagram (real set 007) stored so that it shows upright under orientation
     /// 8 spends the work budget in the coarse look, after its lines had read every candidate: the
     /// budget cut short a later stage, not the comparison, and the clear leader stands. Before,
     /// a candidate starved in the last stage counted as never read, and the answer was undecidable.
-    @Test func aCandidateReadInAnEarlierStageIsNotUnreadWhenALaterStageSpendsTheBudget() throws {
-        let url = ResolverSample.corpus.appendingPathComponent("real/007_handwriting_copernicus_diagram.png")
+    @Test(RealSet.trait) func aCandidateReadInAnEarlierStageIsNotUnreadWhenALaterStageSpendsTheBudget() throws {
+        let url = try RealSet.url("007_handwriting_copernicus_diagram.png")
         let shown = try #require(Orientation(exifValue: 8))
         let stored = try Pix.decode([UInt8](Data(contentsOf: url))).oriented(shown.inverse).encodedPNG()
         let decision = try SharedResolver.get().decide(
@@ -154,11 +158,11 @@ struct ResolverTests {
         #expect(decision.reason?.contains("work budget spent") == true, "\(decision)")
     }
 
-    /// A mirrored page (Corpus/real 043, a poem, shown flipped left to right) is settled by its
+    /// A mirrored page (real set 043, a poem, shown flipped left to right) is settled by its
     /// mirrored candidates at the first lines: within six reads. Before, the rotations were read
     /// every line deep first, and six reads left the answer undecidable ("work budget spent").
-    @Test func aMirroredPageIsReadMirroredAtItsFirstLines() throws {
-        let url = ResolverSample.corpus.appendingPathComponent("real/043_poster_tyger_poem.jpg")
+    @Test(RealSet.trait) func aMirroredPageIsReadMirroredAtItsFirstLines() throws {
+        let url = try RealSet.url("043_poster_tyger_poem.jpg")
         let shown = Orientation.flipHorizontal
         let stored = try Pix.decode([UInt8](Data(contentsOf: url))).oriented(shown.inverse).encodedPNG()
         let decision = try SharedResolver.get().decide(
@@ -167,38 +171,38 @@ struct ResolverTests {
         #expect(decision.orientation == shown, "\(decision)")
     }
 
-    /// Decides `file` of Corpus/real stored so that it shows upright under `shown`.
+    /// Decides `file` of the real set (`../shared/real`) stored so that it shows upright under `shown`.
     static func decideReal(_ file: String, shownAs shown: Orientation) throws -> Decision {
-        let url = ResolverSample.corpus.appendingPathComponent("real/\(file)")
+        let url = try RealSet.url(file)
         let stored = try Pix.decode([UInt8](Data(contentsOf: url))).oriented(shown.inverse).encodedPNG()
         return try SharedResolver.get().decide(imageBytes: stored, metadata: try ImageMetadata.read(stored), prior: nil)
     }
 
-    /// A warped newspaper sudoku (Corpus/real 027) whose grid Tesseract reads as text upside
+    /// A warped newspaper sudoku (real set 027) whose grid Tesseract reads as text upside
     /// down (3 at 0.985) and sideways: the classifier, sure of 1 (0.91), leaves the text its
     /// rotation and the two mirrored twins to read, and the answer is right.
-    @Test(arguments: [Orientation.identity, .rotate180])
+    @Test(RealSet.trait, arguments: [Orientation.identity, .rotate180])
     func aSureClassifierLeavesTheTextOnlyItsRotationToRead(shown: Orientation) throws {
         let decision = try Self.decideReal("027_newspaper_sudoku_warped.jpg", shownAs: shown)
         #expect(decision.orientation == shown, "\(decision)")
     }
 
-    /// A Hindi sign shown mirrored (Corpus/real 132 as 7), whose lines read nothing in any
+    /// A Hindi sign shown mirrored (real set 132 as 7), whose lines read nothing in any
     /// candidate: the coarse look reads the classifier's rotation (8, at 0.92) as nothing, and
     /// must still read its mirrored twins, where the sign reads. Answered 8 before it did.
-    @Test func aMirroredSignIsReadMirroredThoughTheClassifierNamesItsTwin() throws {
+    @Test(RealSet.trait) func aMirroredSignIsReadMirroredThoughTheClassifierNamesItsTwin() throws {
         let decision = try Self.decideReal("132_sign_hindi_metro_direction.jpg", shownAs: .transverse)
         #expect(decision.orientation == .transverse, "\(decision)")
     }
 
-    /// A handwritten will (Corpus/real 128) shown as 8, which Tesseract reads as junk in every
+    /// A handwritten will (real set 128) shown as 8, which Tesseract reads as junk in every
     /// candidate while the classifier is sure of 8: its coarse look need only confirm the
     /// classifier's rotation or find a mirror, and reads `classifier.confirmWords` recognition
     /// steps of each candidate rather than `page.maxWordsPerRead` (the paper, then the frame: six
     /// reads of 40-50 steps of junk). The same answer for less work (410 units -> 278 when
     /// measured, session 25).
-    @Test func aCoarseLookThatOnlyConfirmsTheClassifierReadsFewSteps() throws {
-        let url = ResolverSample.corpus.appendingPathComponent("real/128_handwriting_french_will_purple_ink.jpg")
+    @Test(RealSet.trait) func aCoarseLookThatOnlyConfirmsTheClassifierReadsFewSteps() throws {
+        let url = try RealSet.url("128_handwriting_french_will_purple_ink.jpg")
         let stored = try Pix.decode([UInt8](Data(contentsOf: url))).oriented(Orientation.rotate270.inverse)
             .encodedPNG()
         let metadata = try ImageMetadata.read(stored)
@@ -213,12 +217,12 @@ struct ResolverTests {
         #expect(confirming.work < readingOn.work - 50, "\(confirming.work) units, \(readingOn.work) reading on")
     }
 
-    /// Graph paper (Corpus/real 026): the coarse looks at the paper and at the whole frame read
+    /// Graph paper (real set 026): the coarse looks at the paper and at the whole frame read
     /// not one confident word in the likelier pair, and stop there (`PageStage.readsNothing`).
     /// Reading on, the frame's other pair and mirrored twins read one junk word each from the grid
     /// (230 of the file's 385 work units), to the same undecidable answer.
-    @Test func aCoarseLookWhoseLikelierPairReadsNothingStopsThere() throws {
-        let url = ResolverSample.corpus.appendingPathComponent("real/026_other_graph_paper.jpg")
+    @Test(RealSet.trait) func aCoarseLookWhoseLikelierPairReadsNothingStopsThere() throws {
+        let url = try RealSet.url("026_other_graph_paper.jpg")
         let bytes = [UInt8](try Data(contentsOf: url))
         let trace = try SharedResolver.get().trace(
             imageBytes: bytes, metadata: try ImageMetadata.read(bytes), prior: nil)
@@ -228,10 +232,10 @@ struct ResolverTests {
         #expect(trace.pageEvidence.values.allSatisfy { $0.confidentWords == 0 })
     }
 
-    /// A handwritten letter (Corpus/real 103) shown as 8: read against the classifier's rotation
+    /// A handwritten letter (real set 103) shown as 8: read against the classifier's rotation
     /// alone, Tesseract's junk in its mirrored twin 7 came out at 0.953. A mirrored answer that
     /// does not read as words is read again against every rotation, and the classifier answers.
-    @Test func mirroredJunkIsNotAnsweredAgainstTheClassifiersRotationAlone() throws {
+    @Test(RealSet.trait) func mirroredJunkIsNotAnsweredAgainstTheClassifiersRotationAlone() throws {
         let decision = try Self.decideReal("103_handwriting_family_letter_1879.jpg", shownAs: .rotate270)
         #expect(decision.orientation == .rotate270, "\(decision)")
         #expect(decision.decidedBy == .classifier, "\(decision)")
@@ -461,5 +465,20 @@ struct ResolverTests {
         let url = ResolverSample.corpus.deletingLastPathComponent().appendingPathComponent("Models/calibration.json")
         let decoded = try JSONDecoder().decode(Calibration.self, from: Data(contentsOf: url))
         #expect(decoded == Calibration.embedded, "run python3 Models/embed.py after editing Models/calibration.json")
+    }
+}
+
+/// The tests that read `../shared/real`: they run where it is beside the checkout, and in CI (where
+/// its absence fails them); elsewhere they are skipped, saying so.
+enum RealSet {
+    static let isHere = FileManager.default.fileExists(atPath: ResolverSample.realSet.path)
+    static let runs = isHere || ProcessInfo.processInfo.environment["CI"] != nil
+    static let trait = ConditionTrait.enabled(
+        if: runs, "\(ResolverSample.realSet.path) not found: shared/ is not beside this clone")
+
+    /// The file of the real set named `file`.
+    static func url(_ file: String) throws -> URL {
+        try #require(isHere, "\(ResolverSample.realSet.path) is missing: CI lays shared/ beside the clone")
+        return ResolverSample.realSet.appendingPathComponent(file)
     }
 }
