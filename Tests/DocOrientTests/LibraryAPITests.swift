@@ -67,20 +67,22 @@ struct LibraryAPITests {
         #expect(fixer.resolver.pool.engineCount <= 2)
     }
 
+    /// An engine idle for the timeout is freed, and the next call loads one again. Told by events
+    /// (engines made, engines alive), never by how fast this machine is: under load the warmed-up
+    /// engine may already be gone when the first check runs.
     @Test func idleEnginesAreFreed() async throws {
         var configuration = ResolverConfiguration()
         configuration.engineIdleTimeout = .milliseconds(100)
         let resolver = try Resolver(configuration: configuration)
-        #expect(resolver.pool.engineCount == 1, "warmed up")
+        #expect(resolver.pool.enginesMade == 1, "warmed up")
         var waited = Duration.zero
-        while resolver.pool.engineCount > 0, waited < .seconds(10) {
+        while resolver.pool.engineCount > 0, waited < .seconds(60) {
             try await Task.sleep(for: .milliseconds(50))
             waited += .milliseconds(50)
         }
-        #expect(resolver.pool.engineCount == 0)
-        // and the next call loads one again
+        #expect(resolver.pool.engineCount == 0, "freed after \(waited)")
         _ = try resolver.decide(try Self.sample("0003_letter.jpg"))
-        #expect(resolver.pool.engineCount == 1)
+        #expect(resolver.pool.enginesMade == 2, "the next call loaded one again")
     }
 
     @Test func aSpentBudgetAnswersFromWhatWasReadOrSaysSoAndTheSameEveryTime() throws {

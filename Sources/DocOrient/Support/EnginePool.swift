@@ -14,6 +14,7 @@ final class EnginePool<Engine: AnyObject>: @unchecked Sendable {
     private let make: @Sendable () throws -> Engine
     private var idle: [(engine: Engine, since: ContinuousClock.Instant)] = []
     private var alive = 0
+    private var made = 0
     private var trimScheduled = false
 
     /// A pool of at most `capacity` engines, each made by `make` when first needed.
@@ -38,6 +39,14 @@ final class EnginePool<Engine: AnyObject>: @unchecked Sendable {
         return alive
     }
 
+    /// Engines made since the pool was, freed ones included: how a test tells that a call loaded
+    /// a model, whatever the idle timeout freed meanwhile.
+    var enginesMade: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return made
+    }
+
     /// Engines waiting to be lent.
     var idleCount: Int {
         condition.lock()
@@ -58,12 +67,14 @@ final class EnginePool<Engine: AnyObject>: @unchecked Sendable {
             return entry.engine
         }
         alive += 1
+        made += 1
         condition.unlock()
         do {
             return try make()
         } catch {
             condition.lock()
             alive -= 1
+            made -= 1
             condition.signal()
             condition.unlock()
             throw error
