@@ -665,6 +665,15 @@ extension OpenAPIDocument {
                       "type": "number"
                     }
                   },
+                  "nothing": {
+                    "type": "number",
+                    "nullable": true,
+                    "description": "The orientation classifier's probability that the image holds nothing to orient (a blank page, a photo without text, a word or two); null when it did not look"
+                  },
+                  "work": {
+                    "type": "integer",
+                    "description": "The work units the resolver spent on the file (the decode, the classifier's squares, every read): what --max-work bounds"
+                  },
                   "elapsed_ms": {
                     "type": "number"
                   }

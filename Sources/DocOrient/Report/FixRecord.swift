@@ -47,6 +47,11 @@ public struct FixRecord: Sendable, Encodable, Equatable {
     /// The orientation classifier's probability of each rotation (1, 3, 6, 8); empty when it did
     /// not look. JSON `classifier`, an object keyed by the EXIF value.
     public var classifier: [Orientation: Double] = [:]
+    /// The orientation classifier's probability that the image holds nothing to orient; nil from a
+    /// model without that class or when it did not look. JSON `nothing`, to 4 digits.
+    public var nothing: Double?
+    /// The work units the resolver spent (`WorkBudget`): what `--max-work` bounds. JSON `work`.
+    public var work = 0
     /// Wall-clock time for this file, in milliseconds: reading, deciding and writing for a file,
     /// deciding and rewriting for an image in memory. JSON `elapsed_ms`, to 0.1 ms.
     public var elapsedMilliseconds: Double
@@ -75,6 +80,8 @@ public struct FixRecord: Sendable, Encodable, Equatable {
         candidates = decision.candidates
         decidedBy = decision.decidedBy
         classifier = decision.classifier
+        nothing = decision.nothing
+        work = decision.work
         reason = decision.reason
         switch (decision.orientation, original) {
         case (nil, _): verdict = .undecidable
@@ -122,7 +129,7 @@ public struct FixRecord: Sendable, Encodable, Equatable {
         case errorCode = "error_code"
         case errorCause = "error_cause"
         case decidedBy = "decided_by"
-        case classifier
+        case classifier, nothing, work
         case elapsedMilliseconds = "elapsed_ms"
     }
 
@@ -169,6 +176,8 @@ public struct FixRecord: Sendable, Encodable, Equatable {
         for (o, p) in classifier.sorted(by: { $0.key.exifValue < $1.key.exifValue }) {
             try probabilities.encode(rounded(p, 4), forKey: ExifKey(o))
         }
+        try c.encode(nothing.map { rounded($0, 4) }, forKey: .nothing)
+        try c.encode(work, forKey: .work)
         try c.encode(rounded(elapsedMilliseconds, 1), forKey: .elapsedMilliseconds)
     }
 

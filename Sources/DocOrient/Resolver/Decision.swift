@@ -47,6 +47,12 @@ public struct Decision: Sendable, Equatable {
     /// The orientation classifier's probability of each rotation (1, 3, 6, 8); empty when it did
     /// not look. It cannot name a mirrored orientation.
     public var classifier: [Orientation: Double] = [:]
+    /// The orientation classifier's probability that the image holds nothing to orient; nil from
+    /// a model without that class, or when it did not look.
+    public var nothing: Double?
+    /// The work units spent on the decision (`WorkBudget`: the decode, the classifier's squares,
+    /// every read); 0 where the decision was not the resolver's own.
+    public var work = 0
 
     /// A decision as the resolver makes it: a nil `orientation` means undecidable, and `reason` says why.
     public init(

@@ -83,6 +83,7 @@ public final class Resolver: Sendable {
         var stages = try Stages(resolver: self, imageBytes: imageBytes, metadata: metadata, prior: prior, meter: meter)
         var trace = try stages.run()
         trace.work = meter.work
+        trace.decision.work = meter.work
         return trace
     }
 
