@@ -27,6 +27,9 @@ Peers (each runs in its own subprocess, so peak memory is per peer):
                  anything, so its time is what docorient spends on a file before the first read
                  (decode, survey, the text lines found, the classifier's squares). A floor for
                  any design in which Tesseract confirms: its answers are not the product's.
+  docorient-baseline  the same as docorient with another build (`--baseline BINARY`) and, with
+                 `--baseline-models DIR`, another orientation model (DOCORIENT_MODELS): before and
+                 after a change, in the same run.
 A HEIC row (Corpus/generate.py --heic: `format` heic, a `twin:NAME.jpg` token) is read as
 HEIC by docorient only; the other peers are given its JPEG twin (the same stored pixels).
 
@@ -67,10 +70,18 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-ALL_PEERS = ["tesseract-cli", "osd-inprocess", "leptonica", "rapid", "docorient", "docorient-floor"]
+ALL_PEERS = [
+    "tesseract-cli",
+    "osd-inprocess",
+    "leptonica",
+    "rapid",
+    "docorient",
+    "docorient-floor",
+    "docorient-baseline",
+]
 DEFAULT_PEERS = ["tesseract-cli", "osd-inprocess", "leptonica", "rapid", "docorient"]
 # The peers that run the docorient binary.
-DOCORIENT_PEERS = {"docorient", "docorient-floor"}
+DOCORIENT_PEERS = {"docorient", "docorient-floor", "docorient-baseline"}
 TESSDATA = os.environ.get("TESSDATA_PREFIX", "/usr/share/tesseract-ocr/5/tessdata")
 MIRROR_CONF = 5.0  # Leptonica's own guidance: |conf| > 5 is a decision
 
@@ -314,6 +325,7 @@ PEER_FUNCS = {
     "docorient-floor": lambda files, jobs, binary=None: peer_docorient(
         files, jobs, binary, options=("--max-work", "1")
     ),
+    "docorient-baseline": peer_docorient,
 }
 
 # ---------------------------------------------------------------------------
@@ -355,9 +367,13 @@ def run_peer(peer, files, args, tmp):
         "--jobs",
         str(args.jobs if peer == "tesseract-cli" else 1),
     ]
-    if peer in DOCORIENT_PEERS:
-        cmd += ["--docorient", args.docorient]
     env = dict(os.environ)
+    if peer == "docorient-baseline":
+        cmd += ["--docorient", args.baseline]
+        if args.baseline_models:
+            env["DOCORIENT_MODELS"] = args.baseline_models
+    elif peer in DOCORIENT_PEERS:
+        cmd += ["--docorient", args.docorient]
     env["OMP_THREAD_LIMIT"] = str(args.omp_threads)  # libgomp reads it at load time
     t0 = time.monotonic()
     p = subprocess.run(cmd, env=env, stderr=subprocess.PIPE, text=True)
@@ -1051,6 +1067,10 @@ def main(argv=None):
         help="write the real set's stored variants here and keep them "
         "(default: a temporary folder, deleted after the run)",
     )
+    ap.add_argument("--baseline", help="the docorient-baseline peer's binary (another build, for before and after)")
+    ap.add_argument(
+        "--baseline-models", help="the docorient-baseline peer's orientation model folder (DOCORIENT_MODELS)"
+    )
     ap.add_argument("--jsonl", help="write per-file results here (JSON Lines)")
     ap.add_argument("--peers", default=",".join(DEFAULT_PEERS), help="comma-separated: " + ",".join(ALL_PEERS))
     ap.add_argument(
@@ -1086,8 +1106,10 @@ def main(argv=None):
     for p in peers:
         if p not in PEER_FUNCS:
             ap.error(f"unknown peer {p}; known: {', '.join(ALL_PEERS)}")
+    if "docorient-baseline" in peers and not (args.baseline and os.access(args.baseline, os.X_OK)):
+        ap.error("the docorient-baseline peer needs --baseline BINARY (another docorient build)")
     if DOCORIENT_PEERS & set(peers) and not (os.path.isfile(args.docorient) and os.access(args.docorient, os.X_OK)):
-        for p in DOCORIENT_PEERS & set(peers):
+        for p in (DOCORIENT_PEERS - {"docorient-baseline"}) & set(peers):
             print(
                 f"[{p}] skipped: binary {args.docorient} not found (build it, then pass --docorient PATH)",
                 file=sys.stderr,
