@@ -4,7 +4,7 @@ blur, noise."""
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter
@@ -87,6 +87,7 @@ class Shot:
     motion: float = 0.0  # motion blur length as a fraction of the body text size
     fixed_frame: bool = False  # keep the frame size; grow only the page's share of it
     legible_full: bool = False  # judge legibility at full resolution (page small in a big frame)
+    pen_marks: bool = False  # circles and underlines drawn by hand over lines of print (pen_marks)
 
 
 def photograph(doc: Doc, shot: Shot, rng, undecidable: bool) -> tuple:
@@ -313,7 +314,7 @@ def motion_blur(img: Image.Image, length: float, angle: float) -> Image.Image:
 
 # Capture profiles (the --captures axis).  "flat" is the original camera; the
 # others change it after random_shot, drawing only from the file's Generator.
-CAPTURES = ["flat", "handheld", "curled", "shadowed", "blurred", "lowq", "distant"]
+CAPTURES = ["flat", "handheld", "curled", "shadowed", "blurred", "lowq", "distant", "penmarks"]
 CAPTURE_WEIGHTS = [
     ("flat", 0.28),
     ("handheld", 0.16),
@@ -323,6 +324,9 @@ CAPTURE_WEIGHTS = [
     ("lowq", 0.11),
     ("distant", 0.12),
 ]
+# Profiles made only when --captures names them: the default plan (and every set made without
+# them) stays as it was.
+OPT_IN_CAPTURES = [("penmarks", 0.1)]
 FRAME_12MP, FRAME_2MP = 4032, 1632  # 4032x3024 and 1632x1224
 
 
@@ -353,6 +357,8 @@ def apply_capture(shot: Shot, capture: str, rng, kind: str) -> Shot:
         shot.long_side = FRAME_2MP
         shot.fixed_frame = True
         shot.noise = float(rng.uniform(4.0, 9.0))
+    elif capture == "penmarks":  # a flat shot of a page someone went over with a pen
+        shot.pen_marks = True
     elif capture == "distant":  # the page small in a 12 MP frame, legible at full resolution
         shot.long_side = FRAME_12MP
         shot.occupancy = float(rng.uniform(0.28, 0.45))
@@ -402,3 +408,49 @@ def random_shot(rng, kind: str, mild: bool) -> Shot:
         rng.uniform(0.0, 0.35),
         int(rng.integers(70, 96)),
     )
+
+
+def pen_marks(doc: Doc, rng) -> Doc:
+    """`doc` with lines of its print gone over by hand with a pen: two to four lines circled by a
+    loose ellipse (its ends overlapping, its radius wobbling) or underlined, as someone checking a
+    receipt does. The marks are ink as dark as print but in no orientation: a reader that takes
+    their strokes for letters reads junk, in any candidate. Tags `pen:N`."""
+    a = np.asarray(doc.image)
+    inked = (a < 128).sum(axis=1) > max(2, a.shape[1] // 200)
+    bands, start = [], None
+    for y, on in enumerate(list(inked) + [False]):
+        if on and start is None:
+            start = y
+        elif not on and start is not None:
+            if y - start >= max(4, doc.body_px * 0.4):
+                bands.append((start, y))
+            start = None
+    if not bands:
+        return doc
+    image = doc.image.copy()
+    draw = ImageDraw.Draw(image)
+    width = max(2, int(round(doc.body_px * rng.uniform(0.08, 0.16))))
+    ink = int(rng.integers(30, 110))
+    chosen = rng.permutation(len(bands))[: int(rng.integers(2, 5))]
+    for b in sorted(int(i) for i in chosen):
+        y0, y1 = bands[b]
+        cols = np.flatnonzero((a[y0:y1] < 128).any(axis=0))
+        x0, x1 = int(cols[0]), int(cols[-1])
+        if rng.random() < 0.35:  # a line across under the print, a little wavy
+            y = y1 + width + rng.uniform(0, doc.body_px * 0.2)
+            xs = np.linspace(x0 - rng.uniform(0, 20), x1 + rng.uniform(0, 20), 24)
+            ys = y + np.cumsum(rng.normal(0, 0.6, len(xs))) + rng.uniform(-1, 1) * np.linspace(0, 6, len(xs))
+            draw.line(list(zip(xs.tolist(), ys.tolist())), fill=ink, width=width, joint="curve")
+            continue
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        rx = (x1 - x0) / 2 + doc.body_px * rng.uniform(0.4, 1.2)
+        ry = (y1 - y0) / 2 + doc.body_px * rng.uniform(0.4, 0.9)
+        turns = rng.uniform(1.05, 1.3)  # the pen overshoots where it started
+        t = np.linspace(0, 2 * math.pi * turns, 90) + rng.uniform(0, 2 * math.pi)
+        wobble = 1 + np.cumsum(rng.normal(0, 0.012, len(t)))
+        tilt = math.radians(rng.uniform(-4, 4))
+        ex, ey = rx * wobble * np.cos(t), ry * wobble * np.sin(t)
+        xs = cx + ex * math.cos(tilt) - ey * math.sin(tilt)
+        ys = cy + ex * math.sin(tilt) + ey * math.cos(tilt)
+        draw.line(list(zip(xs.tolist(), ys.tolist())), fill=ink, width=width, joint="curve")
+    return replace(doc, image=image, tags=doc.tags + [f"pen:{len(chosen)}"])

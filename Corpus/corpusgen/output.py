@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image, ImageFilter
 
-from .capture import apply_capture, photograph, random_shot
+from .capture import apply_capture, pen_marks, photograph, random_shot
 from .fonts import FAMILY_BY_NAME, LEGACY_FAMILY, family_override
 from .kinds import DOC_MAKERS, NEW_MAKERS, UNDECIDABLE, is_decidable
 from .layouts import apply_printer
@@ -118,6 +118,8 @@ def make_file(spec: Spec, out_dir: str) -> dict:
                 doc = DOC_MAKERS[kind](rng)
         if fam is not None and (fam.effect or kind in ("dotmatrix", "thermal")):
             doc = apply_printer(doc, fam, kind, rng)
+        if shot.pen_marks and not undecidable:
+            doc = pen_marks(doc, rng)
         source = doc.source
         doc_family = doc.family
         upright, tags, corners = photograph(doc, shot, rng, undecidable)

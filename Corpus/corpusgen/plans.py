@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from .capture import CAPTURE_WEIGHTS, CAPTURES
+from .capture import CAPTURE_WEIGHTS, CAPTURES, OPT_IN_CAPTURES
 from .fonts import FAMILIES, FAMILY_BY_NAME, FONT_CLASSES
 from .kinds import KIND_CLASSES, UNDECIDABLE, families_for
 from .output import Spec
@@ -91,7 +91,11 @@ def bench_plan(
         raise SystemExit("no kind is left: no chosen font family fits any chosen kind")
     total = sum(w for _, w in kind_w)
     kind_w = [(k, w / total) for k, w in kind_w]
-    cap_w = [(c, w) for c, w in CAPTURE_WEIGHTS if not captures or c in captures]
+    cap_w = [
+        (c, w)
+        for c, w in CAPTURE_WEIGHTS + OPT_IN_CAPTURES
+        if (c in captures if captures else (c, w) in CAPTURE_WEIGHTS)
+    ]
     total = sum(w for _, w in cap_w)
     cap_w = [(c, w / total) for c, w in cap_w]
     rng = np.random.default_rng([seed, 0xC0FFEE])
