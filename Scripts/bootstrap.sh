@@ -28,6 +28,9 @@ apt_packages=(
   # The Debian package and its clean-root test (Scripts/package-deb.sh, Tests/Package): dpkg-shlibdeps,
   # lintian, a minimal bookworm root, man to render its pages, systemd-analyze for the unit, the image.
   dpkg-dev lintian mmdebstrap man-db systemd umoci jq
+  # The orientation model's script pages (Models/orientation/train.py): Chinese, Japanese and Korean
+  # letters (the other scripts are in fonts-noto-core, Corpus/apt-packages.txt).
+  fonts-wqy-microhei
 )
 while read -r line; do
   line=${line%%#*}; line=${line// /}

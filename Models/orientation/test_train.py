@@ -1,10 +1,10 @@
-"""docorient's orientation model 2: the training script's real code path on a handful of pages, and
-the committed model answering as recorded.
+"""docorient's orientation model 3: the training script's real code path on a handful of photos and
+pages, and the committed model answering as recorded.
 
-- `train.py` renders a few pages, poses them, has docorient cut their squares, trains a few steps
-  and writes an ONNX file that onnxruntime loads and that answers five classes a square; run
-  again, it resumes from its checkpoints and writes the same bytes (the same features give the same
-  weights);
+- `train.py` takes a few training photos (`../shared/train`), renders a few pages and script pages,
+  makes their phone captures, has docorient cut their squares, runs them through the frozen part,
+  trains the tail for an epoch and writes an ONNX file that onnxruntime loads and that answers five
+  classes a square; run again, it resumes from its checkpoints and writes the same bytes;
 - the committed model is the file README.md names (sha256), and docorient answers with it what
   `recorded.json` holds, to 1e-4, in onnxruntime's library and in OpenCV's dnn module, and what
   onnxruntime's Python binding answers on the squares docorient shows it.
@@ -34,7 +34,8 @@ pytestmark = pytest.mark.skipif(not os.access(BINARY, os.X_OK), reason="build fi
 def train(work, out, *extra):
     return subprocess.run(
         [sys.executable, os.path.join(HERE, "train.py"), "--docorient", BINARY, "--work", str(work), "--out", str(out)]
-        + ["--pages", "6", "--photos", "2", "--steps", "30", "--jobs", "2", *extra],
+        + ["--pages", "4", "--scripts", "2", "--photos", "3", "--phone", "1", "--epochs", "1", "--batch", "8"]
+        + ["--jobs", "2", *extra],
         capture_output=True,
         text=True,
         timeout=900,
@@ -44,6 +45,10 @@ def train(work, out, *extra):
 def test_the_training_script_trains_exports_and_resumes_to_the_same_bytes(tmp_path):
     import onnxruntime as ort
 
+    sys.path.insert(0, os.path.join(ROOT, "Corpus"))
+    from corpusgen.shared import TRAIN, require
+
+    require(TRAIN)
     first = train(tmp_path / "work", tmp_path / "model.onnx")
     assert first.returncode == 0, first.stderr[-2000:]
     assert "wrote" in first.stdout and "sha256" in first.stdout
@@ -53,7 +58,7 @@ def test_the_training_script_trains_exports_and_resumes_to_the_same_bytes(tmp_pa
     assert np.allclose(probabilities.sum(axis=1), 1, atol=1e-5)
     again = train(tmp_path / "work", tmp_path / "again.onnx")
     assert again.returncode == 0, again.stderr[-2000:]
-    assert "done before, resumed" in again.stdout
+    assert "done before, resumed" in again.stdout and "resumed after epoch 1" in again.stdout
     assert (tmp_path / "model.onnx").read_bytes() == (tmp_path / "again.onnx").read_bytes()
 
 
