@@ -95,16 +95,20 @@ let package = Package(
         // package that depends on docorient sees it.
         .executableTarget(name: "DocOrientFuzz", dependencies: ["DocOrient"]),
 
-        .testTarget(name: "DocOrientTests", dependencies: ["DocOrient", "CLeptonica"]),
+        // What the test targets share: where the repository's files are. Not a product.
+        .target(name: "DocOrientTestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "DocOrientTests", dependencies: ["DocOrient", "CLeptonica", "DocOrientTestSupport"]),
         // The batch module on its own: the walker, shards and the journal, no engine.
         .testTarget(name: "DocOrientBatchTests", dependencies: ["DocOrientBatch"]),
         .testTarget(
             name: "DocOrientServerTests",
             dependencies: [
-                "DocOrient", "DocOrientServer",
+                "DocOrient", "DocOrientServer", "DocOrientTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]),
-        .testTarget(name: "DocOrientCLITests", dependencies: ["DocOrient", "DocOrientBatch", "DocOrientCLI", "DocOrientFuzz"]),
+        .testTarget(
+            name: "DocOrientCLITests",
+            dependencies: ["DocOrient", "DocOrientBatch", "DocOrientCLI", "DocOrientFuzz", "DocOrientTestSupport"]),
     ]
 )

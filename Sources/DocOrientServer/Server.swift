@@ -117,6 +117,9 @@ public func makeRouter(
     router.post("/v1/orientation") { request, context in try await images.answer(request, context, .record) }
     router.post("/v1/fix") { request, context in
         let asked = request.uri.queryParameters.get("mode") ?? FixMode.tag.rawValue
+        // Not bake-trim: the service only makes lossless changes, and a trimmed bake drops up to
+        // 15 rows or columns of edge pixels; a bake that cannot be perfect answers 422 instead, and
+        // the client keeps its upload (docs/service.md).
         guard let mode = FixMode(rawValue: asked), mode != .bakeTrim else {
             throw ServiceError(.badRequest, .invalidRequest, "mode must be tag or bake, not \(asked)")
         }

@@ -1,11 +1,11 @@
+import DocOrientTestSupport
 import Foundation
 import Testing
 
 /// End-to-end: the built `docorient` binary on real files, asserting output and exit codes.
 struct CLITests {
-    static let repoRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    static let samples = repoRoot.appendingPathComponent("Corpus/samples")
+    static let repoRoot = Repository.root
+    static let samples = Repository.samples
 
     static var binary: String {
         let candidates = [

@@ -1,5 +1,6 @@
 import DocOrient
 import DocOrientServer
+import DocOrientTestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -12,8 +13,7 @@ extension HTTPField.Name {
 }
 
 enum ServerFixtures {
-    static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Corpus/samples")
+    static let samples = Repository.samples
     static let fixer = Result { Fixer(resolver: try Resolver(configuration: ResolverConfiguration())) }
     static func app(
         maxBodyBytes: Int = 32 << 20, maxInFlight: Int = 8, maxUploads: Int = 8
@@ -355,8 +355,7 @@ struct ServerTests {
     }
 
     @Test func theEmbeddedOpenAPIDocumentIsTheFileAsItIs() throws {
-        let file = ServerFixtures.samples.deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("API/openapi.json")
+        let file = Repository.url("API/openapi.json")
         let text = try String(contentsOf: file, encoding: .utf8)
         #expect(OpenAPIDocument.json + "\n" == text, "run python3 API/embed.py")
     }

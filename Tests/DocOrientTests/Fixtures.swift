@@ -1,3 +1,4 @@
+import DocOrientTestSupport
 import Foundation
 
 @testable import DocOrient
@@ -5,9 +6,8 @@ import Foundation
 /// Real files for tests: JPEGs encoded by TurboJPEG, with EXIF blocks laid out like a camera's
 /// (maker note, Exif IFD, IFD1 thumbnail), XMP, an ICC-like APP2 and a comment.
 enum Fixtures {
-    static let repoRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    static let samples = repoRoot.appendingPathComponent("Corpus/samples")
+    static let repoRoot = Repository.root
+    static let samples = Repository.samples
 
     /// A test image with structure in every direction, so that any wrong transform shows.
     static func pixels(width: Int, height: Int, channels: Int) -> [UInt8] {

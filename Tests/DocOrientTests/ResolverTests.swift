@@ -1,3 +1,4 @@
+import DocOrientTestSupport
 import Foundation
 import Testing
 
@@ -13,8 +14,7 @@ struct ResolverSample: CustomTestStringConvertible, Sendable {
 
     var testDescription: String { "\(file) (\(kind), upright \(upright))" }
 
-    static let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Corpus")
+    static let corpus = Repository.url("Corpus")
 
     /// The real photos and scans beside the checkout (`../shared/real`); the tree never holds them.
     static let realSet = corpus.deletingLastPathComponent().deletingLastPathComponent()

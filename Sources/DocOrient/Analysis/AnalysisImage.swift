@@ -10,11 +10,11 @@ import Foundation
 /// probe's size, where finding and measuring the text is cheap.
 /// Owns its Leptonica images: not copyable, used by one thread.
 struct AnalysisImage: ~Copyable {
-    /// The text windows stacked top to bottom as Tesseract reads them: 8 bpp grey, the paper
-    /// evened out to 200, stored orientation, letters about `targetTextHeight` high. Grey rather
-    /// than binary: Tesseract's LSTM reads the grey line images it is given, and blurred or faded
-    /// strokes that a threshold breaks or merges still read (seed 1: 287 -> 288 of 291 right, seed 7
-    /// 176 -> 178 of 182, and fewer reads, since upright text reads as plain text sooner).
+    /// The text windows stacked top to bottom as Tesseract reads them: 8 bpp grey, the paper evened
+    /// out to 200, stored orientation, letters about `targetTextHeight` high. Grey rather than
+    /// binary: Tesseract's LSTM reads the grey line images it is given, and blurred or faded
+    /// strokes that a threshold breaks or merges still read; upright text then reads as plain text
+    /// sooner (decision 1).
     let readable: Pix
     /// The same windows binarised (1 bpp, ink = 1), components far too large or small to be text
     /// removed: for Leptonica's uprightness, which counts ascenders and descenders on binary text.
@@ -96,10 +96,8 @@ extension AnalysisImage {
             scale = min(p.maxUpscale, p.targetTextHeight / storedHeight)
         }
         // Each window levelled by the slant of its own lines (a curled or keystoned page slants
-        // differently across the page), else of the page's: a hand-held photo's lines slant by
-        // 5-15 degrees, and Tesseract reads a window of them as noise until they are level
-        // (0237_letter of the seed-23 set, a window read upright: 26 words, all noise, against
-        // 75 plain ones levelled).
+        // differently across the page), else of the page's: a hand-held photo's lines slant by 5-15
+        // degrees, and Tesseract reads a window of them as noise until they are level (decision 1).
         let pageSkew = measure.pageLines?.skew
         let k = 1 / probe.scale
         let windows = boxes.map { box in
@@ -232,27 +230,23 @@ extension AnalysisImage {
 
     /// How many times as many candidate windows as wanted `make` finds: twice, so that a window
     /// whose marks do not survive binarisation at reading size as glyphs (texture, a photo, a
-    /// barcode) gives way to the next. The factor was chosen by hand in session 2 (11e41bd); not
-    /// fitted.
+    /// barcode) gives way to the next. Chosen by hand, not fitted (decision 1).
     static let candidateWindowsFactor = 2
 
     /// Ratio of heights by which the marks along the page's lines must disagree with the glyph
     /// pairs before their height is taken instead: two, the factor between a line's x-height and
     /// its capitals; a larger disagreement means the pairs measured something else (a heading,
-    /// where blur ran the body's letters together). Session 8 (6dcfeec).
+    /// where blur ran the body's letters together). Chosen by hand, not fitted (decision 1).
     static let lineHeightDisagreement = 2.0
 
-    /// Room the strips of windows and of lines are allocated with, as a factor of the size
-    /// expected of them (both are cut to what was used afterwards; a line that does not fit its
-    /// strip is left out): a tenth more. Chosen by hand in session 2 (11e41bd, windows) and kept
-    /// for the lines in session 11 (30c31c6); not fitted.
+    /// Room the strips of windows and of lines are allocated with, as a factor of the size expected
+    /// of them (both are cut to what was used afterwards; a line that does not fit its strip is
+    /// left out): a tenth more. Chosen by hand, not fitted (decision 1).
     static let stripRoom = 1.1
-    /// Added to the windows' room factor: a hundredth. Chosen by hand in session 2 (11e41bd); not
-    /// fitted.
+    /// Added to the windows' room factor: a hundredth. Chosen by hand, not fitted (decision 1).
     static let windowStripExtraRoom = 0.01
     /// Pixels added to a strip's width and height, and to each line's thickness in it, beyond the
-    /// room: two. Chosen by hand in session 2 (11e41bd, windows) and session 11 (30c31c6, lines);
-    /// not fitted.
+    /// room: two. Chosen by hand, not fitted (decision 1).
     static let stripMargin = 2
 
     /// The part of `gray` in `box`, its lines turned level by `skew`, scaled by `scale` (left as
@@ -267,16 +261,16 @@ extension AnalysisImage {
             tile: max(minBackgroundTile, Int(textHeight * backgroundTileInTextHeights)), background: paperGray)
     }
 
-    /// A reading crop whose scale is within this fraction of 1 (8%) is read at its stored size,
-    /// not resampled. Chosen by hand in session 1 (365b386); not fitted.
+    /// A reading crop whose scale is within this fraction of 1 (8%) is read at its stored size, not
+    /// resampled. Chosen by hand, not fitted (decision 1).
     static let unscaledWithin = 0.08
-    /// Side of a reading crop's background tiles, in text heights after scaling: four, larger
-    /// than the letters (the reason `lineImage` gives for its band). Chosen by hand in session 1
-    /// (aaf9fe7); not fitted.
+    /// Side of a reading crop's background tiles, in text heights after scaling: four, larger than
+    /// the letters (the reason `lineImage` gives for its band). Chosen by hand, not fitted
+    /// (decision 1).
     static let backgroundTileInTextHeights = 4.0
     /// Smallest background tile, in pixels, that a reading crop's or a probe's light correction
     /// asks for (`Pix.backgroundNormalized` shrinks it further, to 4 at least, on an image too
-    /// small to hold six tiles each way). Chosen by hand in session 1 (aaf9fe7); not fitted.
+    /// small to hold six tiles each way). Chosen by hand, not fitted (decision 1).
     static let minBackgroundTile = 16
 
     /// The analysis image of text lines: each line cut level from the stored pixels, scaled so
@@ -402,12 +396,12 @@ extension AnalysisImage {
 
     /// Largest reduction a text line is cut from (1/8): large letters are cut from a halved image
     /// (Leptonica's cheap reductions), so that the turn and the light correction work on a few
-    /// hundred thousand pixels. The bound was chosen by hand in session 11 (30c31c6); not fitted.
+    /// hundred thousand pixels. Chosen by hand, not fitted (decision 1).
     static let maxLineReduction = 8
-    /// Width of the band a text line is light corrected on, in its letter heights: a dozen, so
-    /// that the background tiles are larger than its letters (`Pix.backgroundNormalized` shrinks
-    /// a tile until the image holds six each way, which on a band of twelve letter heights, along
-    /// a line at least as long, leaves tiles of two). Session 11 (30c31c6).
+    /// Width of the band a text line is light corrected on, in its letter heights: a dozen, so that
+    /// the background tiles are larger than its letters (`Pix.backgroundNormalized` shrinks a tile
+    /// until the image holds six each way, which on a band of twelve letter heights, along a line
+    /// at least as long, leaves tiles of two). Chosen by hand, not fitted (decision 1).
     static let lineBandInTextHeights = 12.0
 
     /// Keeps the marks that can be characters (drops speckle, page edges, table texture, photos):
@@ -420,17 +414,17 @@ extension AnalysisImage {
             maxHeight: alongX ? across : along)
     }
 
-    /// Least text height, in pixels, that `clean` sizes its filter for: four. Chosen by hand in
-    /// session 1 (aaf9fe7); not fitted.
+    /// Least text height, in pixels, that `clean` sizes its filter for: four. Chosen by hand, not
+    /// fitted (decision 1).
     static let cleanMinTextHeight = 4.0
     /// Longest a kept component may run along the lines, in text heights: six, since blurred
-    /// letters merge into words. The value was chosen by hand in session 1 (aaf9fe7); not fitted.
+    /// letters merge into words. Chosen by hand, not fitted (decision 1).
     static let markMaxLengthInTextHeights = 6.0
-    /// Longest a kept component may run across the lines, in text heights: three. Chosen by hand
-    /// in session 1 (aaf9fe7); not fitted.
+    /// Longest a kept component may run across the lines, in text heights: three. Chosen by hand,
+    /// not fitted (decision 1).
     static let markMaxThicknessInTextHeights = 3.0
     /// Shortest side a kept component may have, in text heights (a quarter) and in pixels (two):
-    /// shorter marks are speckle. Chosen by hand in session 1 (aaf9fe7); not fitted.
+    /// shorter marks are speckle. Chosen by hand, not fitted (decision 1).
     static let markMinSideInTextHeights = 0.25
     static let markMinSide = 2
 

@@ -1,7 +1,8 @@
 // How the analysis image is made: the sizes and ink thresholds of the probe and of the reading
 // crops, held in the calibration (Models/calibration.json) rather than in code.
 
-/// How the analysis image is made. Values come from `Calibration` (Models/calibration.json).
+/// How the analysis image is made. Values come from `Calibration` (Models/calibration.json); why
+/// each is what it is: docs/decisions (decision 1).
 struct AnalysisParameters: Sendable, Codable, Equatable {
     /// Long side of the first probe decode, which finds and measures the text.
     var probeLongSide: Int

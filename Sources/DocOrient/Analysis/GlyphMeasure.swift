@@ -86,13 +86,11 @@ extension AnalysisImage {
         /// Degrees either side of the peak that the refinement averages over.
         static let lineAngleReach = 4.0
         /// Degrees either side that the histogram of link angles is smoothed over before its peak
-        /// is taken: two, a window of five degrees. Chosen by hand in session 8 (089dbc7); not
-        /// fitted.
+        /// is taken: two, a window of five degrees. Chosen by hand, not fitted (decision 1).
         static let angleSmoothingReach = 2
         /// Largest angle, in radians, between a mark's direction and the page's lines for the mark
-        /// to be on those lines: π/8, half of the π/4 to the diagonal, so that a mark belongs to the
-        /// direction it is nearer than the diagonal between it and the other axis (session 8,
-        /// 6dcfeec).
+        /// to be on those lines: π/8, half of the π/4 to the diagonal, so that a mark belongs to
+        /// the direction it is nearer than the diagonal between it and the other axis (decision 1).
         static let alongLinesTolerance = Double.pi / 8
 
         /// Enough glyphs, pairing up along one axis clearly more than along the other
@@ -216,24 +214,24 @@ extension AnalysisImage {
         }.filter { $0 > 0 }.sorted()
     }
 
-    /// Shortest mark, in pixels, that can be a letter: three. Chosen by hand in session 1
-    /// (aaf9fe7); not fitted.
+    /// Shortest mark, in pixels, that can be a letter: three. Chosen by hand, not fitted
+    /// (decision 1).
     static let minMarkHeight = 3
-    /// A mark can be a letter when it is at most this many heights wide, plus
-    /// `markWidthAllowance` pixels; wider marks are words whose letters touch (`wideMarks`).
-    /// Chosen by hand in session 1 (aaf9fe7); not fitted.
+    /// A mark can be a letter when it is at most this many heights wide, plus `markWidthAllowance`
+    /// pixels; wider marks are words whose letters touch (`wideMarks`). Chosen by hand, not fitted
+    /// (decision 1).
     static let maxMarkWidthInHeights = 3
     /// Pixels of width a letter may have beyond `maxMarkWidthInHeights` heights: four. Chosen by
-    /// hand in session 1 (aaf9fe7); not fitted.
+    /// hand, not fitted (decision 1).
     static let markWidthAllowance = 4
-    /// Tallest mark, in pixels, that can be a letter or a word: 400. Chosen by hand in session 1
-    /// (aaf9fe7); not fitted.
+    /// Tallest mark, in pixels, that can be a letter or a word: 400. Chosen by hand, not fitted
+    /// (decision 1).
     static let maxMarkHeight = 400
-    /// Shortest mark, in pixels, that can be a word whose letters touch: four. Chosen by hand in
-    /// session 11 (30c31c6); not fitted.
+    /// Shortest mark, in pixels, that can be a word whose letters touch: four. Chosen by hand, not
+    /// fitted (decision 1).
     static let minWideMarkHeight = 4
-    /// Side, in pixels, of the cells of the coarse grid that keeps the neighbour search linear:
-    /// 64. Chosen by hand in session 1 (aaf9fe7); not fitted.
+    /// Side, in pixels, of the cells of the coarse grid that keeps the neighbour search linear: 64.
+    /// Chosen by hand, not fitted (decision 1).
     static let gridCell = 64
 
     /// Links each mark to its `linksPerMark` nearest neighbours of similar size (sides within a
@@ -277,13 +275,13 @@ extension AnalysisImage {
 
     /// Neighbours linked per mark: two, the letters before and after it in its line.
     static let linksPerMark = 2
-    /// Largest ratio between the sizes (longer sides) of two marks that link: two, "similar
-    /// size". Chosen by hand in session 8 (089dbc7); not fitted.
+    /// Largest ratio between the sizes (longer sides) of two marks that link: two, "similar size".
+    /// Chosen by hand, not fitted (decision 1).
     static let linkSizeRatio = 2.0
     /// Farthest a linked neighbour's centre may lie, in sizes of the larger of the two marks (the
     /// search reaches as many of the mark's own sizes, plus a grid cell): two, which takes in the
     /// letters of a word or the words of a line, since lines lie further apart than letters do.
-    /// The value was chosen by hand in session 8 (089dbc7); not fitted.
+    /// Chosen by hand, not fitted (decision 1).
     static let linkReachInSizes = 2.0
 
     private static func key(_ x: Int, _ y: Int) -> Int { (x &* 73_856_093) ^ (y &* 19_349_663) }
@@ -319,13 +317,13 @@ extension AnalysisImage {
         return nil
     }
 
-    /// Least ratio between two paired marks' sides across the line (the smaller over the
-    /// larger): 0.6. Chosen by hand in session 1 (aaf9fe7); not fitted.
+    /// Least ratio between two paired marks' sides across the line (the smaller over the larger):
+    /// 0.6. Chosen by hand, not fitted (decision 1).
     static let pairSizeRatio = 0.6
     /// Least overlap across the line of two paired marks, as a share of the larger side across:
-    /// 0.7. Chosen by hand in session 1 (aaf9fe7); not fitted.
+    /// 0.7. Chosen by hand, not fitted (decision 1).
     static let pairMinOverlap = 0.7
     /// Widest gap along the line between two paired marks, as a share of the larger side across:
-    /// 0.35. Chosen by hand in session 1 (aaf9fe7); not fitted.
+    /// 0.35. Chosen by hand, not fitted (decision 1).
     static let pairMaxGap = 0.35
 }

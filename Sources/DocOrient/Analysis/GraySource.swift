@@ -56,7 +56,6 @@ struct GraySource: ~Copyable {
         return reduction == 1 ? try full.cloned() : try full.scaled(by: 1 / Double(reduction))
     }
 
-    /// Largest reduction `gray(longSide:)` makes (1/16). Chosen by hand in session 4 (74777c0); not
-    /// fitted.
+    /// Largest reduction `gray(longSide:)` makes (1/16). Chosen by hand, not fitted (decision 1).
     static let maxReduction = 16
 }

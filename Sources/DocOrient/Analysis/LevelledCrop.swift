@@ -31,7 +31,7 @@ extension Pix {
     /// Slant Tesseract reads through unaided: about 1.5 degrees, a character height across a
     /// line of 40 characters.
     static let minSkew = 1.5 * Double.pi / 180
-    /// Pixels added to the margin the turn brings into the box: two. Chosen by hand in session 8
-    /// (089dbc7); not fitted.
+    /// Pixels added to the margin the turn brings into the box: two. Chosen by hand, not fitted
+    /// (decision 1).
     static let levelMargin = 2
 }

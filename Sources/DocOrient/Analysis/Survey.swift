@@ -34,8 +34,8 @@ extension AnalysisImage {
         }
 
         /// Factor a probe too small to measure its text is enlarged by, up to the first pass's
-        /// size: two (`AnalysisParameters.firstPassLongSide`). Chosen by hand in session 2
-        /// (11e41bd, "doubled for fine print"); not fitted.
+        /// size: two (`AnalysisParameters.firstPassLongSide`), doubled for fine print. Chosen by
+        /// hand, not fitted (decision 1).
         static let probeGrowth = 2
 
         private static func firstPass(_ source: borrowing GraySource, _ p: AnalysisParameters) -> Int {

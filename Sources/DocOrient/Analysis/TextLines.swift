@@ -67,19 +67,17 @@ extension AnalysisImage.GlyphMeasure {
     }
 
     /// Least height of a line's marks, against the page's letters (`textHeight`, the glyph pairs'
-    /// median), for the line to be text. A row of dots or short dashes (a leader, a dotted rule)
-    /// or of specks of grain chains into a line that is long in heights of its own marks, so it
-    /// came first among the longest: the first line 0228_pdfpage of the seed-23 fit part read, in
-    /// six orientations, was a dotted rule of 41 marks a third of its letters' height. A dot or
-    /// speck is under a third of a letter's height, blurred; the smallest print worth reading on
-    /// a page, a footnote or a receipt's small print, is about half the height of its body text.
-    /// On the seed-23 set no line under this share read five confident characters in any
-    /// orientation (fit 16 such lines read, 96 reads; held out 40 lines, 242 reads; real 87
-    /// lines, 522 reads). Where leaders outnumber the letters, the glyph pairs measure the dots
-    /// and this does not tell them apart (0100_menu of the held-out part). The height of the
-    /// marks along the lines does not serve instead: on some held-out and real pages it is two to
-    /// three times the glyph pairs', and lines that read 6 to 38 confident characters fell under
-    /// the share of it.
+    /// median), for the line to be text. A row of dots or short dashes (a leader, a dotted rule) or
+    /// of specks of grain chains into a line that is long in heights of its own marks, so it came
+    /// first among the longest: on one generated page the first line read, in six orientations, was
+    /// a dotted rule of 41 marks a third of its letters' height. A dot or speck is under a third of
+    /// a letter's height, blurred; the smallest print worth reading on a page, a footnote or a
+    /// receipt's small print, is about half the height of its body text. On the generated and real
+    /// sets no line under this share read five confident characters in any orientation
+    /// (decision 2). Where leaders outnumber the letters, the glyph pairs measure the dots and this
+    /// does not tell them apart (a menu of dotted leaders). The height of the marks along the lines
+    /// does not serve instead: on some held-out and real pages it is two to three times the glyph
+    /// pairs', and lines that read 6 to 38 confident characters fell under the share of it.
     static let minMarkShare = 0.4
 
     /// Least length over height of a mark that is a word (letters touching) rather than a letter:
@@ -90,20 +88,17 @@ extension AnalysisImage.GlyphMeasure {
     static let minLineLength = 3.0
 
     /// Most heights a line of one mark is long: a word whose letters touch, of up to about 14
-    /// letters at a little over half a height each. A longer lone mark is a rule, a bar or a
-    /// box's edge; ranked by its length over its thickness it came first and pushed the text out
-    /// of the lines read (0216_vlabels of the seed-23 set: five of its eight lines were the rules
-    /// of a form).
+    /// letters at a little over half a height each. A longer lone mark is a rule, a bar or a box's
+    /// edge; ranked by its length over its thickness it came first and pushed the text out of the
+    /// lines read (on a form, five of the eight lines read were its rules).
     static let maxLoneMarkLength = 8.0
 
     /// A line of at least `dashedMinMarks` marks, each longer along the line than `dashedMinAspect`
     /// of its height across (not letters: words whose letters touch, or dashes), whose lengths
-    /// differ by less than `dashedMaxLengthVariation` of their mean (standard deviation over
-    /// mean), is a dashed or dotted rule: a form's leaders, a table of contents' dots. Words
-    /// differ in length by about half their mean; on the fit part of the seed-23 set the
-    /// leaders of its two dashed forms varied by 0.13 at most, the lines of words by 0.18 and
-    /// more, but for one line of six marks on a page of fine print (0.08; that page's answer
-    /// did not change). Reading the eight leaders of 0021_form in four orientations took 1.5 s.
+    /// differ by less than `dashedMaxLengthVariation` of their mean (standard deviation over mean),
+    /// is a dashed or dotted rule: a form's leaders, a table of contents' dots. Words differ in
+    /// length by about half their mean, leaders by far less (decision 2); reading a form's eight
+    /// leaders in four orientations took 1.5 s.
     static let dashedMinMarks = 6
     static let dashedMinAspect = 1.5
     static let dashedMaxLengthVariation = 0.15

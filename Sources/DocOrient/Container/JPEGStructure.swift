@@ -29,7 +29,6 @@ struct JPEGStructure: Sendable {
     /// Indices in `segments` of every EXIF APP1 (more than one is unusual; readers use the first,
     /// docorient rewrites the orientation in all of them so none is left disagreeing).
     var exifSegments: [Int] = []
-    var exifSegmentCount: Int { exifSegments.count }
 
     /// Walks the marker segments of `b` up to the first SOS.
     /// - Throws: `.malformed` naming what is broken, `.unsupportedFormat` if it is not a JPEG.

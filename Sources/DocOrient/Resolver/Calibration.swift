@@ -1,8 +1,15 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 // What docorient learned from the corpus, as one value. The source of truth is
 // Models/calibration.json; Calibration+Generated.swift embeds it (Models/embed.py writes that file)
-// so the library needs no file at run time, wherever the binary runs from.
+// so the library needs no file at run time, wherever the binary runs from. Why each value is what
+// it is: docs/decisions (its README lists which page names which values).
 
-/// How far the cascade reads before it decides.
+/// How far the cascade reads before it decides (decision 2).
 struct CascadeParameters: Sendable, Codable, Equatable {
     /// A page with fewer glyphs than this has no text to read.
     var minGlyphs: Int
@@ -35,10 +42,8 @@ struct CascadeParameters: Sendable, Codable, Equatable {
     /// ...and those words hold at least this many confidence-weighted letters (short all-caps
     /// "words" read from upside-down print are in the dictionary too).
     var singleReadDictionaryCharacters: Double
-    /// ...and at least this many of its confident words are telling words: short dictionary
-    /// words alone ("the", "oil", "was") are read from wrong rotations of fine print too (seed 1
-    /// and seed 11, exhaustive grey reads: 4 wrong candidates at 4 to 6 parts passed without it,
-    /// and no right one fewer on any of three sets with it).
+    /// ...and at least this many of its confident words are telling words: short dictionary words
+    /// alone ("the", "oil", "was") are read from wrong rotations of fine print too (decision 2).
     var singleReadDictionaryTellingWords: Int
     /// A candidate also reads as plain text when one text window of it reads at least this many
     /// telling words (`Evidence.tellingWords`: long dictionary words and amounts).
@@ -48,7 +53,8 @@ struct CascadeParameters: Sendable, Codable, Equatable {
     var uprightnessOverTag: Double
 }
 
-/// Logistic model turning the winner's evidence into the probability that it is right.
+/// Logistic model turning the winner's evidence into the probability that it is right, fitted
+/// by Models/fit.py (decision 4).
 struct ConfidenceModel: Sendable, Codable, Equatable {
     var intercept: Double
     /// log(1 + winner's score)
@@ -90,7 +96,7 @@ struct ConfidenceModel: Sendable, Codable, Equatable {
 /// small, large, faint or blurred to be found or measured with the fixed probe threshold, light
 /// on dark, or too few lines) are read whole: the paper (the brightest bright region), then the
 /// whole frame, light-corrected, as grey that Tesseract thresholds itself, in its sparse-text
-/// mode, in the candidate orientations.
+/// mode, in the candidate orientations (decision 3).
 struct PageParameters: Sendable, Codable, Equatable {
     /// Long side of the page image (stored pixels are enlarged up to `maxUpscale` to reach it).
     var longSide: Int
@@ -109,15 +115,13 @@ struct PageParameters: Sendable, Codable, Equatable {
     var minScore: Double
     /// ...and so it is when the winner read fewer dictionary words and amounts than this: a whole
     /// page of small print read upside down yields confident non-words and numbers ("yuse" for
-    /// "asn1", 0356_pdfpage of the seed-11 set, wrong at 0.986), and no right page-stage answer of
-    /// three sets had none.
+    /// "asn1"), and a right page-stage answer reads at least one (decision 3).
     var minPlainWords: Int
     /// The winner "reads as text" (mirrored candidates not needed) at this share of dictionary words...
     var mirrorMinDictionaryShare: Double
     /// ...with at least this many telling words (long dictionary words, amounts): a mirrored letter
-    /// read as a rotation gave 4 short dictionary words among 6 confident words of 278 (0294_letter
-    /// of the seed-11 set, wrong at 0.785); every right page-stage winner of three sets that
-    /// skipped the mirrored reads had one or more.
+    /// read as a rotation gives a few short dictionary words among its confident ones, and none
+    /// that is telling (decision 3).
     var mirrorMinTellingWords: Int
     /// The page image with these sizes (`AnalysisImage.page`).
     func pageImage(source: borrowing GraySource, paper: PixelBox, skew: Double = 0) throws -> Pix {
@@ -130,7 +134,8 @@ struct PageParameters: Sendable, Codable, Equatable {
 /// The orientation classifier, the resolver's second reader (`ClassifierReading`): how it is shown
 /// the image, and how far its word goes beside the text's. The text that reads decides; the
 /// classifier orders what is read first, decides alone only where the text does not decide, and
-/// makes a weak reading of the text undecidable where it disagrees.
+/// makes a weak reading of the text undecidable where it disagrees. The squares: decision 8; the
+/// thresholds: decision 9.
 struct ClassifierParameters: Sendable, Codable, Equatable {
     /// The model's own view: the image resized to this short side (Lanczos), its centre square...
     var centreShortSide: Int
@@ -153,10 +158,10 @@ struct ClassifierParameters: Sendable, Codable, Equatable {
     var overruleAt: Double
     /// A text answer at this confidence or more stands whatever the classifier says.
     var ocrStandsAt: Double
-    /// At this probability or more, the text is read only in the classifier's rotation and its
-    /// two mirrored twins (`Lead.excludesOthers`): above the highest probability the classifier
-    /// gave a rotation that was neither the right one nor, on a mirrored page, its axis's twin,
-    /// on the fit part (0.708), with a margin.
+    /// At this probability or more, the text is read only in the classifier's rotation and its two
+    /// mirrored twins (`Lead.excludesOthers`): above the highest probability the classifier gave a
+    /// rotation that was neither the right one nor, on a mirrored page, its axis's twin, on the fit
+    /// part, with a margin (decision 9).
     var narrowAt: Double
     /// On a page where the survey found this many letter-like marks or more, the classifier answers
     /// alone from `narrowAt` rather than `decideAloneAt`: more than any hard negative of the fit
@@ -168,19 +173,17 @@ struct ClassifierParameters: Sendable, Codable, Equatable {
     var pageMarks: Int
     /// Where the classifier leaves the text its rotation alone (`narrowAt`), each stage reads at
     /// most this many parts (text lines, window parts) of it and of its mirrored twins: enough for
-    /// print to confirm the rotation or for a mirrored twin to read better and contradict it
-    /// ("a line or two each", issue 43), where reading on only spends the budget on text Tesseract
+    /// print to confirm the rotation or for a mirrored twin to read better and contradict it ("a
+    /// line or two each"; decision 9), where reading on only spends the budget on text Tesseract
     /// cannot read (handwriting, other scripts: eight lines of each of three candidates, then the
     /// windows and the page, took the slowest files to 4-5 s).
     var confirmParts: Int
     /// ...and the page stage's coarse look at most this many recognition steps in each of them
     /// (`page.maxWordsPerRead` otherwise): on handwriting and other scripts each look read 40-60
-    /// steps of junk, six looks (the paper, then the frame) a third to half of the work budget,
-    /// to answer with the classifier's rotation in the end. The smallest of 10, 20, 30, 40 and 50
-    /// at which no answer of the seed-23 fit part changes, neither its orientation nor the reader
-    /// that gave it (at 10, two page answers of the text became the classifier's); a mirror
-    /// found by the look reads better in its first steps (Benchmarks/orientation/RESULTS.md
-    /// "Session 25").
+    /// steps of junk, six looks (the paper, then the frame) a third to half of the work budget, to
+    /// answer with the classifier's rotation in the end. The smallest of 10, 20, 30, 40 and 50 at
+    /// which no answer of the fit part changes, neither its orientation nor the reader that gave
+    /// it; a mirror found by the look reads better in its first steps (decision 9).
     var confirmWords: Int
     /// At this probability or more that the image holds nothing to orient (from a model with that
     /// class, `ClassifierReading.nothing`), the answer is undecidable before Tesseract reads
@@ -203,9 +206,3 @@ struct Calibration: Sendable, Codable, Equatable {
     var page: PageParameters
     var classifier: ClassifierParameters
 }
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif

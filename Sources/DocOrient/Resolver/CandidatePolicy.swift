@@ -83,7 +83,7 @@ struct Lead: Sendable, Equatable {
     /// coarse look at most `classifier.confirmWords` recognition steps of each): the classifier
     /// would answer alone (`DecisionRules.answersAlone`), so the text need only confirm its
     /// rotation or contradict it with a mirror. Where it would not, the text must decide, and is
-    /// read as deep as without the classifier (a handwritten note of the seed-23 held-out part,
-    /// 0281, read as plain text only past its second line).
+    /// read as deep as without the classifier (a handwritten note may read as plain text only past
+    /// its second line; decision 9).
     var confirmsOnly = false
 }

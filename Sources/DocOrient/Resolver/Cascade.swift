@@ -127,10 +127,9 @@ struct Cascade<Reader: PartReader & ~Copyable>: ~Copyable {
 
     /// The mirrored pair along the likelier pair's axis, at the first part, unless that pair
     /// already leads clearly; they then take part in every deeper read. Mirrored print read
-    /// unmirrored gives a few confident characters a line (2 to 11 on the mirrored files of the
-    /// seed-23 fit part) and never plain text, so the rotations alone were read every part deep
-    /// before a mirrored candidate was read at all: 16 reads before the first that settled
-    /// 0374_pdfpage. A rotated page pays for the two reads only when its best rotation comes to
+    /// unmirrored gives a few confident characters a line and never plain text, so otherwise the
+    /// rotations alone would be read every part deep before a mirrored candidate was read at all
+    /// (decision 10). A rotated page pays for the two reads only when its best rotation comes to
     /// read as plain text in a deeper part; otherwise they were read at the end anyway.
     private mutating func readMirroredBeside(_ pair: [Orientation]) throws -> Bool {
         guard !exhaustive, !leaderIsClear() else { return false }
@@ -182,8 +181,8 @@ struct Cascade<Reader: PartReader & ~Copyable>: ~Copyable {
         let asked = policy.asksMirrored(prior: prior)
         if !asked, depth < partCount, !readsAsPlainText(bestRotation) {
             // One more part of the best rotation first: a receipt's first lines (a date, a till
-            // number) may not read as plain text where its items do. One read that may save the two
-            // mirrored ones (seed 1: 27 of the 108 files that read mirrored candidates no longer do).
+            // number) may not read as plain text where its items do. One read that often saves the
+            // two mirrored ones (decision 2).
             depth += 1
             try reader.read(bestRotation, parts: depth)
             if settled(by: bestRotation) { return true }
@@ -243,10 +242,10 @@ struct Cascade<Reader: PartReader & ~Copyable>: ~Copyable {
     private func readsAsPlainText(_ o: Orientation) -> Bool {
         // Per part: a wrong candidate reads at most one telling word in any one part, but may
         // collect one in each. Mirrored print read unmirrored can read two in a part and little
-        // else (0081_invoice of the seed-7 set, part 4 of rotation 6: 2 dictionary words among 5
-        // confident ones), so most of what the candidate read must be dictionary words or amounts
-        // too. (One telling word with five or more dictionary words looked safe on two sets'
-        // exhaustive reads, then a mirrored letter read that way as rotation 1.)
+        // else (a mirrored invoice: 2 dictionary words among 5 confident ones; decision 2), so most
+        // of what the candidate read must be dictionary words or amounts too. (One telling word
+        // with five or more dictionary words looked safe on two sets' exhaustive reads, then a
+        // mirrored letter read that way as rotation 1.)
         let e = reader.evidence(o, depth: depth)
         // Never fewer words than an answer may rest on (`DecisionRules.minConfidentWords`): two telling
         // words in one line ("Paddington, London,") settled the reading, which then concluded

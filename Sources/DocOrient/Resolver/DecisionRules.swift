@@ -37,9 +37,9 @@ struct DecisionRules: Sendable {
         return more >= c.axisMinPairs && Double(more + 1) >= c.axisMinRatio * Double(fewer + 1)
     }
 
-    /// Fewest confident words an answer rests on: a couple of words is undecidable by definition
-    /// (issue 14 counts "a couple of words" among the negatives with blank pages and photos: two
-    /// words may read in two orientations, "NOON", "SIS", "MOW"), a sign of three is not.
+    /// Fewest confident words an answer rests on: a couple of words is undecidable by definition (a
+    /// hard negative, like a blank page or a photo: two words may read in two orientations, "NOON",
+    /// "SIS", "MOW"), a sign of three is not (decision 2).
     static let minConfidentWords = 3
 
     /// Whether `e` reads as words rather than marks: most of its confident words from the
@@ -276,9 +276,8 @@ struct DecisionRules: Sendable {
         return "the text reads as \(answer.exifValue) only as marks (\(counted), no telling word)"
     }
 
-    /// The most an answer of the classifier alone is given: under 0.9, since the classifier
-    /// cannot tell a mirrored page from its unmirrored twin and the text, which did not decide,
-    /// did not rule a mirror out (issue 43: no wrong answer at 0.9 or more, and the mirrored
-    /// files are about a tenth of the real set).
+    /// The most an answer of the classifier alone is given: under 0.9, since the classifier cannot
+    /// tell a mirrored page from its unmirrored twin and the text, which did not decide, did not
+    /// rule a mirror out (decision 10).
     static let maxAloneConfidence = 0.89
 }

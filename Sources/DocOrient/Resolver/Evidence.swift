@@ -1,4 +1,5 @@
-/// Weights that turn recognised words into a candidate's score (from Models/calibration.json).
+/// Weights that turn recognised words into a candidate's score (from Models/calibration.json;
+/// decision 4).
 struct ScoringWeights: Sendable, Codable, Equatable {
     /// Words below this confidence (0...100) count as noise: upside-down text still yields them.
     var minWordConfidence: Double
@@ -43,8 +44,8 @@ struct Evidence: Sendable, Codable, Equatable {
     static let longWordLetters = 5
 
     /// Words that only upright print reads: long dictionary words and amounts. Upside-down,
-    /// sideways and mirrored print reads at most one per text window (seed 1: 40 of 5,496 wrong
-    /// window reads, seed 7: 13 of 3,412, never two); upright text mostly reads several.
+    /// sideways and mirrored print reads at most one per text window (never two in the exhaustive
+    /// reads of two generated sets; decision 2); upright text mostly reads several.
     var tellingWords: Int { longDictionaryWords + amounts }
 
     /// Whether `text` is shaped like an amount: an optional currency sign, 1-3 digits, groups of

@@ -108,10 +108,10 @@ struct PageStage {
             order = ranked()
         }
         let winner = look.evidence[order[0]]!
-        // Mirrored print read unmirrored still yields confident non-words: when no rotation read
-        // a single confident word, the page holds no print a mirror would make readable. The
+        // Mirrored print read unmirrored still yields confident non-words: when no rotation read a
+        // single confident word, the page holds no print a mirror would make readable. The
         // classifier's rotation alone (`Lead.excludesOthers`) says too little of that: a mirrored
-        // sign read nothing as it (Corpus/real 132 as 7, the classifier at 0.92 for 8).
+        // sign read nothing as it, the classifier sure of its twin (decision 10).
         let onlyRotation = lead?.excludesOthers == true
         if policy.asksMirrored(prior: prior)
             || (!rules.readsAsWords(winner) && (winner.confidentWords > 0 || onlyRotation))
@@ -122,31 +122,28 @@ struct PageStage {
     }
 
     /// Whether the look may stop after the likelier pair: neither of its candidates read a single
-    /// confident word. On the seed-23 fit part, after such a pair no later read of the look (the
-    /// other pair, the mirrored twins) read as many confident words as an answer rests on
-    /// (`DecisionRules.minConfidentWords`): 3 of 21 read one or two. On junk (a drawing, a photo, a
+    /// confident word. After such a pair no later read of the look (the other pair, the mirrored
+    /// twins) read as many confident words as an answer rests on
+    /// (`DecisionRules.minConfidentWords`) on any set measured; on junk (a drawing, a photo, a
     /// texture, print too small or blurred for this scale) those reads cost four more reads of the
-    /// whole page for nothing: 9% of the fit part's work, 4-5% of the held-out part's and the real
-    /// set's, 17% on photos with nothing to orient, with no answer changed on any of them. Not
-    /// where the classifier left its rotation alone (`Lead.excludesOthers`): a mirrored sign may
-    /// read only mirrored (Corpus/real 132 as 7); nor in exhaustive mode, which reads everything.
-    /// (The line and window cascade has no such stop: a silent first line is often a logo or a
-    /// mirrored line, and the next lines or the mirrored twins read the answer.)
+    /// whole page for nothing (decision 3). Not where the classifier left its rotation alone
+    /// (`Lead.excludesOthers`): a mirrored sign may read only mirrored (decision 10); nor in
+    /// exhaustive mode, which reads everything. (The line and window cascade has no such stop: a
+    /// silent first line is often a logo or a mirrored line, and the next lines or the mirrored
+    /// twins read the answer.)
     private func readsNothing(_ pair: [Orientation], of look: Look) -> Bool {
         !policy.exhaustive && lead?.excludesOthers != true
             && pair.allSatisfy { (look.evidence[$0]?.confidentWords ?? 0) == 0 }
     }
 
     /// Whether a page image (light corrected, the paper at 200) may hold light print on a dark
-    /// panel, which Tesseract reads only inverted. Asked to, Tesseract retries inverted every
-    /// line that reads poorly, which doubles what a page's clutter costs (a photo, a grid, a
-    /// barcode, table grain); so the retries are asked for only where light print can be: light
-    /// print on a darker panel comes out near white after the correction (`lightPrintLevel`),
-    /// over at least the strokes of one short word (`lightPrintMinShare`). The sign and poster
-    /// pages that read only inverted (Corpus/real 047, 048, 077, 091) have 2-7% of their pixels
-    /// there; 53% of the page images of the seed-23 fit part have under 0.01% and skip the
-    /// retries (no answer changed on any part; time -2% held out, -5% real, whose p99 fell from
-    /// 1.82 to 1.46 s).
+    /// panel, which Tesseract reads only inverted. Asked to, Tesseract retries inverted every line
+    /// that reads poorly, which doubles what a page's clutter costs (a photo, a grid, a barcode,
+    /// table grain); so the retries are asked for only where light print can be: light print on a
+    /// darker panel comes out near white after the correction (`lightPrintLevel`), over at least
+    /// the strokes of one short word (`lightPrintMinShare`). The sign and poster pages that read
+    /// only inverted have 2-7% of their pixels there; about half of all page images have under
+    /// 0.01% and skip the retries, with no answer changed (decision 3).
     static func mayHoldLightPrint(_ page: borrowing Pix) throws -> Bool {
         try page.share(atLeast: lightPrintLevel) >= lightPrintMinShare
     }

@@ -1,9 +1,9 @@
 import Foundation
 
-// The classifier's thresholds are fitted by the rules that apply them: what both readers said of
-// a file is recorded once (`Recording`), and replayed through `DecisionRules.arbitrate` with
-// other thresholds (`ClassifierFit`), so that no copy of the rules in another language can drift
-// from them (issue 43). The hidden `docorient replay` command records, checks and fits.
+// The classifier's thresholds are fitted by the rules that apply them: what both readers said of a
+// file is recorded once (`Recording`), and replayed through `DecisionRules.arbitrate` with other
+// thresholds (`ClassifierFit`), so that no copy of the rules in another language can drift from
+// them (decision 9). The hidden `docorient replay` command records, checks and fits.
 
 /// What the rules weigh when the readers meet (`DecisionRules.arbitrate`), for one image.
 struct Arbitration: Sendable, Equatable {

@@ -56,8 +56,8 @@ struct Stages: ~Copyable {
     /// (`Lead.excludesOthers`) that does not read as words (`DecisionRules.readsAsWords`) is read
     /// again against every candidate: the confidence model was fitted on readings in which every
     /// rotation's clutter competes, and without it Tesseract's junk on a handwritten page shown
-    /// mirrored came out at 0.953 (Corpus/real 103 as 7; the classifier was right, 8). Mirrored
-    /// answers are rare, and right ones mostly read as words, so this costs little.
+    /// mirrored came out at 0.953, wrong (decision 10). Mirrored answers are rare, and right ones
+    /// mostly read as words, so this costs little.
     ///
     /// Where the classifier sees nothing to orient (`DecisionRules.seesNothing`), no stage reads.
     mutating func run() throws -> Trace {
@@ -125,18 +125,18 @@ struct Stages: ~Copyable {
     }
 
     /// Whether the classifier's answer stands on what the stages read so far, so that no later
-    /// stage need read: it leaves the text its rotation alone (`Lead.excludesOthers`), the text
-    /// did not decide, Tesseract read its print in some candidate (`confidentWords`), and the
+    /// stage need read: it leaves the text its rotation alone (`Lead.excludesOthers`), the text did
+    /// not decide, Tesseract read its print in some candidate (`confidentWords`), and the
     /// classifier would answer alone on it (`DecisionRules.arbitrate`: sure enough for the page's
     /// marks, both mirrored twins read, neither reading better than its rotation). A later stage
     /// reads the same three candidates and could only confirm the rotation or find the mirror that
     /// the stage just read found no sign of; on handwriting and other scripts, whose lines
     /// Tesseract reads as confident junk every way, it spent the rest of the budget for nothing.
-    /// Where the lines read no confident word in any candidate, they may not be the page's text
-    /// at all (a poster's graphics, a sign's frame): the windows and the coarse look, which read
-    /// large and sparse print the lines miss, still look: they found the mirror of three real
-    /// mirrored files (Corpus/real 047 u5, 071 u5, 132 u7: a poster, a newspaper, a sign) that
-    /// the classifier alone, stopped there, named as their unmirrored twins.
+    /// Where the lines read no confident word in any candidate, they may not be the page's text at
+    /// all (a poster's graphics, a sign's frame): the windows and the coarse look, which read large
+    /// and sparse print the lines miss, still look: they found the mirror of three real mirrored
+    /// files (a poster, a newspaper, a sign) that the classifier alone, stopped there, named as
+    /// their unmirrored twins (decision 10).
     private func classifierStands(_ trace: Trace) -> Bool {
         guard lead?.excludesOthers == true, !trace.decision.isDecided,
             gathered.values.contains(where: { $0.confidentWords > 0 })
@@ -179,10 +179,10 @@ struct Stages: ~Copyable {
         return trace
     }
 
-    /// The page stage (`PageStage`), for what the lines and windows leave undecided, and
-    /// for pages whose marks do not pair up like letters (a blank page, a photo, a barcode, or a
-    /// few words too large or too blurred to come apart into letters). Never "too little text"
-    /// before Tesseract's own look (issue 14).
+    /// The page stage (`PageStage`), for what the lines and windows leave undecided, and for pages
+    /// whose marks do not pair up like letters (a blank page, a photo, a barcode, or a few words
+    /// too large or too blurred to come apart into letters). Never "too little text" before
+    /// Tesseract's own look (decision 3).
     private mutating func lookCoarsely(_ analysis: borrowing AnalysisImage, trace: inout Trace) throws {
         let frame = PixelBox(x: 0, y: 0, width: source.full.width, height: source.full.height)
         let c = resolver.calibration

@@ -44,11 +44,10 @@ public struct WorkBudget: Sendable, Equatable, Codable {
         work = try c.decodeIfPresent(Int.self, forKey: .work) ?? Self.standard.work
     }
 
-    /// The default. `work`: 600 units, the most any right answer on the fit part of the seed-23
-    /// set needed (579, Benchmarks/orientation/RESULTS.md "Session 12"), so that it cuts short
-    /// only files that end undecidable there, and bounds the slowest: a unit is 1.5-6 ms on the
-    /// 2-core reference machine, 2.6 ms for the median file. The other caps (Session 8): 64 reads,
-    /// 600 steps, 16 megapixels (eight readings of a 1600-pixel page).
+    /// The default. `work`: 600 units, the most any right answer of the generated set's fit part
+    /// needed, so that it cuts short only files that end undecidable there, and bounds the slowest:
+    /// a unit is a few milliseconds on a 2-core machine. The other caps are a backstop: 64 reads,
+    /// 600 steps, 16 megapixels (eight readings of a 1600-pixel page) (decision 5).
     public static let standard = WorkBudget(reads: 64, words: 600, pixels: 16_000_000, work: 600)
 
     /// No limit (for measurement).
@@ -58,16 +57,12 @@ public struct WorkBudget: Sendable, Equatable, Codable {
 /// What one Tesseract read costs in work units. A unit is about what Tesseract spends on one
 /// recognition step (`WorkBudget`: with the LSTM engine, a text line), so each step costs one;
 /// "word" below is such a step, as Tesseract's callback names it. Pixels cost by how Tesseract goes
-/// through them: a text line or window is read as one block of text, every pixel of it by the
-/// line recogniser, while a page or a coarse look is laid out first and only what looks like
-/// text is recognised, most of it being paper. Measured on the fit part of the seed-23 set
-/// (Benchmarks/studies/read_cost/read_cost.py, 2,422 reads): a block read costs 0.43 s per megapixel
-/// and 1.3 ms per word, a page read (psm 4) 0.07 s per megapixel and 4.5 ms per word, a sparse
-/// look (psm 11) 0.02 s per megapixel and 4.8 ms per word. In units of a page word that is a unit
-/// per 10,500 block pixels and per 64,000 page pixels; the laid-out rate is rounded to the dearer
-/// 50,000 because a page of noise (a barcode, paper grain) took up to twice its fitted time.
-/// Since session 13 every laid-out read is a sparse look (the psm 4 page reading was retired);
-/// the rate was left as it is, on the dearer side for them.
+/// through them: a text line or window is read as one block of text, every pixel of it by the line
+/// recogniser, while a page or a coarse look is laid out first and only what looks like text is
+/// recognised, most of it being paper. A block read costs about six times as much per pixel as a
+/// laid-out one; in units of a recognised word that is a unit per 10,500 block pixels and per
+/// 64,000 laid-out pixels, the latter rounded to the dearer 50,000 because a page of noise (a
+/// barcode, paper grain) takes up to twice its fitted time (decision 5).
 enum WorkCost {
     /// Block pixels per unit.
     static let blockPixelsPerUnit = 10_000
@@ -76,9 +71,9 @@ enum WorkCost {
     /// Decoded pixels per unit: the stored image is decoded once, grey, at full size
     /// (`GraySource`: 33 ms for a 12 MP photo, 2.75 ms a megapixel, about one unit).
     static let decodedPixelsPerUnit = 1_000_000
-    /// Units per square the orientation classifier is shown: one pass of the model in
-    /// onnxruntime on one thread takes 1.8-2.1 ms (issue 43's measurement of this model), about
-    /// one unit (2.6 ms for the median file's unit); cutting the squares is in the decode's share.
+    /// Units per square the orientation classifier is shown: one pass of the model in onnxruntime
+    /// on one thread takes about 2 ms, about one unit (decision 5); cutting the squares is in the
+    /// decode's share.
     static let classifierSquareUnits = 1
 
     /// The units of decoding `pixels` stored pixels, rounded up.
