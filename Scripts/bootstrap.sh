@@ -20,6 +20,8 @@ apt_packages=(
   libimage-exiftool-perl jhead exiftran libjpeg-turbo-progs imagemagick
   # The PDF tests check every written file with qpdf --check (pdftoppm: poppler-utils, in Corpus/apt-packages.txt).
   qpdf
+  # The OCRmyPDF plugin's tests run it in Debian's own ocrmypdf (and PyPI's: Corpus/requirements.txt).
+  ocrmypdf
   # heif-enc, heif-info and heif-convert: the HEIF tests make their files and check them with these.
   libheif-examples
   # A real browser for the review page's test (headless: its DOM after the page's script ran),

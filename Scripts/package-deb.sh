@@ -57,6 +57,10 @@ install -m 0644 Models/runtime/libonnxruntime.so.1 "$root/usr/lib/docorient/"
 gzip -9n < Models/runtime/ThirdPartyNotices.txt > "$root/usr/share/doc/docorient/onnxruntime-ThirdPartyNotices.txt.gz"
 # paperless-ngx's pre-consume hook (PAPERLESS_PRE_CONSUME_SCRIPT): README, "paperless-ngx and OCRmyPDF".
 install -m 0755 Packaging/paperless/docorient-pre-consume "$root/usr/share/docorient/"
+# The OCRmyPDF plugin (`ocrmypdf --plugin docorient_ocrmypdf --rotate-pages`), where Debian's own
+# ocrmypdf (python3) imports it; one module, no bytecode (python3 writes none where it may not).
+install -d "$root/usr/lib/python3/dist-packages"
+install -m 0644 Packaging/ocrmypdf/docorient_ocrmypdf.py "$root/usr/lib/python3/dist-packages/"
 
 # One page per command, named as git names its commands' pages (docorient-fix(1)): the tool writes
 # docorient.fix.1; Packaging/manpage.py renames it and makes the help text's blank lines and
@@ -113,6 +117,7 @@ Architecture: $arch
 Maintainer: $maintainer
 Installed-Size: $installed_size
 Depends: $depends
+Enhances: ocrmypdf
 Section: graphics
 Priority: optional
 Description: put photographed documents the right way up
@@ -125,7 +130,9 @@ Description: put photographed documents the right way up
  .
  The command fixes files and folders (in parallel, with a journal that
  resumes, reports and undoes a batch); "docorient serve" answers the same
- over HTTP, and a systemd unit for it is included (not enabled).
+ over HTTP, and a systemd unit for it is included (not enabled). For
+ OCRmyPDF, "ocrmypdf --plugin docorient_ocrmypdf --rotate-pages" lets
+ docorient decide which way each page is up.
 EOF
 find "$root" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
 
