@@ -91,8 +91,7 @@ python3 Packaging/copyright.py "$bin_dir/docorient.product/Objects.LinkFileList"
     echo " -- $maintainer  $(date -u -R -d "@$SOURCE_DATE_EPOCH")"
 } | gzip -9n > "$root/usr/share/doc/docorient/changelog.gz"
 
-# Depends: what the binary links, as dpkg-shlibdeps finds it (OpenCV too, once the resolver links
-# it), and what it loads itself: libtesseract (dlopen, so shlibdeps cannot see it; the soname is
+# Depends: what the binary links, as dpkg-shlibdeps finds it, and what it loads itself: libtesseract (dlopen, so shlibdeps cannot see it; the soname is
 # lazy.c's, the version floor that library's own shlibs entry) and the model Tesseract reads.
 mkdir -p "$out/control/debian"
 printf 'Source: docorient\n\nPackage: docorient\nArchitecture: any\n' > "$out/control/debian/control"
