@@ -39,15 +39,10 @@ let package = Package(
             name: "CHeif", pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"])]),
 
-        // The orientation classifier (an ONNX model) through OpenCV's dnn module (Debian's
-        // libopencv-dnn-dev 4.6, which has no pkg-config file): a C API over C++, so no C++ or OpenCV
-        // type reaches Swift. `opencv4` is a link to /usr/include/opencv4, the headers' Debian home.
-        .target(
-            name: "COrientationNet", exclude: ["opencv4"],
-            cxxSettings: [.headerSearchPath("opencv4")],
-            linkerSettings: [
-                .linkedLibrary("opencv_dnn"), .linkedLibrary("opencv_imgproc"), .linkedLibrary("opencv_core"),
-            ]),
+        // The orientation classifier (an ONNX model) in onnxruntime's C library, opened with dlopen
+        // (Models/runtime: neither the build nor the package links it): a C API over C++, so no C++
+        // or onnxruntime type reaches Swift. The squares it is shown are cut in Swift.
+        .target(name: "COrientationNet", linkerSettings: [.linkedLibrary("dl")]),
 
         // PDF pages through qpdf (Debian's libqpdf-dev 11, which reads and writes PDFs without
         // touching their streams): a C API over its C++ library, so no C++ or qpdf type reaches Swift.

@@ -26,7 +26,7 @@ Upstream-Name: docorient
 Comment: /usr/bin/docorient is built with the Swift runtime, Foundation (with its ICU) and the
  Swift packages named in the first paragraph linked in statically, so that paragraph carries all
  their licences. The C libraries it uses (Tesseract, Leptonica, TurboJPEG, libexif, libheif,
- SQLite, OpenCV, qpdf) come from their own Debian packages and are not shipped here.
+ SQLite, qpdf) come from their own Debian packages and are not shipped here.
 """
 
 MODEL = """\

@@ -9,9 +9,6 @@ cd "$(dirname "$0")/.."
 apt_packages=(
   # Build: the C libraries docorient links (pkg-config names tesseract, lept, libturbojpeg, libexif, libheif).
   pkg-config libtesseract-dev libleptonica-dev libturbojpeg0-dev libexif-dev libheif-dev libsqlite3-dev
-  # The orientation classifier runs through OpenCV's dnn module (resizing through imgproc); no
-  # pkg-config file: Package.swift names the libraries and the headers (/usr/include/opencv4).
-  libopencv-dnn-dev libopencv-imgproc-dev
   # PDFs (scanned pages): qpdf's library reads and writes them; no pkg-config needed (-lqpdf).
   libqpdf-dev
   # Models: eng for docorient's OCR, osd for the Tesseract OSD peer in the benchmark.
@@ -20,6 +17,8 @@ apt_packages=(
   libimage-exiftool-perl jhead exiftran libjpeg-turbo-progs imagemagick
   # The PDF tests check every written file with qpdf --check (pdftoppm: poppler-utils, in Corpus/apt-packages.txt).
   qpdf
+  # The OCRmyPDF plugin's tests run it in Debian's own ocrmypdf (and PyPI's: Corpus/requirements.txt).
+  ocrmypdf
   # heif-enc, heif-info and heif-convert: the HEIF tests make their files and check them with these.
   libheif-examples
   # A real browser for the review page's test (headless: its DOM after the page's script ran),
@@ -58,5 +57,6 @@ else
   echo "bootstrap: installing Python packages from Corpus/requirements.txt and Models/orientation/requirements.txt" >&2
 fi
 python3 -m pip install -q --disable-pip-version-check "${python_requirements[@]}"
-# The classifier's runtime, onnxruntime's C library, into Models/runtime (Models/runtime/README.md).
+# The classifier's runtime, onnxruntime's C library, into Models/runtime (Models/runtime/README.md):
+# the only one it runs in.
 python3 Models/runtime/extract.py

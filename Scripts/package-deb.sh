@@ -57,6 +57,10 @@ install -m 0644 Models/runtime/libonnxruntime.so.1 "$root/usr/lib/docorient/"
 gzip -9n < Models/runtime/ThirdPartyNotices.txt > "$root/usr/share/doc/docorient/onnxruntime-ThirdPartyNotices.txt.gz"
 # paperless-ngx's pre-consume hook (PAPERLESS_PRE_CONSUME_SCRIPT): README, "paperless-ngx and OCRmyPDF".
 install -m 0755 Packaging/paperless/docorient-pre-consume "$root/usr/share/docorient/"
+# The OCRmyPDF plugin (`ocrmypdf --plugin docorient_ocrmypdf --rotate-pages`), where Debian's own
+# ocrmypdf (python3) imports it; one module, no bytecode (python3 writes none where it may not).
+install -d "$root/usr/lib/python3/dist-packages"
+install -m 0644 Packaging/ocrmypdf/docorient_ocrmypdf.py "$root/usr/lib/python3/dist-packages/"
 
 # One page per command, named as git names its commands' pages (docorient-fix(1)): the tool writes
 # docorient.fix.1; Packaging/manpage.py renames it and makes the help text's blank lines and
@@ -87,8 +91,7 @@ python3 Packaging/copyright.py "$bin_dir/docorient.product/Objects.LinkFileList"
     echo " -- $maintainer  $(date -u -R -d "@$SOURCE_DATE_EPOCH")"
 } | gzip -9n > "$root/usr/share/doc/docorient/changelog.gz"
 
-# Depends: what the binary links, as dpkg-shlibdeps finds it (OpenCV too, once the resolver links
-# it), and what it loads itself: libtesseract (dlopen, so shlibdeps cannot see it; the soname is
+# Depends: what the binary links, as dpkg-shlibdeps finds it, and what it loads itself: libtesseract (dlopen, so shlibdeps cannot see it; the soname is
 # lazy.c's, the version floor that library's own shlibs entry) and the model Tesseract reads.
 mkdir -p "$out/control/debian"
 printf 'Source: docorient\n\nPackage: docorient\nArchitecture: any\n' > "$out/control/debian/control"
@@ -113,6 +116,7 @@ Architecture: $arch
 Maintainer: $maintainer
 Installed-Size: $installed_size
 Depends: $depends
+Enhances: ocrmypdf
 Section: graphics
 Priority: optional
 Description: put photographed documents the right way up
@@ -125,7 +129,9 @@ Description: put photographed documents the right way up
  .
  The command fixes files and folders (in parallel, with a journal that
  resumes, reports and undoes a batch); "docorient serve" answers the same
- over HTTP, and a systemd unit for it is included (not enabled).
+ over HTTP, and a systemd unit for it is included (not enabled). For
+ OCRmyPDF, "ocrmypdf --plugin docorient_ocrmypdf --rotate-pages" lets
+ docorient decide which way each page is up.
 EOF
 find "$root" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
 

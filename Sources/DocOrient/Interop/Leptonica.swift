@@ -116,6 +116,18 @@ struct Pix: ~Copyable {
         return try Pix(taking: pixScale(raw, f, f), "pixScale")
     }
 
+    /// Grey closing (dilation, then erosion) by a `size` x `size` square (odd); what lies outside
+    /// the image counts for neither. Stands for `pixCloseGray`.
+    func closedGray(size: Int) throws -> Pix {
+        try Pix(taking: pixCloseGray(raw, Int32(size), Int32(size)), "pixCloseGray")
+    }
+
+    /// This grey image less `other` (the same size), pixel by pixel, at least 0. Stands for
+    /// `pixSubtractGray`.
+    func subtractingGray(_ other: borrowing Pix) throws -> Pix {
+        try Pix(taking: pixSubtractGray(nil, raw, other.raw), "pixSubtractGray")
+    }
+
     /// Grey with uneven illumination flattened: the estimated background is mapped to `background`.
     /// Stands for `pixBackgroundNorm`.
     ///

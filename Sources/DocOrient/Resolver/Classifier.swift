@@ -91,17 +91,15 @@ extension Resolver {
     func classifierProbe(_ source: borrowing GraySource, keepInput: Bool) throws -> ClassifierProbe {
         let p = calibration.classifier
         let raster = try classifierImage(source).grayRaster()
-        let (classes, origins, input, runtime, seconds) = try classifiers.withEngine { engine in
-            let started = ContinuousClock.now
-            let (classes, origins, input) = try engine.read(
-                raster, centreShortSide: p.centreShortSide, textShortSide: p.textShortSide,
-                textSquares: p.textSquares, keepInput: keepInput)
-            return (classes, origins, input, engine.runtime, (ContinuousClock.now - started).milliseconds / 1000)
-        }
+        let started = ContinuousClock.now
+        let squares = try ClassifierSquares(
+            raster, centreShortSide: p.centreShortSide, textShortSide: p.textShortSide, textSquares: p.textSquares)
+        let (classes, runtime) = try classifiers.withEngine { engine in (try engine.read(squares), engine.runtime) }
         return ClassifierProbe(
             runtime: runtime, width: raster.width, height: raster.height, grey: keepInput ? raster.pixels : [],
-            centreShortSide: p.centreShortSide, textShortSide: p.textShortSide, origins: origins, input: input,
-            classes: classes, seconds: seconds)
+            centreShortSide: p.centreShortSide, textShortSide: p.textShortSide, origins: squares.origins,
+            input: keepInput ? squares.tensor : [], classes: classes,
+            seconds: (ContinuousClock.now - started).milliseconds / 1000)
     }
 }
 

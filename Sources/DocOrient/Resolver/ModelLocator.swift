@@ -113,25 +113,21 @@ enum ClassifierLocator {
     }
 }
 
-/// Finds onnxruntime's shared library, the runtime the orientation classifier runs in when it is
-/// there (`libonnxruntime.so.1` of the onnxruntime 1.28.0 wheel, MIT: `Models/runtime/README.md`);
-/// without it the classifier runs in OpenCV's dnn module, about five times slower, with answers
-/// equal to 1e-4.
+/// Finds onnxruntime's shared library, the runtime the orientation classifier runs in
+/// (`libonnxruntime.so.1` of the onnxruntime 1.28.0 wheel, MIT: `Models/runtime/README.md`).
 enum RuntimeLocator {
     /// The library's file name, the same in every place it is looked for.
     static let fileName = "libonnxruntime.so.1"
 
-    /// The places looked in, in order: `$DOCORIENT_ONNXRUNTIME` (only it, when set: a file, or
-    /// `none` for OpenCV's dnn module), then `<executable>/../lib/docorient` (an installed tree),
-    /// `/usr/lib/docorient` (the Debian package) and `Models/runtime` of the source tree this
-    /// library was built from, where `Scripts/bootstrap.sh` puts it.
+    /// The places looked in, in order: `$DOCORIENT_ONNXRUNTIME` (only it, when set), then
+    /// `<executable>/../lib/docorient` (an installed tree), `/usr/lib/docorient` (the Debian
+    /// package) and `Models/runtime` of the source tree this library was built from, where
+    /// `Scripts/bootstrap.sh` puts it.
     static func candidates(
         environment: (String) -> String? = ModelLocator.getEnvironment,
         executable: String? = Syscalls.executablePath(), sourceFile: String = #filePath
     ) -> [String] {
-        if let explicit = environment("DOCORIENT_ONNXRUNTIME"), !explicit.isEmpty {
-            return explicit == "none" ? [] : [explicit]
-        }
+        if let explicit = environment("DOCORIENT_ONNXRUNTIME"), !explicit.isEmpty { return [explicit] }
         var places: [String] = []
         if let executable {
             let prefix = FilePath(executable).removingLastComponent().removingLastComponent()
@@ -145,18 +141,30 @@ enum RuntimeLocator {
         return places
     }
 
-    /// The first readable place of `candidates`, nil for none (OpenCV's dnn module runs the model).
-    /// - Throws: `.missingModel` when `$DOCORIENT_ONNXRUNTIME` names a file that cannot be read.
-    static func locate(environment: (String) -> String? = ModelLocator.getEnvironment) throws -> String? {
-        let places = candidates(environment: environment)
-        if let explicit = environment("DOCORIENT_ONNXRUNTIME"), !explicit.isEmpty, explicit != "none",
-            !Syscalls.isReadable(explicit)
-        {
+    /// The first readable place of `candidates`.
+    /// - Throws: `.missingModel` naming the places and what to do when none holds the library, or
+    ///   when `$DOCORIENT_ONNXRUNTIME` names a file that cannot be read.
+    static func locate(
+        environment: (String) -> String? = ModelLocator.getEnvironment,
+        executable: String? = Syscalls.executablePath(), sourceFile: String = #filePath
+    ) throws -> String {
+        if let explicit = environment("DOCORIENT_ONNXRUNTIME"), !explicit.isEmpty {
+            guard Syscalls.isReadable(explicit) else {
+                throw DocOrientError(
+                    .missingModel,
+                    "DOCORIENT_ONNXRUNTIME names \(explicit), which cannot be read: name onnxruntime's "
+                        + "\(fileName), or unset it")
+            }
+            return explicit
+        }
+        let places = candidates(environment: environment, executable: executable, sourceFile: sourceFile)
+        guard let found = places.first(where: Syscalls.isReadable) else {
             throw DocOrientError(
                 .missingModel,
-                "DOCORIENT_ONNXRUNTIME names \(explicit), which cannot be read: name onnxruntime's "
-                    + "\(fileName), set it to none for OpenCV's dnn module, or unset it")
+                "onnxruntime's library \(fileName), the orientation classifier's runtime, was not found in "
+                    + "\(places.joined(separator: ", ")): install the docorient package, run "
+                    + "python3 Models/runtime/extract.py in the source tree, or set DOCORIENT_ONNXRUNTIME to the file")
         }
-        return places.first(where: Syscalls.isReadable)
+        return found
     }
 }
