@@ -170,9 +170,10 @@ struct DecisionRules: Sendable {
     ///   whatever the text read (where the guard stopped the stages, it read nothing).
     /// - A text answer at `ocrStandsAt` or more stands. Under it, a classifier that gives another
     ///   rotation `overruleAt` or more makes the answer undecidable: one reader is wrong, and the
-    ///   evidence does not say which (`agrees`).
-    /// - A text answer whose reading does not read as words never stands against a classifier
-    ///   sure enough to answer alone, whatever its confidence (`weakText`).
+    ///   evidence does not say which. A mirrored text answer agrees with a classifier rotation on
+    ///   its axis (the model cannot name mirrors) only when that rotation read some confident
+    ///   characters: mirrored print read unmirrored always does, and a mirrored reading whose
+    ///   unmirrored twin read nothing is no evidence of a mirror.
     /// - Where the text did not decide, the classifier answers alone at `decideAloneAt` or more
     ///   (at `narrowAt` on a page of `pageMarks` letter-like marks or more, `marks`),
     ///   with `aloneConfidence` times its probability as the confidence, unless a mirrored
@@ -198,19 +199,14 @@ struct DecisionRules: Sendable {
         }
         let (seen, sure) = (reading.best, reading.bestProbability)
         let said = "the classifier sees \(seen.exifValue) (\(Int((sure * 100).rounded()))%)"
-        var textReason = text.reason
-        if let answer = text.orientation, let weak = weakText(answer, read: read, against: reading, marks: marks) {
-            // Junk may not beat a sure classifier, nor a mirrored answer stand on it against one:
-            // the text's answer is set aside, and the classifier answers alone as where the text
-            // did not decide (below), or it is undecidable where a mirror cannot be ruled out.
-            decision.orientation = nil
-            decision.decidedBy = nil
-            decision.reason = weak
-            textReason = weak
-        } else if let answer = text.orientation {
+        if let answer = text.orientation {
             decision.decidedBy = .text
             guard text.confidence < p.ocrStandsAt, sure >= p.overruleAt else { return decision }
-            guard !Self.agrees(answer, seen, read: read) else { return decision }
+            let agrees =
+                answer.isMirrored
+                ? answer.quarterTurns % 2 == seen.quarterTurns % 2 && (read[seen]?.confidentCharacters ?? 0) > 0
+                : answer == seen
+            guard !agrees else { return decision }
             decision.orientation = nil
             decision.decidedBy = nil
             decision.reason =
@@ -223,7 +219,7 @@ struct DecisionRules: Sendable {
         let twins: [Orientation] = seen.swapsDimensions ? [.transpose, .transverse] : [.flipHorizontal, .flipVertical]
         if let unread = twins.first(where: { read[$0] == nil }) {
             decision.reason = [
-                textReason, "\(said), but orientation \(unread.exifValue), which it cannot tell apart, was not read",
+                text.reason, "\(said), but orientation \(unread.exifValue), which it cannot tell apart, was not read",
             ]
             .compactMap { $0 }.joined(separator: "; ")
             return decision
@@ -233,7 +229,7 @@ struct DecisionRules: Sendable {
         let mirrored = read.filter(\.key.isMirrored).map { (o: $0.key, score: $0.value.score(weights)) }
             .max { $0.score < $1.score }
         if let mirrored, mirrored.score > rotationScore, mirrored.score >= calibration.confidence.minScore {
-            decision.reason = [textReason, "\(said), but the text reads better mirrored (\(mirrored.o.exifValue))"]
+            decision.reason = [text.reason, "\(said), but the text reads better mirrored (\(mirrored.o.exifValue))"]
                 .compactMap { $0 }.joined(separator: "; ")
             return decision
         }
@@ -241,39 +237,9 @@ struct DecisionRules: Sendable {
         decision.decidedBy = .classifier
         decision.confidence = (min(sure * p.aloneConfidence, Self.maxAloneConfidence) * 1000).rounded() / 1000
         decision.reason =
-            "\(said); the text did not decide" + (textReason.map { " (\($0))" } ?? "")
+            "\(said); the text did not decide" + (text.reason.map { " (\($0))" } ?? "")
             + "; a mirrored page could not be ruled out"
         return decision
-    }
-
-    /// Whether the text's `answer` agrees with the classifier's rotation `seen`: the same, or for a
-    /// mirrored answer one on its axis (the model cannot name mirrors) that read some confident
-    /// characters: mirrored print read unmirrored always does, and a mirrored reading whose
-    /// unmirrored twin read nothing is no evidence of a mirror.
-    static func agrees(_ answer: Orientation, _ seen: Orientation, read: [Orientation: Evidence]) -> Bool {
-        answer.isMirrored
-            ? answer.quarterTurns % 2 == seen.quarterTurns % 2 && (read[seen]?.confidentCharacters ?? 0) > 0
-            : answer == seen
-    }
-
-    /// Why the text's answer `answer` is too weak to stand against the classifier, or nil when it
-    /// may: its reading does not read as words (`readsAsWords`: most confident words from the
-    /// dictionary and a telling word), the classifier is sure enough to answer alone
-    /// (`answersAlone`), and the two do not agree (`agrees`). Tesseract reads junk from a pen's
-    /// circles, a grid or handwriting at high confidence in some candidate, mirrored ones
-    /// included; junk that weak may not overturn a sure classifier, whatever its confidence.
-    func weakText(
-        _ answer: Orientation, read: [Orientation: Evidence], against reading: ClassifierReading, marks: Int
-    )
-        -> String?
-    {
-        guard let e = read[answer], !readsAsWords(e), answersAlone(reading, marks: marks),
-            !Self.agrees(answer, reading.best, read: read)
-        else { return nil }
-        let (chars, words) = (e.confidentCharacters, e.dictionaryWords)
-        let counted =
-            "\(chars) confident character\(chars == 1 ? "" : "s"), \(words) dictionary word\(words == 1 ? "" : "s")"
-        return "the text reads as \(answer.exifValue) only as marks (\(counted), no telling word)"
     }
 
     /// The most an answer of the classifier alone is given: under 0.9, since the classifier cannot
