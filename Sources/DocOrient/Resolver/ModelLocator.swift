@@ -118,6 +118,9 @@ enum ClassifierLocator {
 enum RuntimeLocator {
     /// The library's file name, the same in every place it is looked for.
     static let fileName = "libonnxruntime.so.1"
+    /// This file, whatever file calls: a `#filePath` default argument would be the caller's, and
+    /// the source tree's root is found from here.
+    static let thisFile = #filePath
 
     /// The places looked in, in order: `$DOCORIENT_ONNXRUNTIME` (only it, when set), then
     /// `<executable>/../lib/docorient` (an installed tree), `/usr/lib/docorient` (the Debian
@@ -125,7 +128,7 @@ enum RuntimeLocator {
     /// `Scripts/bootstrap.sh` puts it.
     static func candidates(
         environment: (String) -> String? = ModelLocator.getEnvironment,
-        executable: String? = Syscalls.executablePath(), sourceFile: String = #filePath
+        executable: String? = Syscalls.executablePath(), sourceFile: String = thisFile
     ) -> [String] {
         if let explicit = environment("DOCORIENT_ONNXRUNTIME"), !explicit.isEmpty { return [explicit] }
         var places: [String] = []
@@ -146,7 +149,7 @@ enum RuntimeLocator {
     ///   when `$DOCORIENT_ONNXRUNTIME` names a file that cannot be read.
     static func locate(
         environment: (String) -> String? = ModelLocator.getEnvironment,
-        executable: String? = Syscalls.executablePath(), sourceFile: String = #filePath
+        executable: String? = Syscalls.executablePath(), sourceFile: String = thisFile
     ) throws -> String {
         if let explicit = environment("DOCORIENT_ONNXRUNTIME"), !explicit.isEmpty {
             guard Syscalls.isReadable(explicit) else {
