@@ -85,7 +85,9 @@ struct ReplayCommand: ParsableCommand {
         @Option(help: ArgumentHelp("A generated set's manifest.csv (Corpus/generate.py).", valueName: "CSV"))
         var manifest: String
 
-        @Option(help: ArgumentHelp("The real set's manifest.csv (../shared/real/manifest.csv, beside the checkout).", valueName: "CSV"))
+        @Option(
+            help: ArgumentHelp(
+                "The real set's manifest.csv (../shared/real/manifest.csv, beside the checkout).", valueName: "CSV"))
         var realManifest: String?
 
         @Argument(help: "Recordings (JSON lines of `docorient replay record`), any parts.")
