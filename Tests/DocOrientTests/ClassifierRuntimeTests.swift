@@ -71,7 +71,7 @@ import Testing
         // The centre square is the centre of the image resized to a short side of 256.
         let (w, h) = ClassifierSquares.resizedSize(raster, shortSide: 256)
         #expect(squares.origins[0] == [(w - 224) / 2, (h - 224) / 2])
-        let classes = try engine.read(squares)
+        let classes = try engine.read(tensor: squares.tensor, count: squares.count)
         #expect(classes.count == 6 && classes.allSatisfy { $0.count == 4 && abs($0.reduce(0, +) - 1) < 1e-4 })
     }
 

@@ -31,18 +31,19 @@ final class ClassifierEngine: @unchecked Sendable {
 
     deinit { docorient_net_free(handle) }
 
-    /// What the model answers for `squares` (`ClassifierSquares`), in one batch: per square, the
-    /// probabilities of the model's classes (the text turned clockwise by 0, 90, 180, 270 degrees,
-    /// and for docorient's own model nothing to orient). Stands for `docorient_net_forward`.
-    func read(_ squares: ClassifierSquares) throws -> [[Float]] {
-        precondition(ClassifierSquares.side == Self.side, "the squares are the model's side")
-        var probabilities = [Float](repeating: 0, count: squares.count * Int(DOCORIENT_NET_MAX_CLASSES))
+    /// What the model answers for `count` squares of the model's side (`tensor`: count x 3 x side x
+    /// side floats, as `ClassifierSquares` cuts them), in one batch: per square, the probabilities
+    /// of the model's classes (the text turned clockwise by 0, 90, 180, 270 degrees, and for
+    /// docorient's own model nothing to orient). Stands for `docorient_net_forward`.
+    func read(tensor: [Float], count: Int) throws -> [[Float]] {
+        precondition(tensor.count == count * 3 * Self.side * Self.side, "the squares are the model's side")
+        var probabilities = [Float](repeating: 0, count: count * Int(DOCORIENT_NET_MAX_CLASSES))
         var classCount: Int32 = 0
-        var tensor = squares.tensor
+        var tensor = tensor
         var message = [CChar](repeating: 0, count: 512)
         let ok = tensor.withUnsafeMutableBufferPointer { tensor in
             docorient_net_forward(
-                handle, tensor.baseAddress, Int32(squares.count), &probabilities, &classCount, &message, message.count)
+                handle, tensor.baseAddress, Int32(count), &probabilities, &classCount, &message, message.count)
         }
         guard ok == 1 else {
             throw DocOrientError(
@@ -50,7 +51,7 @@ final class ClassifierEngine: @unchecked Sendable {
                 cause: .library("docorient_net_forward", Self.text(message)))
         }
         let classes = Int(classCount)
-        return (0..<squares.count).map { Array(probabilities[$0 * classes..<($0 + 1) * classes]) }
+        return (0..<count).map { Array(probabilities[$0 * classes..<($0 + 1) * classes]) }
     }
 
     private static func text(_ message: [CChar]) -> String {

@@ -94,7 +94,9 @@ extension Resolver {
         let started = ContinuousClock.now
         let squares = try ClassifierSquares(
             raster, centreShortSide: p.centreShortSide, textShortSide: p.textShortSide, textSquares: p.textSquares)
-        let (classes, runtime) = try classifiers.withEngine { engine in (try engine.read(squares), engine.runtime) }
+        let (classes, runtime) = try classifiers.withEngine { engine in
+            (try engine.read(tensor: squares.tensor, count: squares.count), engine.runtime)
+        }
         return ClassifierProbe(
             runtime: runtime, width: raster.width, height: raster.height, grey: keepInput ? raster.pixels : [],
             centreShortSide: p.centreShortSide, textShortSide: p.textShortSide, origins: squares.origins,
