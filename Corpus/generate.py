@@ -42,7 +42,7 @@ import os
 import sys
 import time
 
-from corpusgen.capture import CAPTURES
+from corpusgen.capture import CAPTURES, DEFAULT_CAPTURES
 from corpusgen.fonts import FAMILIES, FAMILY_BY_NAME, FONT_CLASSES
 from corpusgen.kinds import UNDECIDABLE, is_decidable
 from corpusgen.orientation import DISPLAY_OP, display, store_for_upright, stored_points, transposed_point
@@ -52,6 +52,7 @@ from corpusgen.plans import KINDS, NEW_KINDS, SAMPLES_SEED, bench_plan, needs_fa
 
 __all__ = [
     "CAPTURES",
+    "DEFAULT_CAPTURES",
     "DISPLAY_OP",
     "FAMILIES",
     "FAMILY_BY_NAME",
@@ -91,7 +92,11 @@ def main(argv=None) -> int:
         "--fonts",
         help="comma-separated typeface families or classes (default: all; see FAMILIES): " + ",".join(FONT_CLASSES),
     )
-    ap.add_argument("--captures", help=f"comma-separated capture profiles (default: all): {','.join(CAPTURES)}")
+    ap.add_argument(
+        "--captures",
+        help=f"comma-separated capture profiles (default: {','.join(DEFAULT_CAPTURES)}; "
+        f"made only when named: {','.join(sorted(set(CAPTURES) - set(DEFAULT_CAPTURES)))})",
+    )
     ap.add_argument(
         "--jobs", type=int, default=os.cpu_count() or 1, help="worker processes (output does not depend on it)"
     )

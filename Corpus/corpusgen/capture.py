@@ -327,6 +327,7 @@ CAPTURE_WEIGHTS = [
 # Profiles made only when --captures names them: the default plan (and every set made without
 # them) stays as it was.
 OPT_IN_CAPTURES = [("penmarks", 0.1)]
+DEFAULT_CAPTURES = [c for c, _ in CAPTURE_WEIGHTS]
 FRAME_12MP, FRAME_2MP = 4032, 1632  # 4032x3024 and 1632x1224
 
 

@@ -153,7 +153,7 @@ def splits():
 def test_the_default_plan_covers_every_kind_class_and_capture_with_about_half_held_out():
     specs = generate.bench_plan(seed=23, count=400)
     assert {s.kind for s in specs} == set(generate.KINDS)
-    assert {s.capture for s in specs} == set(generate.CAPTURES)
+    assert {s.capture for s in specs} == set(generate.DEFAULT_CAPTURES)
     fams = generate.FAMILY_BY_NAME
     classes = {fams[s.family].cls for s in specs if s.family}
     assert classes == set(generate.FONT_CLASSES)
@@ -165,6 +165,15 @@ def test_the_default_plan_covers_every_kind_class_and_capture_with_about_half_he
         sides = {generate.split_of(s.family, s.kind) for s in specs if s.family and fams[s.family].cls == c}
         assert sides == {"fit", "holdout"}, c
     assert all(s.family is None for s in specs if s.kind in generate.UNDECIDABLE or s.kind == "pdfpage")
+
+
+def test_opt_in_captures_are_made_only_when_named():
+    """penmarks is opt-in: a plan without --captures never draws it, and naming it draws it."""
+    opt_in = set(generate.CAPTURES) - set(generate.DEFAULT_CAPTURES)
+    assert opt_in == {"penmarks"}
+    assert not opt_in & {s.capture for s in generate.bench_plan(seed=23, count=400)}
+    named = generate.bench_plan(seed=23, count=40, captures=["penmarks"])
+    assert {s.capture for s in named} == {"penmarks"}
 
 
 def test_the_split_follows_splits_json_and_keeps_todays_families_and_kinds_fit():
@@ -278,7 +287,7 @@ def test_new_kinds_are_byte_identical_for_a_seed_whatever_the_worker_count(tmp_p
 def test_samples_cover_every_new_kind_and_capture():
     rows = read_manifest(SAMPLES)
     assert set(generate.NEW_KINDS) <= {r["kind"] for r in rows}
-    assert {r["capture"] for r in rows} == set(generate.CAPTURES)
+    assert {r["capture"] for r in rows} == set(generate.DEFAULT_CAPTURES)
     assert {r["split"] for r in rows} == {"fit", "holdout"}
     assert {r["font_class"] for r in rows} - {""} == set(generate.FONT_CLASSES)
 
