@@ -59,6 +59,8 @@ gzip -9n < Models/runtime/ThirdPartyNotices.txt > "$root/usr/share/doc/docorient
 install -m 0755 Packaging/paperless/docorient-pre-consume "$root/usr/share/docorient/"
 # The OCRmyPDF plugin (`ocrmypdf --plugin docorient_ocrmypdf --rotate-pages`), where Debian's own
 # ocrmypdf (python3) imports it; one module, no bytecode (python3 writes none where it may not).
+# It runs only inside ocrmypdf's python3, so python3 is suggested, not depended on (lintian's
+# python-package-missing-depends-on-python counts Suggests).
 install -d "$root/usr/lib/python3/dist-packages"
 install -m 0644 Packaging/ocrmypdf/docorient_ocrmypdf.py "$root/usr/lib/python3/dist-packages/"
 
@@ -116,6 +118,7 @@ Architecture: $arch
 Maintainer: $maintainer
 Installed-Size: $installed_size
 Depends: $depends
+Suggests: python3:any
 Enhances: ocrmypdf
 Section: graphics
 Priority: optional

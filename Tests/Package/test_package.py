@@ -209,6 +209,9 @@ def test_the_package_depends_on_what_the_binary_loads(package):
     ):
         assert re.search(rf"(^|, ){re.escape(name)}\b", depends), f"{name} missing from Depends: {depends}"
     assert "tesseract-ocr-osd" not in depends
+    # The OCRmyPDF plugin runs only inside ocrmypdf's python3: suggested, never a dependency.
+    assert "python3" not in depends
+    assert "python3" in run("dpkg-deb", "--field", deb, "Suggests").stdout
 
 
 def test_the_installed_package_pulled_in_its_dependencies_and_has_no_swift(root):
