@@ -24,12 +24,14 @@ rm -rf -- "$layout" "$bundle"
 umoci init --layout "$layout"
 umoci new --image "$layout:$version"
 umoci unpack --image "$layout:$version" "$bundle" >/dev/null
-# The root as tested, less what a container runtime provides (/proc, /dev, /sys, /run, DNS) and
-# apt's downloaded lists and archives (`apt-get update` brings the lists back).
-tar -C "$root" --one-file-system --numeric-owner \
-    --exclude=./proc/* --exclude=./sys/* --exclude=./dev/* --exclude=./run/* --exclude=./tmp/* \
-    --exclude=./var/cache/apt/archives/*.deb --exclude=./var/cache/apt/*.bin --exclude=./var/lib/apt/lists/* \
-    --exclude=./etc/resolv.conf --exclude=./etc/hostname -cf - . | tar -C "$bundle/rootfs" --numeric-owner -xpf -
+# The root as tested, cut to what the service runs (Packaging/image_files.py: docorient and the
+# packages its Depends reach, base-files, the loader's cache and the accounts; no shell, apt,
+# dpkg or perl), with dpkg's status cut to the same packages.
+admin=$out/image-dpkg  # the image's dpkg status, for image.txt
+rm -rf -- "$admin" && mkdir -p "$admin"
+python3 Packaging/image_files.py "$root" "$admin/status" \
+    | tar -C "$root" --numeric-owner --no-recursion --null -T - -cf - | tar -C "$bundle/rootfs" --numeric-owner -xpf -
+install -m 0644 "$admin/status" "$bundle/rootfs/var/lib/dpkg/status"
 chmod 1777 "$bundle/rootfs/tmp"
 umoci repack --image "$layout:$version" --history.created "$created" \
     --history.created_by "Scripts/package-image.sh: the clean-root test's root with docorient $version" "$bundle"
@@ -62,7 +64,7 @@ layers=$(jq '[.layers[].size] | add' "$layout/blobs/sha256/${manifest#sha256:}")
     awk -v b="$layers" 'BEGIN { printf "compressed layers  %7.1f MB\n", b / 1e6 }'
     awk -v b="$(stat -c %s "$archive")" -v a="$archive" 'BEGIN { printf "archive            %7.1f MB  %s\n", b / 1e6, a }'
     awk -v b="$unpacked" 'BEGIN { printf "unpacked root      %7.1f MB\n", b / 1e6 }'
-    echo "packages: $(dpkg-query --admindir="$root/var/lib/dpkg" -W -f='.\n' | wc -l); the largest (installed size, KiB):"
-    dpkg-query --admindir="$root/var/lib/dpkg" -W -f='${Installed-Size}\t${Package}\n' | sort -rn | head -15
+    echo "packages: $(dpkg-query --admindir="$admin" -W -f='.\n' | wc -l); the largest (installed size, KiB):"
+    dpkg-query --admindir="$admin" -W -f='${Installed-Size}\t${Package}\n' | sort -rn | head -15
 } > "$out/image.txt"
 cat "$out/image.txt"

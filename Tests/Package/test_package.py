@@ -323,19 +323,16 @@ def test_debian_s_ocrmypdf_runs_the_package_s_plugin_with_the_package_s_docorien
         assert int(pdf.pages[0].obj.get("/Rotate", 0)) == 270
 
 
-def test_serve_answers_health_and_orientation_as_an_unprivileged_user(package, root):
-    _, tree_binary = package
+def serves_as_the_tree_build_does(tree_binary, root):
+    """`docorient serve` in `root` (chroot, as nobody) answers /healthz, and /v1/orientation with the
+    record the tree's own build gives for the same sample."""
     sample = SAMPLES / "0003_letter.jpg"
     server = subprocess.Popen(
         [
             "chroot",
             f"--userspec={NOBODY}",
             root,
-            "env",
-            "-i",
-            f"PATH={PATH}",
-            "OMP_THREAD_LIMIT=1",
-            "docorient",
+            "/usr/bin/docorient",
             "serve",
             "--host",
             "127.0.0.1",
@@ -345,6 +342,7 @@ def test_serve_answers_health_and_orientation_as_an_unprivileged_user(package, r
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
+        env={"PATH": PATH, "OMP_THREAD_LIMIT": "1"},
     )
     try:
         seen, port = "", None
@@ -380,6 +378,11 @@ def test_serve_answers_health_and_orientation_as_an_unprivileged_user(package, r
         if server.poll() is None:
             server.kill()
             server.wait()
+
+
+def test_serve_answers_health_and_orientation_as_an_unprivileged_user(package, root):
+    _, tree_binary = package
+    serves_as_the_tree_build_does(tree_binary, root)
 
 
 def test_man_pages_render_for_every_command(root):
@@ -433,10 +436,26 @@ def test_the_unit_passes_systemd_analyze_verify(root, tmp_path):
     assert result.returncode == 0 and result.stdout.strip() == "" and result.stderr.strip() == "", result.stderr
 
 
-def test_the_image_is_made_from_the_tested_root(root):
-    # The test's own tool goes first, so the image holds the package, its dependencies and apt.
+@pytest.fixture(scope="module")
+def image(root):
+    """The service image made from the tested root, unpacked by umoci: its root filesystem."""
+    # The test's own tool goes first.
     in_root(root, "apt-get", "purge", "-y", "--autoremove", "man-db")
     result = timed("Scripts/package-image.sh", run, REPO / "Scripts/package-image.sh", root, OUT, cwd=REPO)
+    assert result.stdout
+    bundle = pathlib.Path(tempfile.mkdtemp(prefix="docorient-image.", dir="/tmp")) / "bundle"
+    run("umoci", "unpack", "--image", f"{OUT / 'oci'}:latest", bundle)
+    rootfs = bundle / "rootfs"
+    # What a container runtime mounts: Swift reads its arguments from /proc/self/cmdline.
+    run("mount", "-t", "proc", "proc", rootfs / "proc")
+    try:
+        yield rootfs
+    finally:
+        subprocess.run(["umount", rootfs / "proc"], check=False)
+        shutil.rmtree(bundle.parent, ignore_errors=True)
+
+
+def test_the_image_is_made_from_the_tested_root(image):
     config = json.loads(run("umoci", "stat", "--json", "--image", f"{OUT / 'oci'}:latest").stdout)
     assert config["history"], config
     manifest_config = json.loads((OUT / "image-config.json").read_text())["config"]
@@ -445,7 +464,18 @@ def test_the_image_is_made_from_the_tested_root(root):
     assert "OMP_THREAD_LIMIT=1" in manifest_config["Env"]
     assert manifest_config["Labels"]["org.opencontainers.image.licenses"] == "Apache-2.0"
     assert (OUT / "image.txt").read_text()
-    assert result.stdout
+
+
+def test_the_image_holds_the_service_and_no_shell_and_is_at_most_250_mb(package, image):
+    _, tree_binary = package
+    serves_as_the_tree_build_does(tree_binary, image)
+    # Only what the service runs: no shell, no package manager (Packaging/image_files.py).
+    for absent in ("usr/bin/bash", "usr/bin/sh", "usr/bin/apt-get", "usr/bin/dpkg", "usr/bin/perl"):
+        assert not os.path.lexists(image / absent), absent
+    listed = run("dpkg-query", f"--admindir={image / 'var/lib/dpkg'}", "-W", "-f=${Package}\n").stdout.split()
+    assert "docorient" in listed and "libtesseract5" in listed and "dpkg" not in listed
+    unpacked = int(run("du", "-s", "-x", "-B1", "--apparent-size", image).stdout.split()[0])
+    assert unpacked <= 250e6, f"the image unpacks to {unpacked / 1e6:.1f} MB"
 
 
 def test_remove_leaves_only_what_policy_allows(root):
