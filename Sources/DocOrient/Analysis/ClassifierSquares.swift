@@ -241,6 +241,10 @@ enum Resampling {
         }
         let columns = areaTaps(source: image.width, destination: width, scale: scaleX)
         let rows = areaTaps(source: image.height, destination: height, scale: scaleY)
+        // Each destination pixel sums its taps in order from 0, as OpenCV does; the rows' pass
+        // adds one source row at a time across the whole destination row (the same sums, in the
+        // same order, for each pixel), and the padding taps (weight 0) are never visited.
+        let columnsUsed = columns.used, rowsUsed = rows.used
         var horizontal = [Float](repeating: 0, count: image.height * width)
         var out = [UInt8](repeating: 0, count: width * height)
         image.pixels.withUnsafeBufferPointer { pixels in
@@ -253,37 +257,36 @@ enum Resampling {
                         let h = h.baseAddress!
                         let taps = columns.width
                         for r in 0..<image.height {
-                            let line = r * image.width
+                            let line = pixels + r * image.width
+                            let target = h + r * width
                             for d in 0..<width {
                                 var sum: Float = 0
-                                for k in d * taps..<(d + 1) * taps where cw[k] > 0 {
-                                    sum += Float(pixels[line + ci[k]]) * cw[k]
+                                for k in d * taps..<d * taps + columnsUsed[d] {
+                                    sum += Float(line[ci[k]]) * cw[k]
                                 }
-                                h[r * width + d] = sum
+                                target[d] = sum
                             }
                         }
                     }
                 }
             }
         }
+        var sums = [Float](repeating: 0, count: width)
         horizontal.withUnsafeBufferPointer { h in
             let h = h.baseAddress!
-            rows.index.withUnsafeBufferPointer { ri in
-                let ri = ri.baseAddress!
-                rows.weight.withUnsafeBufferPointer { rw in
-                    let rw = rw.baseAddress!
-                    out.withUnsafeMutableBufferPointer { out in
-                        let out = out.baseAddress!
-                        let taps = rows.width
-                        for d in 0..<height {
-                            for i in 0..<width {
-                                var sum: Float = 0
-                                for k in d * taps..<(d + 1) * taps where rw[k] > 0 {
-                                    sum += h[ri[k] * width + i] * rw[k]
-                                }
-                                out[d * width + i] = clamped(Int(sum.rounded(.toNearestOrEven)))
-                            }
+            sums.withUnsafeMutableBufferPointer { sums in
+                let sums = sums.baseAddress!
+                out.withUnsafeMutableBufferPointer { out in
+                    let out = out.baseAddress!
+                    let taps = rows.width
+                    for d in 0..<height {
+                        sums.update(repeating: 0, count: width)
+                        for k in d * taps..<d * taps + rowsUsed[d] {
+                            let (source, w) = (h + rows.index[k] * width, rows.weight[k])
+                            for i in 0..<width { sums[i] += source[i] * w }
                         }
+                        let target = out + d * width
+                        for i in 0..<width { target[i] = clamped(Int(sums[i].rounded(.toNearestOrEven))) }
                     }
                 }
             }
@@ -417,4 +420,16 @@ enum Resampling {
     }
 
     private static func clamped(_ value: Int) -> UInt8 { UInt8(min(max(value, 0), 255)) }
+}
+
+extension Resampling.Taps where Weight == Float {
+    /// Per destination pixel, how many of its taps are used: those before the padding (weight 0)
+    /// that `Resampling.areaTaps` fills each row up with.
+    var used: [Int] {
+        (0..<count).map { d in
+            var n = 0
+            while n < width, weight[d * width + n] > 0 { n += 1 }
+            return n
+        }
+    }
 }

@@ -10,6 +10,9 @@
 /// it twice; the scaled IDCTs other than 1/2, 1/4 and 1/8 (5/8, 3/4) are even slower than full size.
 struct GraySource: ~Copyable {
     let full: Pix
+    /// The halvings made of `full` so far, kept for the image's life: the classifier, the probes,
+    /// every text line and the page stage ask for the same few sizes.
+    private let halvings = Halvings()
 
     /// Decodes `bytes` once, refusing frames over `maxPixels` (by the metadata, before any pixel
     /// memory is allocated).
@@ -53,9 +56,31 @@ struct GraySource: ~Copyable {
         while reduction < Self.maxReduction, max(full.width, full.height) / (reduction * 2) >= longSide {
             reduction *= 2
         }
-        return reduction == 1 ? try full.cloned() : try full.scaled(by: 1 / Double(reduction))
+        return try halvings.reduced(full, by: reduction)
     }
 
     /// Largest reduction `gray(longSide:)` makes (1/16). Chosen by hand, not fitted (decision 1).
     static let maxReduction = 16
+}
+
+/// The reductions of one image by 2, 4, 8 and 16, each made once, from the one before it:
+/// Leptonica's area map by 1/4 (1/8, 1/16) is its area map by 1/2 applied twice (three, four
+/// times), so each is the same pixels `full.scaled(by:)` gives, for one halving's cost.
+private final class Halvings {
+    /// One reduction, held for the image's life.
+    private final class Made {
+        let pix: Pix
+        init(_ pix: consuming Pix) { self.pix = pix }
+    }
+
+    private var made: [Int: Made] = [:]
+
+    /// `full` reduced by `reduction` (a power of two), shared (`Pix.cloned`), not copied.
+    func reduced(_ full: borrowing Pix, by reduction: Int) throws -> Pix {
+        if reduction == 1 { return try full.cloned() }
+        if let done = made[reduction] { return try done.pix.cloned() }
+        let done = Made(try reduced(full, by: reduction / 2).scaled(by: 0.5))
+        made[reduction] = done
+        return try done.pix.cloned()
+    }
 }
