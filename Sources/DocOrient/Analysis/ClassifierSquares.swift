@@ -175,6 +175,14 @@ enum Resampling {
         var index: [Int]
         var weight: [Weight]
         var count: Int { width == 0 ? 0 : index.count / width }
+
+        /// Calls `body` with the taps' indices and weights as pointers (the resampling loops'
+        /// inner reads, unchecked).
+        func withPointers<R>(_ body: (UnsafePointer<Int>, UnsafePointer<Weight>) -> R) -> R {
+            index.withUnsafeBufferPointer { i in
+                weight.withUnsafeBufferPointer { w in body(i.baseAddress!, w.baseAddress!) }
+            }
+        }
     }
 
     /// The `side` x `side` window at (x, y) of `image` resized to `width` x `height` with an
@@ -188,37 +196,29 @@ enum Resampling {
         var out = [UInt8](repeating: 0, count: side * side)
         image.pixels.withUnsafeBufferPointer { pixels in
             let pixels = pixels.baseAddress!
-            columns.index.withUnsafeBufferPointer { ci in
-                let ci = ci.baseAddress!
-                columns.weight.withUnsafeBufferPointer { cw in
-                    let cw = cw.baseAddress!
-                    horizontal.withUnsafeMutableBufferPointer { h in
-                        let h = h.baseAddress!
-                        for r in top...bottom {
-                            let line = r * image.width, at = (r - top) * side
-                            for i in 0..<side {
-                                var sum = 0
-                                for k in 0..<8 { sum += Int(pixels[line + ci[i * 8 + k]]) * cw[i * 8 + k] }
-                                h[at + i] = sum
-                            }
+            columns.withPointers { ci, cw in
+                horizontal.withUnsafeMutableBufferPointer { h in
+                    let h = h.baseAddress!
+                    for r in top...bottom {
+                        let line = r * image.width, at = (r - top) * side
+                        for i in 0..<side {
+                            var sum = 0
+                            for k in 0..<8 { sum += Int(pixels[line + ci[i * 8 + k]]) * cw[i * 8 + k] }
+                            h[at + i] = sum
                         }
                     }
                 }
             }
             horizontal.withUnsafeBufferPointer { h in
                 let h = h.baseAddress!
-                rows.index.withUnsafeBufferPointer { ri in
-                    let ri = ri.baseAddress!
-                    rows.weight.withUnsafeBufferPointer { rw in
-                        let rw = rw.baseAddress!
-                        out.withUnsafeMutableBufferPointer { out in
-                            let out = out.baseAddress!
-                            for j in 0..<side {
-                                for i in 0..<side {
-                                    var sum = 0
-                                    for k in 0..<8 { sum += h[(ri[j * 8 + k] - top) * side + i] * rw[j * 8 + k] }
-                                    out[j * side + i] = clamped((sum + (1 << 21)) >> 22)
-                                }
+                rows.withPointers { ri, rw in
+                    out.withUnsafeMutableBufferPointer { out in
+                        let out = out.baseAddress!
+                        for j in 0..<side {
+                            for i in 0..<side {
+                                var sum = 0
+                                for k in 0..<8 { sum += h[(ri[j * 8 + k] - top) * side + i] * rw[j * 8 + k] }
+                                out[j * side + i] = clamped((sum + (1 << 21)) >> 22)
                             }
                         }
                     }
@@ -249,23 +249,19 @@ enum Resampling {
         var out = [UInt8](repeating: 0, count: width * height)
         image.pixels.withUnsafeBufferPointer { pixels in
             let pixels = pixels.baseAddress!
-            columns.index.withUnsafeBufferPointer { ci in
-                let ci = ci.baseAddress!
-                columns.weight.withUnsafeBufferPointer { cw in
-                    let cw = cw.baseAddress!
-                    horizontal.withUnsafeMutableBufferPointer { h in
-                        let h = h.baseAddress!
-                        let taps = columns.width
-                        for r in 0..<image.height {
-                            let line = pixels + r * image.width
-                            let target = h + r * width
-                            for d in 0..<width {
-                                var sum: Float = 0
-                                for k in d * taps..<d * taps + columnsUsed[d] {
-                                    sum += Float(line[ci[k]]) * cw[k]
-                                }
-                                target[d] = sum
+            columns.withPointers { ci, cw in
+                horizontal.withUnsafeMutableBufferPointer { h in
+                    let h = h.baseAddress!
+                    let taps = columns.width
+                    for r in 0..<image.height {
+                        let line = pixels + r * image.width
+                        let target = h + r * width
+                        for d in 0..<width {
+                            var sum: Float = 0
+                            for k in d * taps..<d * taps + columnsUsed[d] {
+                                sum += Float(line[ci[k]]) * cw[k]
                             }
+                            target[d] = sum
                         }
                     }
                 }
