@@ -18,12 +18,12 @@ struct LibraryAPITests {
         // enough to be cancelled in the middle.
         let upload = try Self.sample("0014_letter.jpg")
         let task = Task { try await fixer.resolve(upload) }
-        // Cancel from a thread of its own once the OCR holds the engine: other tests may keep
-        // Swift's cooperative threads busy, and the cancel must land mid-work.
+        // Cancel from a thread of its own as soon as the call holds the engine (an event, not a
+        // delay: on a fast machine a delay could outlast the work): other tests may keep Swift's
+        // cooperative threads busy, and the cancel must land mid-work.
         let pool = fixer.resolver.pool
         DispatchQueue.global().async {
             for _ in 0..<2000 where pool.idleCount > 0 { usleep(5000) }
-            usleep(100_000)
             task.cancel()
         }
         await #expect(throws: CancellationError.self) { try await task.value }
