@@ -762,6 +762,8 @@ def train(work: str, acts, ex: dict, weights: dict, args) -> tuple[dict, float, 
         state.update(epoch=epoch, model=model.state_dict(), optimiser=optimiser.state_dict())
         torch.save(state, checkpoint + ".tmp")
         os.replace(checkpoint + ".tmp", checkpoint)
+    if state["best"] is None:  # every epoch's validation loss was not a number: nothing to keep
+        raise SystemExit("train: no epoch gave a finite validation loss: " + " | ".join(state["history"]))
     model.load_state_dict(state["best"])
     model.eval()
     result = evaluate(model, acts, ex, val_ix)
