@@ -57,6 +57,7 @@ import argparse
 import csv
 import ctypes as C
 import hashlib
+import importlib.util
 import itertools
 import json
 import math
@@ -396,8 +397,9 @@ def run_peer(peer, files, args, tmp):
 # The files: a generated set (fit and held-out parts) and the real set
 # ---------------------------------------------------------------------------
 
-PARTS = ["fit", "holdout", "real", "nothing"]
+PARTS = ["train", "fit", "holdout", "real", "nothing"]
 PART_TITLES = {
+    "train": "training photos, validation fold (fit)",
     "fit": "generated, fit part",
     "holdout": "generated, held-out part",
     "real": "real set",
@@ -426,6 +428,7 @@ def peer_path(entry, peer):
 
 
 CORPUS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Corpus")
+MODELS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Models")
 
 
 def generated_entries(manifest, limit=0):
@@ -489,7 +492,7 @@ def _generate_module():
     return generate
 
 
-def real_entries(manifest, out_dir, limit=0, part="real", orientations=None):
+def real_entries(manifest, out_dir, limit=0, part="real", orientations=None, rows=None):
     """Turn every file of the real set into its stored variants, written to out_dir.
 
     Each file of the real set (../shared/real) is stored with its pixels in `upright_orientation` (1: upright)
@@ -502,8 +505,9 @@ def real_entries(manifest, out_dir, limit=0, part="real", orientations=None):
     g = _generate_module()
     from corpusgen.shared import manifest_file
 
-    with open(manifest, newline="") as fh:
-        rows = list(csv.DictReader(fh))
+    if rows is None:
+        with open(manifest, newline="") as fh:
+            rows = list(csv.DictReader(fh))
     if limit:
         rows = rows[:limit]
     os.makedirs(out_dir, exist_ok=True)
@@ -549,6 +553,38 @@ def real_entries(manifest, out_dir, limit=0, part="real", orientations=None):
                 }
             )
     return entries
+
+
+def train_module():
+    """Models/orientation/train.py, for its fold of the training photos (`in_validation_fold`):
+    importing it only defines things."""
+    spec = importlib.util.spec_from_file_location("train", os.path.join(MODELS_DIR, "orientation", "train.py"))
+    train = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(train)
+    return train
+
+
+def train_entries(manifest, out_dir, limit=0):
+    """The validation fold of the training photos (../shared/train), stored as the real set is:
+    each page (stored upright) in its four rotations and, for about a third, one mirrored
+    orientation; each photo with nothing to orient as it is and upside down. The fold is the one
+    Models/orientation/train.py holds aside (`in_validation_fold`), so it is a fit part for model 3
+    too, which never trained on it."""
+    train = train_module()
+    with open(manifest, newline="") as fh:
+        rows = [
+            {**r, "upright_orientation": "1", "decidable": "1" if r["set"] == "docs" else "0"}
+            for r in csv.DictReader(fh)
+            if train.in_validation_fold(r["file"])
+        ]
+    rows.sort(key=lambda r: (r["decidable"] != "1", r["file"]))  # --limit takes pages first
+
+    pages = {r["file"] for r in rows if r["decidable"] == "1"}
+
+    def orientations(name):
+        return real_orientations(name) if name in pages else [1, 3]
+
+    return real_entries(manifest, out_dir, limit, part="train", orientations=orientations, rows=rows)
 
 
 # ---------------------------------------------------------------------------
@@ -1063,6 +1099,11 @@ def main(argv=None):
         "file as it is and turned upside down",
     )
     ap.add_argument(
+        "--train",
+        help="manifest.csv of the training photos (../shared/train/manifest.csv): the validation fold "
+        "Models/orientation/train.py holds aside, stored as the real set is (a fit part)",
+    )
+    ap.add_argument(
         "--real-dir",
         help="write the real set's stored variants here and keep them "
         "(default: a temporary folder, deleted after the run)",
@@ -1099,8 +1140,8 @@ def main(argv=None):
         return worker(args)
     if args.self_check:
         return self_check(args)
-    if not args.manifest and not args.real and not args.nothing:
-        ap.error("give --manifest, --real, --nothing or several")
+    if not args.manifest and not args.real and not args.nothing and not args.train:
+        ap.error("give --manifest, --real, --nothing, --train or several")
 
     peers = [p.strip() for p in args.peers.split(",") if p.strip()]
     for p in peers:
@@ -1122,11 +1163,15 @@ def main(argv=None):
         if args.manifest:
             entries += generated_entries(args.manifest, args.limit)
             sources.append(args.manifest)
-        for option, given in (("--real", args.real), ("--nothing", args.nothing)):
+        for option, given in (("--real", args.real), ("--nothing", args.nothing), ("--train", args.train)):
             if given and not os.path.exists(given):
                 print(f"[{option[2:]}] {given} is not here: that part is missing from this run", file=sys.stderr)
         args.real = args.real if args.real and os.path.exists(args.real) else None
         args.nothing = args.nothing if args.nothing and os.path.exists(args.nothing) else None
+        args.train = args.train if args.train and os.path.exists(args.train) else None
+        if args.train:
+            entries += train_entries(args.train, os.path.join(args.real_dir or tmp, "train"), args.limit)
+            sources.append(args.train)
         if args.real:
             t0 = time.monotonic()
             real = real_entries(args.real, args.real_dir or os.path.join(tmp, "real"), args.limit)

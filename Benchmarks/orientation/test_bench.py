@@ -498,3 +498,44 @@ def test_the_floor_peer_times_docorient_before_any_text_is_read(tmp_path):
     assert "work budget spent (work: 0 reads" in recs["docorient-floor"]["reason"]
     assert recs["docorient-floor"]["seconds"] is not None
     assert "| docorient-floor |" in md.read_text()
+
+
+TRAIN = os.path.join(
+    os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))), "shared", "train"
+)
+
+
+def test_the_training_photos_part_is_the_fold_train_py_holds_aside_named_as_replay_fit_reads_it(tmp_path):
+    if not os.path.isdir(TRAIN):
+        message = f"{TRAIN} not found (the training photos live in shared/ beside the checkout)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"{message} (CI=true: the suite must run it)")
+        pytest.skip(message)
+    train = bench.train_module()
+    with open(os.path.join(TRAIN, "manifest.csv"), newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    # Three photos of each set held aside and three trained on, in a manifest of their own.
+    chosen = []
+    for kind in ("docs", "nothing"):
+        for held in (True, False):
+            chosen += [r for r in rows if r["set"] == kind and train.in_validation_fold(r["file"]) == held][:3]
+    for folder in ("docs", "nothing"):
+        (tmp_path / folder).symlink_to(os.path.join(TRAIN, folder))
+    manifest = tmp_path / "manifest.csv"
+    with open(manifest, "w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(chosen)
+
+    entries = bench.train_entries(str(manifest), str(tmp_path / "variants"))
+    held_aside = {r["file"]: r["set"] for r in chosen if train.in_validation_fold(r["file"])}
+    assert {e["source_file"] for e in entries} == set(held_aside)
+    for e in entries:
+        page = held_aside[e["source_file"]] == "docs"
+        stem = os.path.splitext(e["source_file"])[0].replace("/", "__")
+        assert e["part"] == "train" and e["decidable"] == page
+        # What `docorient replay fit --train-manifest` matches: FOLDER__NAME.uT.EXT, T the truth.
+        assert os.path.basename(e["path"]) == f"{stem}.u{e['truth']}.jpg" and os.path.exists(e["path"])
+    for source, kind in held_aside.items():
+        truths = sorted(e["truth"] for e in entries if e["source_file"] == source)
+        assert truths == (sorted(bench.real_orientations(source)) if kind == "docs" else [1, 3])

@@ -140,6 +140,18 @@ def linked_photos(work: str, base: str, files: list[str]) -> str:
     return folder
 
 
+# The fold of `../shared/train` held aside, by photo: the epoch kept and the temperature are chosen
+# on it, and it is the one part of the training photos the resolver's thresholds may be fitted on
+# (Benchmarks/orientation/bench.py --train).
+SEED = 7001
+VALIDATION_SHARE = 0.15
+
+
+def in_validation_fold(file: str, seed: int = SEED, share: float = VALIDATION_SHARE) -> bool:
+    """Whether the photo `file` (as the manifest names it) is in the validation fold."""
+    return unit(seed, "fold", file) < share
+
+
 def training_photos(work: str, manifest: str, seed: int, share: float, limit: int | None) -> list[dict]:
     """`../shared/train`: every document stored upright, every photo with nothing to orient; a
     photo is in the validation fold when its fixed draw is under `share`."""
@@ -161,7 +173,7 @@ def training_photos(work: str, manifest: str, seed: int, share: float, limit: in
             "page": r["set"] == "docs",
             "origin": "photo",
             "kind": r["kind"],
-            "fold": "validation" if unit(seed, "fold", r["file"]) < share else "train",
+            "fold": "validation" if in_validation_fold(r["file"], seed, share) else "train",
         }
         for r in rows
     ]
@@ -843,8 +855,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=OUT)
     ap.add_argument("--train-set", default=TRAIN_SET, help="the training photos (its manifest.csv)")
     ap.add_argument("--photos", type=int, default=None, help="only this many photos of each set (tests)")
-    ap.add_argument("--seed", type=int, default=7001, help="renders, fold, variants and training")
-    ap.add_argument("--validation", type=float, default=0.15, help="share of the photos held aside")
+    ap.add_argument("--seed", type=int, default=SEED, help="renders, fold, variants and training")
+    ap.add_argument("--validation", type=float, default=VALIDATION_SHARE, help="share of the photos held aside")
     ap.add_argument("--pages", type=int, default=160, help="pages rendered by Corpus/generate.py")
     ap.add_argument("--scripts", type=int, default=84, help="script pages rendered here")
     ap.add_argument("--phone", type=int, default=2, help="phone captures of each photo and script page")

@@ -77,7 +77,8 @@ struct ReplayCommand: ParsableCommand {
                 Each recording is matched to its truth by file name: a generated set's rows by its \
                 manifest (split fit or holdout; no split column: fit), the real set's stored variants \
                 (NAME.uT.EXT, as Benchmarks/orientation/bench.py --real-dir writes them) by the real \
-                manifest. Only the fit part is fitted on. Prints the fitted values as JSON (for \
+                manifest, the training photos' (bench.py --train: FOLDER__NAME.uT.EXT) by theirs. Only \
+                the fit part is fitted on: the generated fit rows and the training photos. Prints the fitted values as JSON (for \
                 Models/calibration.json), the floors narrowAt and pageMarks must stay above, and each part's \
                 answers with the text alone, as shipped and with the fitted values.
                 """)
@@ -89,6 +90,12 @@ struct ReplayCommand: ParsableCommand {
             help: ArgumentHelp(
                 "The real set's manifest.csv (../shared/real/manifest.csv, beside the checkout).", valueName: "CSV"))
         var realManifest: String?
+
+        @Option(
+            help: ArgumentHelp(
+                "The training photos' manifest.csv (../shared/train/manifest.csv): their stored variants "
+                    + "are fitted on with the generated fit part.", valueName: "CSV"))
+        var trainManifest: String?
 
         @Argument(help: "Recordings (JSON lines of `docorient replay record`), any parts.")
         var recordings: [String]
@@ -111,6 +118,19 @@ struct ReplayCommand: ParsableCommand {
                     }
                 }
             }
+            if let trainManifest {
+                // Stored upright, as bench.py --train stores them: its variant uT shows the photo upright
+                // with EXIF value T; a folder of the manifest becomes a prefix of the name.
+                for row in try readCSV(trainManifest) {
+                    guard let file = row["file"] else { continue }
+                    let stem = (file as NSString).deletingPathExtension.replacingOccurrences(of: "/", with: "__")
+                    for t in 1...8 {
+                        for ext in Set([(file as NSString).pathExtension, "jpg"]) {
+                            truth["\(stem).u\(t).\(ext)"] = (t, row["set"] == "docs", "training photos")
+                        }
+                    }
+                }
+            }
             var parts: [String: [ClassifierFit.Row]] = [:]
             var unmatched = 0
             for recording in try recordings.flatMap(readRecordings) {
@@ -122,7 +142,8 @@ struct ReplayCommand: ParsableCommand {
                     ClassifierFit.Row(recording: recording, truth: t.truth, decidable: t.decidable))
             }
             if unmatched > 0 { printError("docorient: \(unmatched) recordings match no manifest row: left out") }
-            guard let fitRows = parts["fit"], !fitRows.isEmpty else {
+            let fitRows = (parts["fit"] ?? []) + (parts["training photos"] ?? [])
+            guard !fitRows.isEmpty else {
                 printError("docorient: no recording of the fit part: nothing to fit on")
                 throw ExitCode(1)
             }
@@ -137,7 +158,7 @@ struct ReplayCommand: ParsableCommand {
             print(
                 "pageMarks must exceed \(fit.pageMarksFloor(fitRows, nothingAt: fitted.nothingAt)): the most "
                     + "letter-like marks of a hard negative of the fit part that the nothing guard leaves to the rules")
-            for part in ["fit", "held out", "real"] {
+            for part in ["fit", "training photos", "held out", "real"] {
                 guard let rows = parts[part] else { continue }
                 for (label, values) in [
                     ("text alone", ClassifierFit.Thresholds.textAlone), ("as shipped", .shipped),

@@ -97,4 +97,55 @@ struct ReplayCLITests {
             fit.out.contains("fit text alone: right") && fit.out.contains("fit as shipped: right")
                 && fit.out.contains("fit fitted: right"))
     }
+
+    /// The training photos' stored variants (`bench.py --train`: FOLDER__NAME.uT.EXT, T the EXIF
+    /// value that shows the photo upright) are matched to their truth by their own manifest and
+    /// fitted on with the generated fit part: the samples' fit-part recordings, named as such
+    /// variants, give the fitted values and the answers they give as the fit part.
+    @Test func trainingPhotosAreMatchedByTheirManifestAndFittedOnLikeTheFitPart() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("replay-train-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let manifest = CLITests.samples.appendingPathComponent("manifest.csv")
+        var truth: [String: (upright: String, decidable: Bool)] = [:]
+        let lines = try String(contentsOf: manifest, encoding: .utf8).split(separator: "\n")
+        let split = try #require(lines.first?.split(separator: ",").firstIndex(of: "split"))
+        for line in lines.dropFirst() {
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            if fields[split] == "fit" { truth[fields[0]] = (fields[1], fields[2] == "1") }
+        }
+        var trainManifest = "file,set\n"
+        var renamed: [String] = []
+        for line in try String(contentsOf: Self.committed, encoding: .utf8).split(separator: "\n") {
+            var recording = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let name = URL(fileURLWithPath: try #require(recording["path"] as? String)).lastPathComponent
+            guard let t = truth[name] else {  // held out: matched by the generated manifest as before
+                renamed.append(String(line))
+                continue
+            }
+            let set = t.decidable ? "docs" : "nothing"
+            let stem = (name as NSString).deletingPathExtension
+            trainManifest += "\(set)/\(name),\(set)\n"
+            recording["path"] = "/variants/\(set)__\(stem).u\(t.upright).\((name as NSString).pathExtension)"
+            renamed.append(String(decoding: try JSONSerialization.data(withJSONObject: recording), as: UTF8.self))
+        }
+        let trainCSV = folder.appendingPathComponent("manifest.csv")
+        try trainManifest.write(to: trainCSV, atomically: true, encoding: .utf8)
+        let recordings = folder.appendingPathComponent("train.recordings.jsonl")
+        try (renamed.joined(separator: "\n") + "\n").write(to: recordings, atomically: true, encoding: .utf8)
+
+        let asFit = try CLITests.run(
+            CLITests.binary, ["replay", "fit", "--manifest", manifest.path, Self.committed.path])
+        let asTraining = try CLITests.run(
+            CLITests.binary,
+            ["replay", "fit", "--manifest", manifest.path, "--train-manifest", trainCSV.path, recordings.path])
+        #expect(asTraining.status == 0, "\(asTraining.err)")
+        #expect(!asTraining.err.contains("match no manifest row"), "\(asTraining.err)")
+        #expect(asTraining.lines.first == asFit.lines.first, "the same fitted values")
+        let tallies = asFit.lines.filter { $0.hasPrefix("fit ") }
+        #expect(tallies.count == 3)
+        #expect(
+            tallies.map { "training photos " + $0.dropFirst(4) }
+                == asTraining.lines.filter { $0.hasPrefix("training photos ") })
+    }
 }
