@@ -109,25 +109,14 @@ struct ReplayCommand: ParsableCommand {
             if let realManifest {
                 for row in try readCSV(realManifest) {
                     guard let file = row["file"] else { continue }
-                    let name = URL(fileURLWithPath: file)
-                    for t in 1...8 {
-                        for ext in Set([name.pathExtension, "jpg"]) {
-                            let variant = "\(name.deletingPathExtension().lastPathComponent).u\(t).\(ext)"
-                            truth[variant] = (t, row["decidable"] == "1", "real")
-                        }
-                    }
+                    for v in storedVariants(of: file) { truth[v.name] = (v.truth, row["decidable"] == "1", "real") }
                 }
             }
-            if let trainManifest {
-                // Stored upright, as bench.py --train stores them: its variant uT shows the photo upright
-                // with EXIF value T; a folder of the manifest becomes a prefix of the name.
+            if let trainManifest {  // stored upright: every page decidable
                 for row in try readCSV(trainManifest) {
                     guard let file = row["file"] else { continue }
-                    let stem = (file as NSString).deletingPathExtension.replacingOccurrences(of: "/", with: "__")
-                    for t in 1...8 {
-                        for ext in Set([(file as NSString).pathExtension, "jpg"]) {
-                            truth["\(stem).u\(t).\(ext)"] = (t, row["set"] == "docs", "training photos")
-                        }
+                    for v in storedVariants(of: file) {
+                        truth[v.name] = (v.truth, row["set"] == "docs", "training photos")
                     }
                 }
             }
@@ -180,6 +169,16 @@ struct ReplayCommand: ParsableCommand {
 }
 
 /// The recordings in a JSON-lines file.
+/// The names Benchmarks/orientation/bench.py gives the stored variants of a manifest's `file`
+/// (`real_entries`): FOLDER__NAME.uT.EXT, T the EXIF value that shows the variant upright, EXT the
+/// source's (PNG stays PNG) or jpg.
+private func storedVariants(of file: String) -> [(name: String, truth: Int)] {
+    let stem = (file as NSString).deletingPathExtension.replacingOccurrences(of: "/", with: "__")
+    return (1...8).flatMap { t in
+        Set([(file as NSString).pathExtension, "jpg"]).map { ext in ("\(stem).u\(t).\(ext)", t) }
+    }
+}
+
 private func readRecordings(_ path: String) throws -> [Recording] {
     let decoder = JSONDecoder()
     return try String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
