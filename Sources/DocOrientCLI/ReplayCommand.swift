@@ -8,7 +8,7 @@ import Foundation
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "replay",
-        abstract: "Record the readers' readings, replay them through the rules, fit the classifier's thresholds.",
+        abstract: "Record the readers' readings, replay them through the rules, fit the rules' thresholds.",
         discussion: """
             Examples:
               docorient replay record Corpus/samples/*.jpg > samples.recordings.jsonl
@@ -16,9 +16,11 @@ struct ReplayCommand: ParsableCommand {
               docorient replay check samples.recordings.jsonl
               docorient replay fit --manifest SET/manifest.csv --real-manifest ../shared/real/manifest.csv \\
                   fit.jsonl holdout.jsonl real.jsonl
+              docorient replay record --reads SET/*.jpg > reads.jsonl
+              docorient replay fit-cascade --manifest SET/manifest.csv reads.jsonl
             """,
         shouldDisplay: false,
-        subcommands: [Record.self, Check.self, Fit.self])
+        subcommands: [Record.self, Check.self, Fit.self, Reads.self, FitCascade.self])
 
     /// `docorient replay record`: one recording per file on stdout.
     struct Record: ParsableCommand {
@@ -31,17 +33,27 @@ struct ReplayCommand: ParsableCommand {
         @Flag(help: "Never stop for nothing to orient: record every file's text reading (for `replay fit`).")
         var withoutNothingGuard = false
 
+        @Flag(
+            help:
+                "Record every candidate of every text line and window read, with no budget and no nothing guard (for `replay fit-cascade`; minutes a file set)."
+        )
+        var reads = false
+
         @Argument(help: "Image files (JPEG, PNG, TIFF, HEIF).")
         var paths: [String]
 
         func run() throws {
-            let resolver = try testResolver(classifier: classifier, withoutNothingGuard: withoutNothingGuard)
+            let resolver = try testResolver(
+                classifier: classifier, withoutNothingGuard: withoutNothingGuard, recordingReads: reads)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             try forEachFile(paths) { path in
-                let recording = try resolver.record(
-                    [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), path: path)
-                print(String(decoding: try encoder.encode(recording), as: UTF8.self))
+                let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+                let line =
+                    reads
+                    ? try encoder.encode(try resolver.recordReads(bytes, path: path))
+                    : try encoder.encode(try resolver.record(bytes, path: path))
+                print(String(decoding: line, as: UTF8.self))
             }
         }
     }
@@ -101,29 +113,11 @@ struct ReplayCommand: ParsableCommand {
         var recordings: [String]
 
         func run() throws {
-            var truth: [String: (truth: Int, decidable: Bool, part: String)] = [:]
-            for row in try readCSV(manifest) {
-                guard let file = row["file"], let t = row["upright_orientation"].flatMap(Int.init) else { continue }
-                truth[file] = (t, row["decidable"] == "1", row["split"] == "holdout" ? "held out" : "fit")
-            }
-            if let realManifest {
-                for row in try readCSV(realManifest) {
-                    guard let file = row["file"] else { continue }
-                    for v in storedVariants(of: file) { truth[v.name] = (v.truth, row["decidable"] == "1", "real") }
-                }
-            }
-            if let trainManifest {  // stored upright: every page decidable
-                for row in try readCSV(trainManifest) {
-                    guard let file = row["file"] else { continue }
-                    for v in storedVariants(of: file) {
-                        truth[v.name] = (v.truth, row["set"] == "docs", "training photos")
-                    }
-                }
-            }
+            let truth = try Truths(manifest: manifest, realManifest: realManifest, trainManifest: trainManifest)
             var parts: [String: [ClassifierFit.Row]] = [:]
             var unmatched = 0
             for recording in try recordings.flatMap(readRecordings) {
-                guard let t = truth[URL(fileURLWithPath: recording.path).lastPathComponent] else {
+                guard let t = truth[recording.path] else {
                     unmatched += 1
                     continue
                 }
@@ -131,7 +125,7 @@ struct ReplayCommand: ParsableCommand {
                     ClassifierFit.Row(recording: recording, truth: t.truth, decidable: t.decidable))
             }
             if unmatched > 0 { printError("docorient: \(unmatched) recordings match no manifest row: left out") }
-            let fitRows = (parts["fit"] ?? []) + (parts["training photos"] ?? [])
+            let fitRows = Truths.fitParts.flatMap { parts[$0] ?? [] }
             guard !fitRows.isEmpty else {
                 printError("docorient: no recording of the fit part: nothing to fit on")
                 throw ExitCode(1)
@@ -165,6 +159,153 @@ struct ReplayCommand: ParsableCommand {
                 }
             }
         }
+    }
+    /// `docorient replay reads`: recorded reads replayed with the shipped rules, a line per file.
+    struct Reads: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Replay recorded reads through the cascade and the rules as shipped (one JSON line per file).",
+            discussion: """
+                Each line: the file, the decision (orientation, confidence, decidedBy, reason), the stack \
+                whose reading gave the text's decision (stage: lines or windows; none where no stack was \
+                read) and the parts read. Where the live resolver's text lines and windows decide, this is \
+                its decision; the page stage is not replayed.
+                """)
+
+        @Argument(help: "Recordings (JSON lines of `docorient replay record --reads`).")
+        var recordings: [String]
+
+        func run() throws {
+            let decoder = JSONDecoder()
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            let fit = CascadeFit()
+            for path in recordings {
+                let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+                for line in text.split(separator: "\n") where line.hasPrefix("{") {
+                    let recording = try decoder.decode(ReadsRecording.self, from: Data(line.utf8))
+                    print(String(decoding: try encoder.encode(fit.replayed(recording)), as: UTF8.self))
+                }
+            }
+        }
+    }
+
+    /// `docorient replay fit-cascade`: the scoring, the cascade's thresholds and the confidence
+    /// model fitted on the fit part's recorded reads (`CascadeFit`), judged on the others.
+    struct FitCascade: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "fit-cascade",
+            abstract: "Fit the scoring, the cascade's early exit and the confidence model on recorded reads.",
+            discussion: """
+                Replays `docorient replay record --reads` recordings through the cascade, the classifier's \
+                lead and the rules themselves. Files are matched to their truth as `replay fit` matches \
+                them; only the fit part is fitted on. Prints the fitted values as JSON (for \
+                Models/calibration.json `scoring`, `cascade`, `confidence`), then each part's text \
+                answers, wrong winners, reads per file and reliability, as shipped and fitted.
+                """)
+
+        @Option(help: ArgumentHelp("A generated set's manifest.csv (Corpus/generate.py).", valueName: "CSV"))
+        var manifest: String
+
+        @Option(help: ArgumentHelp("The real set's manifest.csv.", valueName: "CSV"))
+        var realManifest: String?
+
+        @Option(help: ArgumentHelp("The training photos' manifest.csv.", valueName: "CSV"))
+        var trainManifest: String?
+
+        @Flag(help: "Search a one-point grid (the shipped values): fits the confidence model and decideAt only.")
+        var shippedGrid = false
+
+        @Argument(help: "Recordings (JSON lines of `docorient replay record --reads`), any parts.")
+        var recordings: [String]
+
+        func run() throws {
+            let truth = try Truths(manifest: manifest, realManifest: realManifest, trainManifest: trainManifest)
+            var parts: [String: [CascadeFit.Row]] = [:]
+            var unmatched = 0
+            let decoder = JSONDecoder()
+            for path in recordings {
+                let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+                for line in text.split(separator: "\n") where line.hasPrefix("{") {
+                    let recording = try decoder.decode(ReadsRecording.self, from: Data(line.utf8))
+                    guard let t = truth[recording.path] else {
+                        unmatched += 1
+                        continue
+                    }
+                    parts[t.part, default: []].append(
+                        CascadeFit.Row(recording: recording, truth: t.truth, decidable: t.decidable))
+                }
+            }
+            if unmatched > 0 { printError("docorient: \(unmatched) recordings match no manifest row: left out") }
+            let fitRows = Truths.fitParts.flatMap { parts[$0] ?? [] }
+            guard !fitRows.isEmpty else {
+                printError("docorient: no recording of the fit part: nothing to fit on")
+                throw ExitCode(1)
+            }
+            let fit = CascadeFit()
+            let fitted = fit.fit(fitRows, grid: shippedGrid ? fit.shippedGrid : CascadeFit.Grid())
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            print(String(decoding: try encoder.encode(fitted), as: UTF8.self))
+            for part in Truths.parts {
+                guard let rows = parts[part] else { continue }
+                for (label, values) in [("as shipped", nil), ("fitted", fitted)] as [(String, CascadeFit.Fitted?)] {
+                    let t = fit.tally(rows, values)
+                    let reads = t.reads.sorted()
+                    let median = reads.isEmpty ? 0 : reads[reads.count / 2]
+                    let mean = reads.isEmpty ? 0 : Double(reads.reduce(0, +)) / Double(reads.count)
+                    print(
+                        "\(part) \(label): text right \(t.right)/\(t.decidable), wrong \(t.wrong) (>= 0.9: "
+                            + "\(t.confidentWrong)), undecided \(t.undecided), negatives answered "
+                            + "\(t.negativesAnswered)/\(t.negatives); wrong winners \(t.wrongWinners); with the "
+                            + "classifier right \(t.finalRight), wrong \(t.finalWrong); reads per file median "
+                            + "\(median), mean \(String(format: "%.1f", mean))")
+                    let bins = t.bins.keys.sorted().map {
+                        "\(Double($0) / 10): \(t.bins[$0]!.right)/\(t.bins[$0]!.files)"
+                    }
+                    print("  reliability (confidence from: winners right/files): \(bins.joined(separator: ", "))")
+                    if label == "fitted" { for w in t.wrongFiles { print("    wrong: \(w)") } }
+                }
+            }
+        }
+    }
+}
+
+/// Each recorded file's truth, decidability and part, by its file name: a generated set's rows by
+/// its manifest (split fit or holdout; no split column: fit), the real set's stored variants
+/// (NAME.uT.EXT, as Benchmarks/orientation/bench.py --real-dir writes them) by the real manifest,
+/// the training photos' (bench.py --train: FOLDER__NAME.uT.EXT) by theirs.
+struct Truths {
+    /// The parts a fit may look at.
+    static let fitParts = ["fit", "training photos"]
+    /// Every part, in the order reports list them.
+    static let parts = ["fit", "training photos", "held out", "real"]
+
+    private var byName: [String: (truth: Int, decidable: Bool, part: String)] = [:]
+
+    init(manifest: String, realManifest: String?, trainManifest: String?) throws {
+        for row in try readCSV(manifest) {
+            guard let file = row["file"], let t = row["upright_orientation"].flatMap(Int.init) else { continue }
+            byName[file] = (t, row["decidable"] == "1", row["split"] == "holdout" ? "held out" : "fit")
+        }
+        if let realManifest {
+            for row in try readCSV(realManifest) {
+                guard let file = row["file"] else { continue }
+                for v in storedVariants(of: file) { byName[v.name] = (v.truth, row["decidable"] == "1", "real") }
+            }
+        }
+        if let trainManifest {  // stored upright: every page decidable
+            for row in try readCSV(trainManifest) {
+                guard let file = row["file"] else { continue }
+                for v in storedVariants(of: file) {
+                    byName[v.name] = (v.truth, row["set"] == "docs", "training photos")
+                }
+            }
+        }
+    }
+
+    /// The truth of the file at `path`, matched by its name; nil for none.
+    subscript(path: String) -> (truth: Int, decidable: Bool, part: String)? {
+        byName[URL(fileURLWithPath: path).lastPathComponent]
     }
 }
 

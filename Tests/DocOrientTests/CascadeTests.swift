@@ -6,41 +6,6 @@ import Testing
 /// The cascade's order and stopping on recorded readings (`PartReader`): which candidates it
 /// reads, how deep, and what it concludes, without Tesseract.
 struct CascadeTests {
-    /// Readings per candidate and part, handed out as the cascade asks; every read is logged.
-    struct RecordedParts: PartReader {
-        var readings: [Orientation: [Evidence]]
-        var partCount: Int
-        /// Reads the budget allows, all when nil.
-        var budget: Int?
-        var weights = Calibration.embedded.scoring
-        private(set) var starved: Set<Orientation> = []
-        private(set) var allEvidence: [Orientation: [Evidence]] = [:]
-        var words: [Orientation: [[RecognizedWord]]] { [:] }
-        /// Each read made: candidate and part (1 = the first).
-        private(set) var log: [(o: Orientation, part: Int)] = []
-
-        init(_ readings: [Orientation: [Evidence]], parts: Int, budget: Int? = nil) {
-            self.readings = readings
-            self.partCount = parts
-            self.budget = budget
-        }
-
-        mutating func read(_ o: Orientation, parts count: Int) throws {
-            var list = allEvidence[o] ?? []
-            defer { allEvidence[o] = list }
-            while list.count < min(count, partCount) {
-                if let budget, log.count >= budget {
-                    starved.insert(o)
-                    return
-                }
-                log.append((o, list.count + 1))
-                list.append(readings[o]?[safe: list.count] ?? Evidence())
-            }
-        }
-
-        func uprightness(of o: Orientation) throws -> Double { 0 }
-    }
-
     /// A line of plain print: long dictionary words and an amount.
     static let print = evidence(["Payment", "received", "Thursday", "morning", "12.50"], dictionary: true)
     /// What Tesseract makes of handwriting or of a wrong rotation: short confident non-words.
@@ -132,8 +97,4 @@ struct CascadeTests {
         #expect(reader.partEvidence(.rotate180).count == 1)
         #expect(reader.ranked([.identity, .rotate180], depth: 1) == [.rotate180, .identity])
     }
-}
-
-extension Array {
-    fileprivate subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }

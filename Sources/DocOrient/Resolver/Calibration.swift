@@ -54,7 +54,7 @@ struct CascadeParameters: Sendable, Codable, Equatable {
 }
 
 /// Logistic model turning the winner's evidence into the probability that it is right, fitted
-/// by Models/fit.py (decision 4).
+/// by `docorient replay fit-cascade` (`CascadeFit`; decision 4).
 struct ConfidenceModel: Sendable, Codable, Equatable {
     var intercept: Double
     /// log(1 + winner's score)
@@ -78,15 +78,32 @@ struct ConfidenceModel: Sendable, Codable, Equatable {
 
     /// The calibrated probability for a winner's features.
     func probability(best: Double, second: Double, dictionaryWords words: Int, prior: PriorRelation) -> Double {
-        let relative = best > 0 ? (best - second) / best : 0
-        var z = intercept
-        z += bestScore * log1p(best)
-        z += secondScore * log1p(second)
-        z += margin * relative
-        z += dictionaryWords * log1p(Double(words))
-        if prior == .agrees { z += priorAgrees }
-        if prior == .disagrees { z += priorDisagrees }
+        probability(Self.features(best: best, second: second, dictionaryWords: words, prior: prior))
+    }
+
+    /// The probability for a feature vector (`features`).
+    func probability(_ x: [Double]) -> Double {
+        let z = zip(coefficients, x).reduce(intercept) { $0 + $1.0 * $1.1 }
         return 1 / (1 + exp(-z))
+    }
+
+    /// The model's inputs, in the order of `coefficients`: log(1 + best score), log(1 + runner-up
+    /// score), the relative margin, log(1 + the winner's dictionary words), and whether the
+    /// winner is the tag or another orientation than a usable tag.
+    static func features(best: Double, second: Double, dictionaryWords words: Int, prior: PriorRelation) -> [Double] {
+        [
+            log1p(best), log1p(second), best > 0 ? (best - second) / best : 0, log1p(Double(words)),
+            prior == .agrees ? 1 : 0, prior == .disagrees ? 1 : 0,
+        ]
+    }
+
+    /// The weights of `features`, in their order.
+    var coefficients: [Double] {
+        get { [bestScore, secondScore, margin, dictionaryWords, priorAgrees, priorDisagrees] }
+        set {
+            (bestScore, secondScore, margin, dictionaryWords, priorAgrees, priorDisagrees) =
+                (newValue[0], newValue[1], newValue[2], newValue[3], newValue[4], newValue[5])
+        }
     }
 
     enum PriorRelation: Sendable { case none, agrees, disagrees }

@@ -99,7 +99,7 @@ struct Cascade<Reader: PartReader & ~Copyable>: ~Copyable {
         if let lead, lead.excludesOthers { return CandidatePolicy.leading([], with: lead) }
         var pairs = CandidatePolicy.axisPairs(alongX: layout.alongX)
         for i in pairs.indices {
-            // pairs[i][0] is 1 or 6 here: its uprightness is recorded for Models/fit.py's replay.
+            // pairs[i][0] is 1 or 6 here: its uprightness is recorded for the replay (`StackReads`).
             let up = try reader.uprightness(of: pairs[i][0])
             trace.uprightness[pairs[i][0]] = up
             if abs(up) >= c.uprightnessOverTag {
@@ -230,6 +230,7 @@ struct Cascade<Reader: PartReader & ~Copyable>: ~Copyable {
         trace.evidence = reader.allEvidence
         trace.words = reader.words
         let read = Dictionary(uniqueKeysWithValues: Set(considered).map { ($0, reader.evidence($0, depth: depth)) })
+        trace.weighing = rules.weigh(evidence: { read[$0] ?? Evidence() }, considered, prior: prior)
         trace.decision = rules.conclude(
             evidence: { read[$0] ?? Evidence() }, considered,
             minScore: rules.calibration.confidence.minScore, prior: prior, note: note)

@@ -58,6 +58,44 @@ struct DecisionRules: Sendable {
         e.confidentWords < Self.minConfidentWords || e.score(calibration.scoring) < minScore
     }
 
+    /// The winner among `candidates` and what the confidence model weighs of it (`conclude`).
+    struct Weighing: Sendable {
+        /// The best candidate, or the prior when it scores within `confidence.priorMargin` of it.
+        var winner: Orientation
+        /// The candidates, best first (ties keep the given order).
+        var ranked: [Orientation]
+        var best: Double
+        var second: Double
+        /// The confidence model's inputs (`ConfidenceModel.features`).
+        var features: [Double]
+        /// Whether the prior stood against a better-scoring candidate.
+        var priorStood: Bool
+    }
+
+    /// The winner among `candidates` (nil when there are none) and the confidence model's inputs.
+    func weigh(evidence: (Orientation) -> Evidence, _ candidates: [Orientation], prior: Orientation?) -> Weighing? {
+        let model = calibration.confidence
+        let weights = calibration.scoring
+        func score(_ o: Orientation) -> Double { evidence(o).score(weights) }
+        let ranked = CandidatePolicy.ranked(candidates, by: score)
+        guard var winner = ranked.first else { return nil }
+        let topScore = score(winner)
+        var priorStood = false
+        if let prior, prior != winner, candidates.contains(prior), score(prior) >= topScore * (1 - model.priorMargin) {
+            winner = prior
+            priorStood = true
+        }
+        let best = score(winner)
+        let second = ranked.filter { $0 != winner }.map { score($0) }.max() ?? 0
+        let relation: ConfidenceModel.PriorRelation =
+            prior == nil ? .none : (prior == winner ? .agrees : .disagrees)
+        return Weighing(
+            winner: winner, ranked: ranked, best: best, second: second,
+            features: ConfidenceModel.features(
+                best: best, second: second, dictionaryWords: evidence(winner).dictionaryWords, prior: relation),
+            priorStood: priorStood)
+    }
+
     /// The decision from the evidence gathered: the winner (the prior when it is nearly as good),
     /// its calibrated confidence, or undecidable with the reason.
     func conclude(
@@ -66,31 +104,22 @@ struct DecisionRules: Sendable {
     ) -> Decision {
         let model = calibration.confidence
         let weights = calibration.scoring
-        func score(_ o: Orientation) -> Double { evidence(o).score(weights) }
-        // Best first; ties keep the given order.
-        let ranked = CandidatePolicy.ranked(candidates, by: score)
-        guard !ranked.isEmpty else {
+        guard let weighing = weigh(evidence: evidence, candidates, prior: prior) else {
             return Decision(orientation: nil, confidence: 0, margin: 0, reason: "no text found", candidates: [])
         }
+        let ranked = weighing.ranked
         let scores = ranked.map { o -> CandidateScore in
             let e = evidence(o)
             return CandidateScore(
                 orientation: o, score: (e.score(weights) * 100).rounded() / 100,
                 characters: e.confidentCharacters, meanConfidence: (e.meanConfidence * 10).rounded() / 10)
         }
-        var winner = ranked[0]
-        let topScore = score(winner)
+        let (winner, best, second) = (weighing.winner, weighing.best, weighing.second)
         var note = note
-        if let prior, prior != winner, candidates.contains(prior), score(prior) >= topScore * (1 - model.priorMargin) {
-            winner = prior
+        if weighing.priorStood {
             note += "; the tag stands (within \(Int(model.priorMargin * 100))% of the best)"
         }
-        let best = score(winner)
-        let second = ranked.filter { $0 != winner }.map { score($0) }.max() ?? 0
-        let relation: ConfidenceModel.PriorRelation =
-            prior == nil ? .none : (prior == winner ? .agrees : .disagrees)
-        let confidence = model.probability(
-            best: best, second: second, dictionaryWords: evidence(winner).dictionaryWords, prior: relation)
+        let confidence = model.probability(weighing.features)
         let margin = best > 0 ? max(0, (best - second) / best) : 0
         let rounded = (confidence * 1000).rounded() / 1000
         let roundedMargin = (margin * 1000).rounded() / 1000
@@ -155,6 +184,39 @@ struct DecisionRules: Sendable {
     func answersAlone(_ reading: ClassifierReading, marks: Int) -> Bool {
         let p = calibration.classifier
         return reading.bestProbability >= (marks >= p.pageMarks ? p.narrowAt : p.decideAloneAt)
+    }
+
+    /// The rotation every stage reads first: the classifier's, when it is sure enough
+    /// (`classifier.orderAt`); nil leaves the order to the text's own signs and the tag. Surer
+    /// still (`classifier.narrowAt`) and `narrowing`, it is the only rotation read, beside its
+    /// mirrored twins (`Lead.excludesOthers`), and where the classifier would answer alone
+    /// (`answersAlone`) the text need only confirm it (`Lead.confirmsOnly`).
+    func lead(_ reading: ClassifierReading, marks: Int, narrowing: Bool) -> Lead? {
+        let c = calibration.classifier
+        guard reading.bestProbability >= c.orderAt else { return nil }
+        let excludesOthers = narrowing && reading.bestProbability >= c.narrowAt
+        return Lead(
+            rotation: reading.best, excludesOthers: excludesOthers,
+            confirmsOnly: excludesOthers && answersAlone(reading, marks: marks))
+    }
+
+    /// Whether the classifier's answer stands on what the stages read so far, so that no later
+    /// stage need read: it leaves the text its rotation alone (`Lead.excludesOthers`), the text did
+    /// not decide, Tesseract read its print in some candidate (`confidentWords`), and the
+    /// classifier would answer alone on it (`DecisionRules.arbitrate`: sure enough for the page's
+    /// marks, both mirrored twins read, neither reading better than its rotation). A later stage
+    /// reads the same three candidates and could only confirm the rotation or find the mirror that
+    /// the stage just read found no sign of; on handwriting and other scripts, whose lines
+    /// Tesseract reads as confident junk every way, it spent the rest of the budget for nothing.
+    /// Where the lines read no confident word in any candidate, they may not be the page's text at
+    /// all (a poster's graphics, a sign's frame): the windows and the coarse look, which read large
+    /// and sparse print the lines miss, still look: they found the mirror of three real mirrored
+    /// files (a poster, a newspaper, a sign) that the classifier alone, stopped there, named as
+    /// their unmirrored twins (decision 10).
+    func classifierStands(_ a: Arbitration, lead: Lead?) -> Bool {
+        guard lead?.excludesOthers == true, !a.text.isDecided, a.read.values.contains(where: { $0.confidentWords > 0 })
+        else { return false }
+        return arbitrate(a).decidedBy == .classifier
     }
 
     /// Whether the classifier sees nothing to orient in the image (`classifier.nothingAt`): then

@@ -101,6 +101,7 @@ struct CandidateReader: PartReader, ~Copyable {
             // A line shown sideways reads as nothing: it is not read.
             if !windowAlongX.isEmpty, windowAlongX[list.count] != (o.quarterTurns % 2 == 0) {
                 list.append(Evidence())
+                if keepWords { self.words[o, default: []].append([]) }
                 continue
             }
             let crop = try readable.cropped(to: windows[list.count])

@@ -27,6 +27,8 @@ struct Stages: ~Copyable {
     private var gathered: [Orientation: Evidence] = [:]
     /// Every candidate is read again, the classifier's rotation first but not alone (`run`).
     private var widened = false
+    /// Exhaustive mode: every stack read (`StackReads`), for `Trace.stacks`.
+    private var recorded: [StackReads] = []
     private let started = ContinuousClock.now
 
     /// Decodes the image once and asks the classifier.
@@ -78,9 +80,13 @@ struct Stages: ~Copyable {
     /// Runs the stages until one decides, the budget is spent or none is left; then, when none
     /// decided, concludes on all they read together (`DecisionRules.concludeTogether`).
     private mutating func readStages() throws -> Trace {
+        // The lines' trace where no later stage need read. Exhaustive mode then reads the windows
+        // too, for the record (`StackReads`), and answers as the lines did.
+        var settled: Trace?
         if let lines = try readLines() {
             gather(lines.evidence, starvedBefore: [])
-            if lines.decision.isDecided || meter.exhaustedPart != nil || classifierStands(lines) { return lines }
+            if stops(lines) { settled = lines }
+            if let settled, !resolver.configuration.exhaustive { return settled }
         }
         let c = resolver.calibration.cascade
         let analysis = try AnalysisImage.make(
@@ -96,10 +102,13 @@ struct Stages: ~Copyable {
         if analysis.glyphs >= c.minGlyphs, !analysis.windows.isEmpty {
             let before = starved
             try read(analysis, trace: &trace)
+            if let settled { return settled }
             gather(trace.evidence, starvedBefore: before)
-            if trace.decision.isDecided || meter.exhaustedPart != nil || classifierStands(trace) { return trace }
+            if stops(trace) { return trace }
             try meter.checkCancellation()
         }
+        if let settled { return settled }
+        if resolver.configuration.stacksOnly { return trace }
         try lookCoarsely(analysis, trace: &trace)
         try meter.checkCancellation()
         if !trace.decision.isDecided {
@@ -109,39 +118,18 @@ struct Stages: ~Copyable {
         return trace
     }
 
-    /// The rotation every stage reads first: the classifier's, when it is sure enough
-    /// (`classifier.orderAt`); nil leaves the order to the text's own signs and the tag. Surer
-    /// still (`classifier.narrowAt`), it is the only rotation read, beside its mirrored twins
-    /// (`Lead.excludesOthers`); never in exhaustive mode, which reads everything, nor once `run`
-    /// has widened the reading.
+    /// The rotation every stage reads first (`DecisionRules.lead`): never narrowed in exhaustive
+    /// mode, which reads everything, nor once `run` has widened the reading.
     private var lead: Lead? {
-        let c = resolver.calibration.classifier
-        guard reading.bestProbability >= c.orderAt else { return nil }
-        let excludesOthers =
-            !resolver.configuration.exhaustive && !widened && reading.bestProbability >= c.narrowAt
-        return Lead(
-            rotation: reading.best, excludesOthers: excludesOthers,
-            confirmsOnly: excludesOthers && resolver.rules.answersAlone(reading, marks: marks))
+        resolver.rules.lead(reading, marks: marks, narrowing: !resolver.configuration.exhaustive && !widened)
     }
 
-    /// Whether the classifier's answer stands on what the stages read so far, so that no later
-    /// stage need read: it leaves the text its rotation alone (`Lead.excludesOthers`), the text did
-    /// not decide, Tesseract read its print in some candidate (`confidentWords`), and the
-    /// classifier would answer alone on it (`DecisionRules.arbitrate`: sure enough for the page's
-    /// marks, both mirrored twins read, neither reading better than its rotation). A later stage
-    /// reads the same three candidates and could only confirm the rotation or find the mirror that
-    /// the stage just read found no sign of; on handwriting and other scripts, whose lines
-    /// Tesseract reads as confident junk every way, it spent the rest of the budget for nothing.
-    /// Where the lines read no confident word in any candidate, they may not be the page's text at
-    /// all (a poster's graphics, a sign's frame): the windows and the coarse look, which read large
-    /// and sparse print the lines miss, still look: they found the mirror of three real mirrored
-    /// files (a poster, a newspaper, a sign) that the classifier alone, stopped there, named as
-    /// their unmirrored twins (decision 10).
-    private func classifierStands(_ trace: Trace) -> Bool {
-        guard lead?.excludesOthers == true, !trace.decision.isDecided,
-            gathered.values.contains(where: { $0.confidentWords > 0 })
-        else { return false }
-        return resolver.rules.arbitrate(arbitration(trace.decision)).decidedBy == .classifier
+    /// Whether no later stage need read after a stage's reading: it decided, the budget is spent,
+    /// or the classifier's answer stands on what the stages read so far
+    /// (`DecisionRules.classifierStands`).
+    private func stops(_ trace: Trace) -> Bool {
+        trace.decision.isDecided || meter.exhaustedPart != nil
+            || resolver.rules.classifierStands(arbitration(trace.decision), lead: lead)
     }
 
     /// What the rules weigh when the readers meet, with the text's decision `text`.
@@ -241,6 +229,13 @@ struct Stages: ~Copyable {
                 trace = cascade.trace
             }
             try cascade.run()
+            if resolver.configuration.exhaustive {
+                recorded.append(
+                    StackReads(
+                        stage: image.windowAlongX.isEmpty ? "windows" : "lines", layout: cascade.layout,
+                        parts: cascade.reader.partCount, words: cascade.reader.words,
+                        uprightness: cascade.trace.uprightness))
+            }
         }
     }
 
@@ -254,6 +249,7 @@ struct Stages: ~Copyable {
         }
         let inputs = arbitration(trace.decision)
         trace.arbitration = inputs
+        trace.stacks = recorded
         trace.decision = resolver.rules.arbitrate(inputs)
         return trace
     }

@@ -20,6 +20,11 @@ struct Trace: Sendable {
     var decision = Decision(orientation: nil, confidence: 0, margin: 0, reason: nil, candidates: [])
     /// What the rules weighed when the readers met (`Stages.finished`), for recordings.
     var arbitration: Arbitration?
+    /// The winner of the last stack the cascade concluded on, and what the confidence model weighed
+    /// of it (`DecisionRules.weigh`), for `CascadeFit`.
+    var weighing: DecisionRules.Weighing?
+    /// Exhaustive mode: every stack read, every candidate, every part (`StackReads`).
+    var stacks: [StackReads] = []
     /// The work units spent (`WorkMeter.work`: decoding, the classifier's squares, every read).
     var work = 0
 }

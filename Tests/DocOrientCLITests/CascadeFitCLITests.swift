@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+
+/// `docorient replay record --reads` and `replay fit-cascade`: what Tesseract reads of every
+/// candidate of every text line and window, recorded once, replays through the real cascade to the
+/// decision `fix` gives, and the scoring, the cascade's thresholds and the confidence model are
+/// fitted on such recordings by that code (`CascadeFit`), on the fit part only.
+struct CascadeFitCLITests {
+    /// Samples of every kind of ending: the lines decide at once, after reading several candidates
+    /// or parts, a mirror, the classifier alone, the windows, the page stage (a sign, two words), the
+    /// nothing guard; three of them held out in the manifest (0023, 0029, 0035).
+    static let names = [
+        "0000_receipt.jpg", "0013_receipt.jpg", "0017_blank.jpg", "0019_twowords.jpg", "0023_label.jpg",
+        "0029_sign.jpg", "0031_handnote.jpg", "0033_thermal.jpg", "0035_handnote.jpg",
+    ]
+
+    static func recordReads(_ files: [String], into directory: URL) throws -> URL {
+        let recorded = try CLITests.run(CLITests.binary, ["replay", "record", "--reads"] + files)
+        #expect(recorded.status == 0, "\(recorded.err)")
+        #expect(recorded.lines.count == files.count)
+        let file = directory.appendingPathComponent("reads.jsonl")
+        try Data(recorded.out.utf8).write(to: file)
+        return file
+    }
+
+    /// Wherever the replayed lines and windows decide, `fix` gives that decision: the cascade, the
+    /// classifier's lead and the rules replayed on recorded reads are the resolver's own. Where they
+    /// do not, the live resolver goes on to the page stage, which is not recorded.
+    @Test func replayedReadsGiveFixsDecisionWhereverTheLinesAndWindowsDecide() throws {
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let files = Self.names.map { CLITests.samples.appendingPathComponent($0).path }
+        let reads = try Self.recordReads(files, into: directory)
+        let replay = try CLITests.run(CLITests.binary, ["replay", "reads", reads.path])
+        #expect(replay.status == 0, "\(replay.err)")
+        let fix = try ReplayCLITests.fixRecords(files)
+        var compared: [String: Int] = [:]
+        for line in replay.lines {
+            let replayed = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let path = try #require(replayed["path"] as? String)
+            let decision = try #require(replayed["decision"] as? [String: Any])
+            let record = try #require(fix[path])
+            let decidedBy = decision["decidedBy"] as? String
+            let guarded = (decision["reason"] as? String)?.contains("sees nothing to orient") == true
+            guard decidedBy != nil || guarded else { continue }  // left to the page stage
+            #expect(decision["orientation"] as? Int == record["detected_orientation"] as? Int, "\(path)")
+            #expect(decision["confidence"] as? Double == record["confidence"] as? Double, "\(path)")
+            #expect(decidedBy == record["decided_by"] as? String, "\(path)")
+            compared[guarded ? "guard" : decidedBy!, default: 0] += 1
+            if let stage = replayed["stage"] as? String { compared[stage, default: 0] += 1 }
+        }
+        // Text answers of the lines and of the windows, the classifier's, and the guard's.
+        #expect(compared["text", default: 0] >= 3 && compared["classifier", default: 0] >= 1, "\(compared)")
+        #expect(compared["windows", default: 0] >= 1 && compared["guard", default: 0] >= 1, "\(compared)")
+    }
+
+    /// The fit prints the values it fitted under the calibration's own names and each part's
+    /// answers; the held-out files are only judged: giving them other truths changes their tallies,
+    /// never the fitted values.
+    @Test func fitCascadeFitsOnTheFitPartOnlyAndJudgesTheHeldOut() throws {
+        let directory = try CLITests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let files = Self.names.map { CLITests.samples.appendingPathComponent($0).path }
+        let reads = try Self.recordReads(files, into: directory)
+        let manifest = CLITests.samples.appendingPathComponent("manifest.csv")
+        let fit = try CLITests.run(CLITests.binary, ["replay", "fit-cascade", "--manifest", manifest.path, reads.path])
+        #expect(fit.status == 0, "\(fit.err)")
+        let first = try #require(fit.lines.first)
+        let values = try #require(JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Double])
+        #expect(
+            Set(values.keys) == [
+                "minWordConfidence", "dictionaryWeight", "earlyExitScore", "earlyExitRatio",
+                "singleReadDictionaryWords", "singleReadDictionaryShare", "singleReadDictionaryCharacters",
+                "intercept", "bestScore", "secondScore", "margin", "dictionaryWords", "priorAgrees",
+                "priorDisagrees", "decideAt",
+            ])
+        for part in ["fit", "held out"] {
+            #expect(
+                fit.out.contains("\(part) as shipped: text right") && fit.out.contains("\(part) fitted: text right"))
+        }
+
+        // The held-out rows upside down in the manifest: their truths change, the fit must not.
+        let lines = try String(contentsOf: manifest, encoding: .utf8).split(
+            separator: "\n", omittingEmptySubsequences: false)
+        let header = lines[0].split(separator: ",", omittingEmptySubsequences: false)
+        let (truth, split) = (
+            try #require(header.firstIndex(of: "upright_orientation")), try #require(header.firstIndex(of: "split"))
+        )
+        let changed = lines.map { line -> String in
+            var fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count > split, fields[split] == "holdout" else { return String(line) }
+            fields[truth] = fields[truth] == "3" ? "1" : "3"
+            return fields.joined(separator: ",")
+        }
+        let other = directory.appendingPathComponent("manifest.csv")
+        try changed.joined(separator: "\n").write(to: other, atomically: true, encoding: .utf8)
+        let again = try CLITests.run(CLITests.binary, ["replay", "fit-cascade", "--manifest", other.path, reads.path])
+        #expect(again.status == 0, "\(again.err)")
+        #expect(again.lines.first == fit.lines.first, "the same fitted values")
+        #expect(
+            again.lines.filter { $0.hasPrefix("fit ") } == fit.lines.filter { $0.hasPrefix("fit ") })
+        #expect(
+            again.lines.filter { $0.hasPrefix("held out ") } != fit.lines.filter { $0.hasPrefix("held out ") })
+    }
+}
