@@ -80,11 +80,24 @@ public final class Resolver: Sendable {
     ) throws -> Trace {
         let meter = WorkMeter(budget: budget ?? configuration.budget, signal: signal)
         try meter.checkCancellation()
-        var stages = try Stages(resolver: self, imageBytes: imageBytes, metadata: metadata, prior: prior, meter: meter)
+        // Decoded once; the classifier looks first, then the stages get what they read with.
+        let source = try GraySource(bytes: imageBytes, metadata: metadata, maxPixels: configuration.maxPixels)
+        meter.charge(WorkCost.decodeUnits(pixels: source.storedWidth * source.storedHeight))
+        let probe = try classifierProbe(source, keepInput: false)
+        meter.charge(probe.classes.count * WorkCost.classifierSquareUnits)
+        var stages = try Stages(
+            inputs: stageInputs, source: source, reading: probe.reading, prior: prior, meter: meter)
         var trace = try stages.run()
         trace.work = meter.work
         trace.decision.work = meter.work
         return trace
+    }
+
+    /// What the stages read with (`StageInputs`).
+    var stageInputs: StageInputs {
+        StageInputs(
+            calibration: calibration, rules: rules, policy: policy, engines: pool,
+            exhaustive: configuration.exhaustive, stacksOnly: configuration.stacksOnly)
     }
 
     /// The candidate policy every stage follows.

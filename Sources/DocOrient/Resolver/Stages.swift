@@ -7,16 +7,30 @@ import Foundation
 // policy (`CandidatePolicy`). What each stage read is gathered, so that a page whose text no
 // stage alone read enough of may still be decided on all of it.
 
+/// What every image's stages read with, built by the resolver (`Resolver.stageInputs`) and handed
+/// to them as a value: they never call back up into the resolver.
+struct StageInputs: Sendable {
+    let calibration: Calibration
+    let rules: DecisionRules
+    let policy: CandidatePolicy
+    /// The Tesseract engines the stages borrow one of at a time.
+    let engines: TesseractPool
+    /// Read every candidate at every stage (`ResolverConfiguration.exhaustive`).
+    let exhaustive: Bool
+    /// Read the text lines and windows only (`ResolverConfiguration.stacksOnly`).
+    let stacksOnly: Bool
+}
+
 /// The stages of one resolution and what they share. Owns the decoded pixels: not copyable.
 struct Stages: ~Copyable {
-    let resolver: Resolver
+    let inputs: StageInputs
     let source: GraySource
     /// What the probes found on the page: surveyed when the stages run (`run`), not before the
     /// classifier has looked: where it sees nothing to orient, no stage runs.
     private(set) var survey: AnalysisImage.Survey
     let prior: Orientation?
     let meter: WorkMeter
-    /// What the orientation classifier says of the image, asked once before any OCR.
+    /// What the orientation classifier said of the image, asked once before the stages were made.
     let reading: ClassifierReading
     /// Candidates the work budget denied a read that a stage asked for.
     private(set) var starved: Set<Orientation> = []
@@ -31,27 +45,24 @@ struct Stages: ~Copyable {
     private var recorded: [StackReads] = []
     private let started = ContinuousClock.now
 
-    /// Decodes the image once and asks the classifier.
+    /// The stages of an image decoded once (`source`), after the classifier has looked at it
+    /// (`reading`).
     init(
-        resolver: Resolver, imageBytes: [UInt8], metadata: ImageMetadata, prior: Orientation?, meter: WorkMeter
-    )
-        throws
-    {
-        let source = try GraySource(
-            bytes: imageBytes, metadata: metadata, maxPixels: resolver.configuration.maxPixels)
+        inputs: StageInputs, source: consuming GraySource, reading: ClassifierReading, prior: Orientation?,
+        meter: WorkMeter
+    ) throws {
         // Nothing probed yet (`run` surveys the page).
-        let survey = try AnalysisImage.Survey(source: source, parameters: resolver.calibration.analysis, lines: false)
-        meter.charge(WorkCost.decodeUnits(pixels: source.storedWidth * source.storedHeight))
-        let probe = try resolver.classifierProbe(source, keepInput: false)
-        meter.charge(probe.classes.count * WorkCost.classifierSquareUnits)
-        let reading = probe.reading
-        self.resolver = resolver
+        let survey = try AnalysisImage.Survey(source: source, parameters: inputs.calibration.analysis, lines: false)
+        self.inputs = inputs
         self.prior = prior
         self.meter = meter
         self.survey = survey
         self.reading = reading
         self.source = source
     }
+
+    private var calibration: Calibration { inputs.calibration }
+    private var rules: DecisionRules { inputs.rules }
 
     /// Runs the stages (`readStages`), and weighs what they decided with the classifier
     /// (`finished`). A mirrored answer read with the classifier's rotation as its only rival
@@ -63,14 +74,14 @@ struct Stages: ~Copyable {
     ///
     /// Where the classifier sees nothing to orient (`DecisionRules.seesNothing`), no stage reads.
     mutating func run() throws -> Trace {
-        if resolver.rules.seesNothing(reading) {
+        if rules.seesNothing(reading) {
             return finished(Trace(glyphs: 0, textHeight: 0, windows: 0, horizontalPairs: 0, verticalPairs: 0))
         }
         survey = try AnalysisImage.Survey(
-            source: source, parameters: resolver.calibration.analysis, lines: resolver.calibration.cascade.maxLines > 0)
+            source: source, parameters: calibration.analysis, lines: calibration.cascade.maxLines > 0)
         let narrowed = try readStages()
         guard lead?.excludesOthers == true, let answer = narrowed.decision.orientation, answer.isMirrored,
-            !resolver.rules.readsAsWords(gathered[answer]?.distinct ?? Evidence())
+            !rules.readsAsWords(gathered[answer]?.distinct ?? Evidence())
         else { return finished(narrowed) }
         widened = true
         (starved, read, gathered) = ([], [], [:])
@@ -86,11 +97,11 @@ struct Stages: ~Copyable {
         if let lines = try readLines() {
             gather(lines.evidence, starvedBefore: [])
             if stops(lines) { settled = lines }
-            if let settled, !resolver.configuration.exhaustive { return settled }
+            if let settled, !inputs.exhaustive { return settled }
         }
-        let c = resolver.calibration.cascade
+        let c = calibration.cascade
         let analysis = try AnalysisImage.make(
-            source: source, parameters: resolver.calibration.analysis,
+            source: source, parameters: calibration.analysis,
             windows: WindowRequest(
                 count: c.maxWindows, sideInTextHeights: c.windowSideInTextHeights, minGlyphs: c.windowMinGlyphs,
                 parts: c.windowParts), survey: survey)
@@ -108,11 +119,11 @@ struct Stages: ~Copyable {
             try meter.checkCancellation()
         }
         if let settled { return settled }
-        if resolver.configuration.stacksOnly { return trace }
+        if inputs.stacksOnly { return trace }
         try lookCoarsely(analysis, trace: &trace)
         try meter.checkCancellation()
         if !trace.decision.isDecided {
-            let together = resolver.rules.concludeTogether(gathered, prior: prior)
+            let together = rules.concludeTogether(gathered, prior: prior)
             if together.isDecided { trace.decision = together }
         }
         return trace
@@ -121,7 +132,7 @@ struct Stages: ~Copyable {
     /// The rotation every stage reads first (`DecisionRules.lead`): never narrowed in exhaustive
     /// mode, which reads everything, nor once `run` has widened the reading.
     private var lead: Lead? {
-        resolver.rules.lead(reading, marks: marks, narrowing: !resolver.configuration.exhaustive && !widened)
+        rules.lead(reading, marks: marks, narrowing: !inputs.exhaustive && !widened)
     }
 
     /// Whether no later stage need read after a stage's reading: it decided, the budget is spent,
@@ -129,7 +140,7 @@ struct Stages: ~Copyable {
     /// (`DecisionRules.classifierStands`).
     private func stops(_ trace: Trace) -> Bool {
         trace.decision.isDecided || meter.exhaustedPart != nil
-            || resolver.rules.classifierStands(arbitration(trace.decision), lead: lead)
+            || rules.classifierStands(arbitration(trace.decision), lead: lead)
     }
 
     /// What the rules weigh when the readers meet, with the text's decision `text`.
@@ -156,8 +167,8 @@ struct Stages: ~Copyable {
     private mutating func readLines() throws -> Trace? {
         guard
             let lines = try AnalysisImage.lines(
-                source: source, survey: survey, parameters: resolver.calibration.analysis,
-                count: resolver.calibration.cascade.maxLines)
+                source: source, survey: survey, parameters: calibration.analysis,
+                count: calibration.cascade.maxLines)
         else { return nil }
         var trace = Trace(
             glyphs: lines.glyphs, textHeight: lines.textHeight, windows: lines.windows.count,
@@ -173,14 +184,14 @@ struct Stages: ~Copyable {
     /// Tesseract's own look (decision 3).
     private mutating func lookCoarsely(_ analysis: borrowing AnalysisImage, trace: inout Trace) throws {
         let frame = PixelBox(x: 0, y: 0, width: source.full.width, height: source.full.height)
-        let c = resolver.calibration
+        let c = calibration
         // The paper first; then, when that read too little, the whole frame: the paper found in a
         // street scene can be a strip of a stone wall, and a licence plate's paper can leave out
         // its bottom line.
         var looks = [(region: analysis.paper, minScore: c.confidence.minScore)]
         if analysis.paper != frame { looks.append((frame, c.page.minScore)) }
         let stage = PageStage(
-            rules: resolver.rules, policy: resolver.policy, engines: resolver.pool, meter: meter, prior: prior,
+            rules: rules, policy: inputs.policy, engines: inputs.engines, meter: meter, prior: prior,
             lead: lead)
         for (region, minScore) in looks {
             let before = starved
@@ -205,31 +216,31 @@ struct Stages: ~Copyable {
     /// Whether the page's best reading is too little to answer on by the page's standard
     /// (`DecisionRules.readsTooLittle` at `page.minScore`).
     private func readTooLittle(_ trace: Trace) -> Bool {
-        let weights = resolver.calibration.scoring
+        let weights = calibration.scoring
         guard let best = trace.pageEvidence.values.max(by: { $0.score(weights) < $1.score(weights) }) else {
             return false
         }
-        return resolver.rules.readsTooLittle(best, minScore: resolver.calibration.page.minScore)
+        return rules.readsTooLittle(best, minScore: calibration.page.minScore)
     }
 
     /// Reads the candidates of a stack of windows or lines by the cascade (`Cascade`).
     private mutating func read(_ image: borrowing AnalysisImage, trace: inout Trace) throws {
         var starved = self.starved
         defer { self.starved = starved }
-        try resolver.pool.withEngine { engine in
+        try inputs.engines.withEngine { engine in
             var reader = try CandidateReader(
-                engine: engine, image: image, weights: resolver.calibration.scoring, meter: meter,
-                minTextHeight: resolver.calibration.analysis.minTextHeight)
-            reader.keepWords = resolver.configuration.exhaustive
+                engine: engine, image: image, weights: calibration.scoring, meter: meter,
+                minTextHeight: calibration.analysis.minTextHeight)
+            reader.keepWords = inputs.exhaustive
             var cascade = Cascade(
-                rules: resolver.rules, policy: resolver.policy, layout: StackLayout(image, rules: resolver.rules),
+                rules: rules, policy: inputs.policy, layout: StackLayout(image, rules: rules),
                 reader: reader, prior: prior, lead: lead, trace: trace)
             defer {
                 starved.formUnion(cascade.reader.starved)
                 trace = cascade.trace
             }
             try cascade.run()
-            if resolver.configuration.exhaustive {
+            if inputs.exhaustive {
                 recorded.append(
                     StackReads(
                         stage: image.windowAlongX.isEmpty ? "windows" : "lines", layout: cascade.layout,
@@ -250,7 +261,7 @@ struct Stages: ~Copyable {
         let inputs = arbitration(trace.decision)
         trace.arbitration = inputs
         trace.stacks = recorded
-        trace.decision = resolver.rules.arbitrate(inputs)
+        trace.decision = rules.arbitrate(inputs)
         return trace
     }
 }
