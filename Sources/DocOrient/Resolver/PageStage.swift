@@ -3,11 +3,10 @@
 
 /// One look at a region of the page (`look`): the region at `page.longSide`, light-corrected,
 /// read by Tesseract's sparse-text mode in the candidate orientations. Given its inputs (the
-/// rules, the candidate policy, an engine pool and the work meter), not the resolver.
+/// rules, the candidate policy and the work meter), not the resolver; an engine pool for each look.
 struct PageStage {
     let rules: DecisionRules
     let policy: CandidatePolicy
-    let engines: TesseractPool
     let meter: WorkMeter
     let prior: Orientation?
     /// The rotation to read first (the classifier's, when it is sure), nil for none.
@@ -43,7 +42,8 @@ struct PageStage {
     ///   (`confidence.minScore`) on the paper, `page.minScore` on a whole frame, whose clutter (a
     ///   grid, foliage, a brick wall) reads as a few short "words" in some rotation.
     func look(
-        source: borrowing GraySource, region: PixelBox, minScore: Double, skew: Double, alongX: Bool
+        source: borrowing GraySource, region: PixelBox, minScore: Double, skew: Double, alongX: Bool,
+        engines: TesseractPool
     ) throws -> Look {
         let image = try page.pageImage(source: source, paper: region, skew: skew)
         let lightPrint = try Self.mayHoldLightPrint(image)
@@ -51,29 +51,28 @@ struct PageStage {
             // Light print on a dark panel (a street sign, an advert's caption) reads only inverted.
             try engine.setVariable("tessedit_do_invert", lightPrint ? "1" : "0")
             defer { try? engine.setVariable("tessedit_do_invert", "0") }
-            return try readWholePage(engine: engine, image: image, alongX: alongX, minScore: minScore)
+            var reader = try PageReader(
+                engine: engine, image: image, weights: rules.calibration.scoring, meter: meter, maxWords: maxWords)
+            return try readWholePage(&reader, alongX: alongX, minScore: minScore)
         }
     }
 
-    /// Reads the whole page image in the candidate orientations: the likelier axis pair first (the
-    /// tag's, if it has one), nothing more if it read nothing (`readsNothing`), the other pair
-    /// unless the first settled it, then the mirrored pair along the winner's axis unless the
-    /// winner reads as dictionary text; and decides.
-    private func readWholePage(
-        engine: TesseractEngine, image: borrowing Pix, alongX: Bool, minScore: Double
+    /// Reads the whole page image in the candidate orientations (`reader`: Tesseract's look at the
+    /// page, `PageReader`, or recorded readings): the likelier axis pair first (the tag's, if it has
+    /// one), nothing more if it read nothing (`readsNothing`), the other pair unless the first
+    /// settled it, then the mirrored pair along the winner's axis unless the winner reads as
+    /// dictionary text; and decides.
+    func readWholePage<Reader: PartReader & ~Copyable>(
+        _ reader: inout Reader, alongX: Bool, minScore: Double
     ) throws -> Look {
         let weights = rules.calibration.scoring
         var look = Look()
         func readPage(_ o: Orientation) throws {
             guard look.evidence[o] == nil else { return }
-            let view = try CandidateReader.display(try image.cloned(), as: o)
-            do {
-                let words = try engine.recognize(view, mode: .sparseText, meter: meter, maxWords: maxWords)
-                look.evidence[o] = Evidence(words: words, weights: weights)
-            } catch is WorkMeter.Exhausted {
-                look.starved.insert(o)
-                look.evidence[o] = Evidence()
-            }
+            try reader.read(o, parts: 1)
+            // A candidate the budget starved reads as nothing.
+            look.evidence[o] = reader.partEvidence(o).first ?? Evidence()
+            look.starved = reader.starved
         }
         /// What was read, in EXIF order (the order ties keep).
         func candidates() -> [Orientation] { look.evidence.keys.sorted { $0.exifValue < $1.exifValue } }
@@ -155,4 +154,49 @@ struct PageStage {
     /// smallest size Tesseract reads (4 letters 10 pixels high, some 30 stroke pixels each: 120
     /// pixels, about a hundredth of a percent of a 1,200 x 900 page).
     static let lightPrintMinShare = 0.0001
+}
+
+/// Tesseract's look at a whole page image, one read of the whole image per candidate (a
+/// `PartReader` of one part), in its sparse-text mode, at most `maxWords` recognition steps a read.
+/// Owns a clone of the page image: not copyable, used on the thread of the engine it borrowed.
+struct PageReader: PartReader, ~Copyable {
+    let engine: TesseractEngine
+    let weights: ScoringWeights
+    let meter: WorkMeter
+    let maxWords: Int
+    private let image: Pix
+    private var read: [Orientation: [Evidence]] = [:]
+    private(set) var starved: Set<Orientation> = []
+
+    init(
+        engine: TesseractEngine, image: borrowing Pix, weights: ScoringWeights, meter: WorkMeter, maxWords: Int
+    )
+        throws
+    {
+        self.image = try image.cloned()
+        self.engine = engine
+        self.weights = weights
+        self.meter = meter
+        self.maxWords = maxWords
+    }
+
+    var partCount: Int { 1 }
+    var allEvidence: [Orientation: [Evidence]] { read }
+    var words: [Orientation: [[RecognizedWord]]] { [:] }
+
+    /// Reads the page shown as `o`, once: a candidate the budget starved is not tried again.
+    mutating func read(_ o: Orientation, parts count: Int) throws {
+        guard count > 0, read[o] == nil else { return }
+        let view = try CandidateReader.display(try image.cloned(), as: o)
+        do {
+            let words = try engine.recognize(view, mode: .sparseText, meter: meter, maxWords: maxWords)
+            read[o] = [Evidence(words: words, weights: weights)]
+        } catch is WorkMeter.Exhausted {
+            starved.insert(o)
+            read[o] = []
+        }
+    }
+
+    /// Not asked of a whole page (the look orders the axis pairs by the tag and the lines' marks).
+    func uprightness(of o: Orientation) throws -> Double { 0 }
 }

@@ -131,8 +131,7 @@ extension Resolver {
         var configuration = configuration
         configuration.exhaustive = true
         configuration.stacksOnly = true
-        configuration.budget = WorkBudget(
-            reads: 1_000_000, words: 100_000_000, pixels: 1 << 50, work: 1_000_000_000)
+        configuration.budget = .unlimited
         var calibration = Calibration.embedded
         calibration.classifier.nothingAt = ClassifierFit.never
         return try Resolver(configuration: configuration, calibration: calibration)

@@ -191,13 +191,13 @@ struct Stages: ~Copyable {
         var looks = [(region: analysis.paper, minScore: c.confidence.minScore)]
         if analysis.paper != frame { looks.append((frame, c.page.minScore)) }
         let stage = PageStage(
-            rules: rules, policy: inputs.policy, engines: inputs.engines, meter: meter, prior: prior,
+            rules: rules, policy: inputs.policy, meter: meter, prior: prior,
             lead: lead)
         for (region, minScore) in looks {
             let before = starved
             let look = try stage.look(
                 source: source, region: region, minScore: minScore, skew: analysis.skew,
-                alongX: analysis.horizontalPairs >= analysis.verticalPairs)
+                alongX: analysis.horizontalPairs >= analysis.verticalPairs, engines: inputs.engines)
             starved.formUnion(look.starved)
             trace.pageEvidence = look.evidence
             trace.decision = look.decision
