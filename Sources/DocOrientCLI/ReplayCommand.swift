@@ -109,11 +109,16 @@ struct ReplayCommand: ParsableCommand {
                     + "are fitted on with the generated fit part.", valueName: "CSV"))
         var trainManifest: String?
 
+        @Option(help: ArgumentHelp(Truths.nothingHelp, valueName: "CSV"))
+        var nothingManifest: String?
+
         @Argument(help: "Recordings (JSON lines of `docorient replay record`), any parts.")
         var recordings: [String]
 
         func run() throws {
-            let truth = try Truths(manifest: manifest, realManifest: realManifest, trainManifest: trainManifest)
+            let truth = try Truths(
+                manifest: manifest, realManifest: realManifest, trainManifest: trainManifest,
+                nothingManifest: nothingManifest)
             var parts: [String: [ClassifierFit.Row]] = [:]
             var unmatched = 0
             for recording in try recordings.flatMap(readRecordings) {
@@ -141,7 +146,7 @@ struct ReplayCommand: ParsableCommand {
             print(
                 "pageMarks must exceed \(fit.pageMarksFloor(fitRows, nothingAt: fitted.nothingAt)): the most "
                     + "letter-like marks of a hard negative of the fit part that the nothing guard leaves to the rules")
-            for part in ["fit", "training photos", "held out", "real"] {
+            for part in Truths.parts {
                 guard let rows = parts[part] else { continue }
                 for (label, values) in [
                     ("text alone", ClassifierFit.Thresholds.textAlone), ("as shipped", .shipped),
@@ -212,14 +217,22 @@ struct ReplayCommand: ParsableCommand {
         @Option(help: ArgumentHelp("The training photos' manifest.csv.", valueName: "CSV"))
         var trainManifest: String?
 
+        @Option(help: ArgumentHelp(Truths.nothingHelp, valueName: "CSV"))
+        var nothingManifest: String?
+
         @Flag(help: "Search a one-point grid (the shipped values): fits the confidence model and decideAt only.")
         var shippedGrid = false
+
+        @Flag(help: "Keep the plain-text rule (singleReadDictionary*) as shipped (decision 2); search the rest.")
+        var keepPlainTextRule = false
 
         @Argument(help: "Recordings (JSON lines of `docorient replay record --reads`), any parts.")
         var recordings: [String]
 
         func run() throws {
-            let truth = try Truths(manifest: manifest, realManifest: realManifest, trainManifest: trainManifest)
+            let truth = try Truths(
+                manifest: manifest, realManifest: realManifest, trainManifest: trainManifest,
+                nothingManifest: nothingManifest)
             var parts: [String: [CascadeFit.Row]] = [:]
             var unmatched = 0
             let decoder = JSONDecoder()
@@ -242,7 +255,9 @@ struct ReplayCommand: ParsableCommand {
                 throw ExitCode(1)
             }
             let fit = CascadeFit()
-            let fitted = fit.fit(fitRows, grid: shippedGrid ? fit.shippedGrid : CascadeFit.Grid())
+            let grid =
+                shippedGrid ? fit.shippedGrid : keepPlainTextRule ? fit.gridKeepingThePlainTextRule : CascadeFit.Grid()
+            let fitted = fit.fit(fitRows, grid: grid)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
             print(String(decoding: try encoder.encode(fitted), as: UTF8.self))
@@ -257,7 +272,8 @@ struct ReplayCommand: ParsableCommand {
                         "\(part) \(label): text right \(t.right)/\(t.decidable), wrong \(t.wrong) (>= 0.9: "
                             + "\(t.confidentWrong)), undecided \(t.undecided), negatives answered "
                             + "\(t.negativesAnswered)/\(t.negatives); wrong winners \(t.wrongWinners); with the "
-                            + "classifier right \(t.finalRight), wrong \(t.finalWrong); reads per file median "
+                            + "classifier right \(t.finalRight), wrong \(t.finalWrong), negatives answered "
+                            + "\(t.negativesAnsweredFinally)/\(t.negatives); reads per file median "
                             + "\(median), mean \(String(format: "%.1f", mean))")
                     let bins = t.bins.keys.sorted().map {
                         "\(Double($0) / 10): \(t.bins[$0]!.right)/\(t.bins[$0]!.files)"
@@ -273,16 +289,21 @@ struct ReplayCommand: ParsableCommand {
 /// Each recorded file's truth, decidability and part, by its file name: a generated set's rows by
 /// its manifest (split fit or holdout; no split column: fit), the real set's stored variants
 /// (NAME.uT.EXT, as Benchmarks/orientation/bench.py --real-dir writes them) by the real manifest,
-/// the training photos' (bench.py --train: FOLDER__NAME.uT.EXT) by theirs.
+/// the training photos' (bench.py --train: FOLDER__NAME.uT.EXT) by theirs, and the real photos
+/// with nothing to orient (nothing/NAME.uT.EXT) by theirs.
 struct Truths {
     /// The parts a fit may look at.
     static let fitParts = ["fit", "training photos"]
     /// Every part, in the order reports list them.
-    static let parts = ["fit", "training photos", "held out", "real"]
+    static let parts = ["fit", "training photos", "held out", "real", "real nothing photos"]
+
+    static let nothingHelp =
+        "The real photos with nothing to orient's manifest.csv (../shared/real/nothing/manifest.csv): "
+        + "their stored variants (bench.py --real-dir's nothing/) are judged as a part of their own."
 
     private var byName: [String: (truth: Int, decidable: Bool, part: String)] = [:]
 
-    init(manifest: String, realManifest: String?, trainManifest: String?) throws {
+    init(manifest: String, realManifest: String?, trainManifest: String?, nothingManifest: String? = nil) throws {
         for row in try readCSV(manifest) {
             guard let file = row["file"], let t = row["upright_orientation"].flatMap(Int.init) else { continue }
             byName[file] = (t, row["decidable"] == "1", row["split"] == "holdout" ? "held out" : "fit")
@@ -299,6 +320,12 @@ struct Truths {
                 for v in storedVariants(of: file) {
                     byName[v.name] = (v.truth, row["set"] == "docs", "training photos")
                 }
+            }
+        }
+        if let nothingManifest {  // nothing to orient: never decidable
+            for row in try readCSV(nothingManifest) {
+                guard let file = row["file"] else { continue }
+                for v in storedVariants(of: file) { byName[v.name] = (v.truth, false, "real nothing photos") }
             }
         }
     }

@@ -82,6 +82,7 @@ package struct CascadeFit: Sendable {
         /// The answers after the classifier's word (`DecisionRules.arbitrate`).
         package var finalRight = 0
         package var finalWrong = 0
+        package var negativesAnsweredFinally = 0
         /// Reads per file.
         package var reads: [Int] = []
         /// Per tenth of confidence: winners right, files (decidable files the stacks concluded on).
@@ -115,6 +116,18 @@ package struct CascadeFit: Sendable {
         let (s, c) = (base.scoring, base.cascade)
         (g.minWordConfidence, g.dictionaryWeight) = ([s.minWordConfidence], [s.dictionaryWeight])
         (g.earlyExitScore, g.earlyExitRatio) = ([c.earlyExitScore], [c.earlyExitRatio])
+        g.singleReadDictionaryWords = [c.singleReadDictionaryWords]
+        g.singleReadDictionaryShare = [c.singleReadDictionaryShare]
+        g.singleReadDictionaryCharacters = [c.singleReadDictionaryCharacters]
+        return g
+    }
+
+    /// The grid with the plain-text rule (`singleReadDictionary*`) kept as shipped: decision 2 set
+    /// it to the strictest values under which no wrong candidate passed on two sets, since a fit
+    /// on one set loosens it.
+    package var gridKeepingThePlainTextRule: Grid {
+        var g = Grid()
+        let c = base.cascade
         g.singleReadDictionaryWords = [c.singleReadDictionaryWords]
         g.singleReadDictionaryShare = [c.singleReadDictionaryShare]
         g.singleReadDictionaryCharacters = [c.singleReadDictionaryCharacters]
@@ -227,6 +240,7 @@ package struct CascadeFit: Sendable {
             guard row.decidable else {
                 t.negatives += 1
                 if answer != nil { t.negativesAnswered += 1 }
+                if r.decision.orientation != nil { t.negativesAnsweredFinally += 1 }
                 continue
             }
             t.decidable += 1
