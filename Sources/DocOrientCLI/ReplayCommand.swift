@@ -176,6 +176,9 @@ struct ReplayCommand: ParsableCommand {
                 its decision; the page stage is not replayed.
                 """)
 
+        @Option(name: .customLong("with"), help: ArgumentHelp(withHelp, valueName: "JSON"))
+        var overrides: String?
+
         @Argument(help: "Recordings (JSON lines of `docorient replay record --reads`).")
         var recordings: [String]
 
@@ -183,7 +186,7 @@ struct ReplayCommand: ParsableCommand {
             let decoder = JSONDecoder()
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            let fit = CascadeFit()
+            let fit = try cascadeFit(overrides)
             for path in recordings {
                 let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
                 for line in text.split(separator: "\n") where line.hasPrefix("{") {
@@ -226,6 +229,9 @@ struct ReplayCommand: ParsableCommand {
         @Flag(help: "Keep the plain-text rule (singleReadDictionary*) as shipped (decision 2); search the rest.")
         var keepPlainTextRule = false
 
+        @Option(name: .customLong("with"), help: ArgumentHelp(withHelp, valueName: "JSON"))
+        var overrides: String?
+
         @Argument(help: "Recordings (JSON lines of `docorient replay record --reads`), any parts.")
         var recordings: [String]
 
@@ -254,7 +260,7 @@ struct ReplayCommand: ParsableCommand {
                 printError("docorient: no recording of the fit part: nothing to fit on")
                 throw ExitCode(1)
             }
-            let fit = CascadeFit()
+            let fit = try cascadeFit(overrides)
             let grid =
                 shippedGrid ? fit.shippedGrid : keepPlainTextRule ? fit.gridKeepingThePlainTextRule : CascadeFit.Grid()
             let fitted = fit.fit(fitRows, grid: grid)
@@ -263,7 +269,9 @@ struct ReplayCommand: ParsableCommand {
             print(String(decoding: try encoder.encode(fitted), as: UTF8.self))
             for part in Truths.parts {
                 guard let rows = parts[part] else { continue }
-                for (label, values) in [("as shipped", nil), ("fitted", fitted)] as [(String, CascadeFit.Fitted?)] {
+                for (label, values) in [(overrides == nil ? "as shipped" : "as given", nil), ("fitted", fitted)]
+                    as [(String, CascadeFit.Fitted?)]
+                {
                     let t = fit.tally(rows, values)
                     let reads = t.reads.sorted()
                     let median = reads.isEmpty ? 0 : reads[reads.count / 2]
@@ -283,6 +291,22 @@ struct ReplayCommand: ParsableCommand {
                 }
             }
         }
+    }
+}
+
+/// What `--with` does for the replays of recorded reads.
+private let withHelp =
+    "Replay with these calibration values instead of the shipped ones (a JSON object shaped like "
+    + "Models/calibration.json with only the values to change), e.g. '{\"classifier\":{\"narrowAt\":0.9}}'."
+
+/// The fit of recorded reads, from the shipped calibration with `overrides` put in.
+private func cascadeFit(_ overrides: String?) throws -> CascadeFit {
+    guard let overrides else { return CascadeFit() }
+    do {
+        return try CascadeFit(overrides: overrides)
+    } catch let error as DocOrientError {
+        printError("docorient: \(error)")
+        throw ExitCode(2)
     }
 }
 

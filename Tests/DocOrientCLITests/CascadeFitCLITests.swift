@@ -52,6 +52,27 @@ struct CascadeFitCLITests {
         // Text answers of the lines and of the windows, the classifier's, and the guard's.
         #expect(compared["text", default: 0] >= 3 && compared["classifier", default: 0] >= 1, "\(compared)")
         #expect(compared["windows", default: 0] >= 1 && compared["guard", default: 0] >= 1, "\(compared)")
+
+        // Other values replay without editing the calibration: a text answer needing 0.999 leaves
+        // 0013 (0.946 as shipped) to the classifier or undecidable; an unknown value is refused.
+        let strict = try CLITests.run(
+            CLITests.binary, ["replay", "reads", "--with", #"{"confidence":{"decideAt":0.999}}"#, reads.path])
+        #expect(strict.status == 0, "\(strict.err)")
+        func textAnswers(_ lines: [String]) -> Set<String> {
+            Set(
+                lines.compactMap { line in
+                    guard let r = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                        (r["decision"] as? [String: Any])?["decidedBy"] as? String == "text"
+                    else { return nil }
+                    return URL(fileURLWithPath: r["path"] as? String ?? "").lastPathComponent
+                })
+        }
+        #expect(textAnswers(replay.lines).contains("0013_receipt.jpg"))
+        #expect(
+            textAnswers(strict.lines) == textAnswers(replay.lines).subtracting(["0013_receipt.jpg", "0023_label.jpg"]))
+        let unknown = try CLITests.run(
+            CLITests.binary, ["replay", "reads", "--with", #"{"confidence":{"decideAtt":0.9}}"#, reads.path])
+        #expect(unknown.status == 2 && unknown.err.contains("no value confidence.decideAtt"), "\(unknown.err)")
     }
 
     /// The fit prints the values it fitted under the calibration's own names and each part's

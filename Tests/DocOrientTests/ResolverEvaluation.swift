@@ -42,19 +42,6 @@ struct ResolverEvaluation {
 
     static var manifest: String? { ProcessInfo.processInfo.environment["DOCORIENT_EVAL_MANIFEST"] }
 
-    /// `calibration` with the values of the JSON object `overrides` put in, section by section.
-    static func merging(_ overrides: String, into calibration: Calibration) throws -> Calibration {
-        var base = try #require(
-            try JSONSerialization.jsonObject(with: JSONEncoder().encode(calibration)) as? [String: Any])
-        let changes = try #require(try JSONSerialization.jsonObject(with: Data(overrides.utf8)) as? [String: Any])
-        for (section, values) in changes {
-            var merged = try #require(base[section] as? [String: Any], "no section \(section)")
-            for (key, value) in try #require(values as? [String: Any]) { merged[key] = value }
-            base[section] = merged
-        }
-        return try JSONDecoder().decode(Calibration.self, from: JSONSerialization.data(withJSONObject: base))
-    }
-
     @Test(.enabled(if: manifest != nil), .timeLimit(.minutes(60)))
     func evaluateOnManifest() async throws {
         let env = ProcessInfo.processInfo.environment
@@ -73,7 +60,7 @@ struct ResolverEvaluation {
         if let overrides = env["DOCORIENT_EVAL_CALIBRATION"] {
             // A JSON object shaped like Models/calibration.json with only the values to change,
             // e.g. {"analysis": {"windowMaxThreshold": 195}}.
-            calibration = try Self.merging(overrides, into: calibration)
+            calibration = try calibration.merging(overrides)
         }
         let resolver = try Resolver(configuration: configuration, calibration: calibration)
         let jobs = Int(env["DOCORIENT_EVAL_JOBS"] ?? "1") ?? 1

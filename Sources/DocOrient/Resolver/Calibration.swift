@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -222,4 +224,34 @@ struct Calibration: Sendable, Codable, Equatable {
     var confidence: ConfidenceModel
     var page: PageParameters
     var classifier: ClassifierParameters
+}
+
+extension Calibration {
+    /// This calibration with the values of the JSON object `overrides` put in, section by section
+    /// (`{"classifier": {"narrowAt": 0.9}}`): for trying values in a replay or an evaluation
+    /// without editing Models/calibration.json.
+    /// - Throws: `.invalidRequest` for text that is not such an object, an unknown section, or a
+    ///   value of the wrong type.
+    func merging(_ overrides: String) throws -> Calibration {
+        func invalid(_ why: String) -> DocOrientError {
+            DocOrientError(.invalidRequest, "calibration overrides \(overrides): \(why)")
+        }
+        guard var base = try JSONSerialization.jsonObject(with: JSONEncoder().encode(self)) as? [String: Any],
+            let changes = try? JSONSerialization.jsonObject(with: Data(overrides.utf8)) as? [String: Any]
+        else { throw invalid("not a JSON object") }
+        for (section, values) in changes {
+            guard var merged = base[section] as? [String: Any] else { throw invalid("no section \(section)") }
+            guard let values = values as? [String: Any] else { throw invalid("\(section) is not an object") }
+            for (key, value) in values {
+                guard merged[key] != nil else { throw invalid("no value \(section).\(key)") }
+                merged[key] = value
+            }
+            base[section] = merged
+        }
+        do {
+            return try JSONDecoder().decode(Calibration.self, from: JSONSerialization.data(withJSONObject: base))
+        } catch {
+            throw invalid("\(error)")
+        }
+    }
 }

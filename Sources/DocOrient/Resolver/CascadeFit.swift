@@ -97,6 +97,9 @@ package struct CascadeFit: Sendable {
 
     init(base: Calibration) { self.base = base }
 
+    /// The fit from the shipped calibration with `overrides` put in (`Calibration.merging`).
+    package init(overrides: String) throws { base = try Calibration.embedded.merging(overrides) }
+
     /// The values tried for the scoring weights and the cascade's thresholds.
     package struct Grid: Sendable {
         package init() {}
@@ -200,7 +203,7 @@ package struct CascadeFit: Sendable {
         package var reads: Int
     }
 
-    /// The shipped rules' replay of `recording`.
+    /// The base rules' replay of `recording`.
     package func replayed(_ recording: ReadsRecording) -> ReplayedFile {
         let r = replay(recording, evidence: Self.evidence(recording, base.scoring), calibration: base)
         return ReplayedFile(
