@@ -14,12 +14,25 @@ struct CascadeFitCLITests {
         "0029_sign.jpg", "0031_handnote.jpg", "0033_thermal.jpg", "0035_handnote.jpg",
     ]
 
-    static func recordReads(_ files: [String], into directory: URL) throws -> URL {
-        let recorded = try CLITests.run(CLITests.binary, ["replay", "record", "--reads"] + files)
-        #expect(recorded.status == 0, "\(recorded.err)")
-        #expect(recorded.lines.count == files.count)
+    /// The samples' reads, recorded once for both tests (about 2 s a file): the JSON lines of
+    /// `replay record --reads`, or what went wrong.
+    static let recorded: Result<String, RecordingFailed> = {
+        let files = names.map { CLITests.samples.appendingPathComponent($0).path }
+        guard let run = try? CLITests.run(CLITests.binary, ["replay", "record", "--reads"] + files) else {
+            return .failure(RecordingFailed(message: "could not run \(CLITests.binary)"))
+        }
+        guard run.status == 0, run.lines.count == files.count else {
+            return .failure(RecordingFailed(message: "exit \(run.status), \(run.lines.count) lines: \(run.err)"))
+        }
+        return .success(run.out)
+    }()
+
+    struct RecordingFailed: Error { var message: String }
+
+    /// The recorded reads, written to a file in `directory`.
+    static func recordReads(into directory: URL) throws -> URL {
         let file = directory.appendingPathComponent("reads.jsonl")
-        try Data(recorded.out.utf8).write(to: file)
+        try Data(try recorded.get().utf8).write(to: file)
         return file
     }
 
@@ -30,7 +43,7 @@ struct CascadeFitCLITests {
         let directory = try CLITests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let files = Self.names.map { CLITests.samples.appendingPathComponent($0).path }
-        let reads = try Self.recordReads(files, into: directory)
+        let reads = try Self.recordReads(into: directory)
         let replay = try CLITests.run(CLITests.binary, ["replay", "reads", reads.path])
         #expect(replay.status == 0, "\(replay.err)")
         let fix = try ReplayCLITests.fixRecords(files)
@@ -81,8 +94,7 @@ struct CascadeFitCLITests {
     @Test func fitCascadeFitsOnTheFitPartOnlyAndJudgesTheHeldOut() throws {
         let directory = try CLITests.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let files = Self.names.map { CLITests.samples.appendingPathComponent($0).path }
-        let reads = try Self.recordReads(files, into: directory)
+        let reads = try Self.recordReads(into: directory)
         let manifest = CLITests.samples.appendingPathComponent("manifest.csv")
         let fit = try CLITests.run(CLITests.binary, ["replay", "fit-cascade", "--manifest", manifest.path, reads.path])
         #expect(fit.status == 0, "\(fit.err)")
