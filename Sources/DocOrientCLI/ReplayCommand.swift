@@ -69,7 +69,7 @@ struct ReplayCommand: ParsableCommand {
         func run() throws {
             var differ = 0
             var count = 0
-            for recording in try recordings.flatMap(readRecordings) {
+            for recording in try recordings.flatMap({ try readJSONLines($0, as: Recording.self) }) {
                 count += 1
                 let again = recording.replayed()
                 guard again != recording.decision else { continue }
@@ -95,46 +95,14 @@ struct ReplayCommand: ParsableCommand {
                 answers with the text alone, as shipped and with the fitted values.
                 """)
 
-        @Option(help: ArgumentHelp("A generated set's manifest.csv (Corpus/generate.py).", valueName: "CSV"))
-        var manifest: String
-
-        @Option(
-            help: ArgumentHelp(
-                "The real set's manifest.csv (../shared/real/manifest.csv, beside the checkout).", valueName: "CSV"))
-        var realManifest: String?
-
-        @Option(
-            help: ArgumentHelp(
-                "The training photos' manifest.csv (../shared/train/manifest.csv): their stored variants "
-                    + "are fitted on with the generated fit part.", valueName: "CSV"))
-        var trainManifest: String?
-
-        @Option(help: ArgumentHelp(Truths.nothingHelp, valueName: "CSV"))
-        var nothingManifest: String?
+        @OptionGroup var manifests: Manifests
 
         @Argument(help: "Recordings (JSON lines of `docorient replay record`), any parts.")
         var recordings: [String]
 
         func run() throws {
-            let truth = try Truths(
-                manifest: manifest, realManifest: realManifest, trainManifest: trainManifest,
-                nothingManifest: nothingManifest)
-            var parts: [String: [ClassifierFit.Row]] = [:]
-            var unmatched = 0
-            for recording in try recordings.flatMap(readRecordings) {
-                guard let t = truth[recording.path] else {
-                    unmatched += 1
-                    continue
-                }
-                parts[t.part, default: []].append(
-                    ClassifierFit.Row(recording: recording, truth: t.truth, decidable: t.decidable))
-            }
-            if unmatched > 0 { printError("docorient: \(unmatched) recordings match no manifest row: left out") }
-            let fitRows = Truths.fitParts.flatMap { parts[$0] ?? [] }
-            guard !fitRows.isEmpty else {
-                printError("docorient: no recording of the fit part: nothing to fit on")
-                throw ExitCode(1)
-            }
+            let (parts, fitRows) = try manifests.truths().parts(
+                try recordings.flatMap { try readJSONLines($0, as: Recording.self) }, path: \.path)
             let fit = ClassifierFit()
             let fitted = fit.fit(fitRows)
             let encoder = JSONEncoder()
@@ -183,14 +151,11 @@ struct ReplayCommand: ParsableCommand {
         var recordings: [String]
 
         func run() throws {
-            let decoder = JSONDecoder()
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             let fit = try cascadeFit(overrides)
             for path in recordings {
-                let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
-                for line in text.split(separator: "\n") where line.hasPrefix("{") {
-                    let recording = try decoder.decode(ReadsRecording.self, from: Data(line.utf8))
+                for recording in try readJSONLines(path, as: ReadsRecording.self) {
                     print(String(decoding: try encoder.encode(fit.replayed(recording)), as: UTF8.self))
                 }
             }
@@ -211,17 +176,7 @@ struct ReplayCommand: ParsableCommand {
                 answers, wrong winners, reads per file and reliability, as shipped and fitted.
                 """)
 
-        @Option(help: ArgumentHelp("A generated set's manifest.csv (Corpus/generate.py).", valueName: "CSV"))
-        var manifest: String
-
-        @Option(help: ArgumentHelp("The real set's manifest.csv.", valueName: "CSV"))
-        var realManifest: String?
-
-        @Option(help: ArgumentHelp("The training photos' manifest.csv.", valueName: "CSV"))
-        var trainManifest: String?
-
-        @Option(help: ArgumentHelp(Truths.nothingHelp, valueName: "CSV"))
-        var nothingManifest: String?
+        @OptionGroup var manifests: Manifests
 
         @Flag(help: "Search a one-point grid (the shipped values): fits the confidence model and decideAt only.")
         var shippedGrid = false
@@ -236,30 +191,8 @@ struct ReplayCommand: ParsableCommand {
         var recordings: [String]
 
         func run() throws {
-            let truth = try Truths(
-                manifest: manifest, realManifest: realManifest, trainManifest: trainManifest,
-                nothingManifest: nothingManifest)
-            var parts: [String: [CascadeFit.Row]] = [:]
-            var unmatched = 0
-            let decoder = JSONDecoder()
-            for path in recordings {
-                let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
-                for line in text.split(separator: "\n") where line.hasPrefix("{") {
-                    let recording = try decoder.decode(ReadsRecording.self, from: Data(line.utf8))
-                    guard let t = truth[recording.path] else {
-                        unmatched += 1
-                        continue
-                    }
-                    parts[t.part, default: []].append(
-                        CascadeFit.Row(recording: recording, truth: t.truth, decidable: t.decidable))
-                }
-            }
-            if unmatched > 0 { printError("docorient: \(unmatched) recordings match no manifest row: left out") }
-            let fitRows = Truths.fitParts.flatMap { parts[$0] ?? [] }
-            guard !fitRows.isEmpty else {
-                printError("docorient: no recording of the fit part: nothing to fit on")
-                throw ExitCode(1)
-            }
+            let (parts, fitRows) = try manifests.truths().parts(
+                try recordings.flatMap { try readJSONLines($0, as: ReadsRecording.self) }, path: \.path)
             let fit = try cascadeFit(overrides)
             let grid =
                 shippedGrid ? fit.shippedGrid : keepPlainTextRule ? fit.gridKeepingThePlainTextRule : CascadeFit.Grid()
@@ -310,6 +243,36 @@ private func cascadeFit(_ overrides: String?) throws -> CascadeFit {
     }
 }
 
+/// The manifests the fits match recordings to their truths by (`Truths`).
+struct Manifests: ParsableArguments {
+    @Option(help: ArgumentHelp("A generated set's manifest.csv (Corpus/generate.py).", valueName: "CSV"))
+    var manifest: String
+
+    @Option(
+        help: ArgumentHelp(
+            "The real set's manifest.csv (../shared/real/manifest.csv, beside the checkout).", valueName: "CSV"))
+    var realManifest: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The training photos' manifest.csv (../shared/train/manifest.csv): their stored variants "
+                + "are fitted on with the generated fit part.", valueName: "CSV"))
+    var trainManifest: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The real photos with nothing to orient's manifest.csv (../shared/real/nothing/manifest.csv): "
+                + "their stored variants (bench.py --real-dir's nothing/) are judged as a part of their own.",
+            valueName: "CSV"))
+    var nothingManifest: String?
+
+    func truths() throws -> Truths {
+        try Truths(
+            manifest: manifest, realManifest: realManifest, trainManifest: trainManifest,
+            nothingManifest: nothingManifest)
+    }
+}
+
 /// Each recorded file's truth, decidability and part, by its file name: a generated set's rows by
 /// its manifest (split fit or holdout; no split column: fit), the real set's stored variants
 /// (NAME.uT.EXT, as Benchmarks/orientation/bench.py --real-dir writes them) by the real manifest,
@@ -320,10 +283,6 @@ struct Truths {
     static let fitParts = ["fit", "training photos"]
     /// Every part, in the order reports list them.
     static let parts = ["fit", "training photos", "held out", "real", "real nothing photos"]
-
-    static let nothingHelp =
-        "The real photos with nothing to orient's manifest.csv (../shared/real/nothing/manifest.csv): "
-        + "their stored variants (bench.py --real-dir's nothing/) are judged as a part of their own."
 
     private var byName: [String: (truth: Int, decidable: Bool, part: String)] = [:]
 
@@ -354,13 +313,38 @@ struct Truths {
         }
     }
 
+    /// `recordings` with their truths, by part, and those of the fit parts; says how many match
+    /// no manifest row (left out).
+    /// - Throws: `ExitCode(1)` when none is of a fit part: nothing to fit on.
+    func parts<R: Sendable>(
+        _ recordings: [R], path: KeyPath<R, String>
+    ) throws -> (
+        parts: [String: [Labelled<R>]], fit: [Labelled<R>]
+    ) {
+        var parts: [String: [Labelled<R>]] = [:]
+        var unmatched = 0
+        for recording in recordings {
+            guard let t = self[recording[keyPath: path]] else {
+                unmatched += 1
+                continue
+            }
+            parts[t.part, default: []].append(Labelled(recording: recording, truth: t.truth, decidable: t.decidable))
+        }
+        if unmatched > 0 { printError("docorient: \(unmatched) recordings match no manifest row: left out") }
+        let fit = Self.fitParts.flatMap { parts[$0] ?? [] }
+        guard !fit.isEmpty else {
+            printError("docorient: no recording of the fit part: nothing to fit on")
+            throw ExitCode(1)
+        }
+        return (parts, fit)
+    }
+
     /// The truth of the file at `path`, matched by its name; nil for none.
     subscript(path: String) -> (truth: Int, decidable: Bool, part: String)? {
         byName[URL(fileURLWithPath: path).lastPathComponent]
     }
 }
 
-/// The recordings in a JSON-lines file.
 /// The names Benchmarks/orientation/bench.py gives the stored variants of a manifest's `file`
 /// (`real_entries`): FOLDER__NAME.uT.EXT, T the EXIF value that shows the variant upright, EXT the
 /// source's (PNG stays PNG) or jpg.
@@ -371,11 +355,12 @@ private func storedVariants(of file: String) -> [(name: String, truth: Int)] {
     }
 }
 
-private func readRecordings(_ path: String) throws -> [Recording] {
+/// The values of a JSON-lines file, one a line.
+private func readJSONLines<T: Decodable>(_ path: String, as type: T.Type) throws -> [T] {
     let decoder = JSONDecoder()
     return try String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
         .split(separator: "\n").filter { $0.hasPrefix("{") }
-        .map { try decoder.decode(Recording.self, from: Data($0.utf8)) }
+        .map { try decoder.decode(T.self, from: Data($0.utf8)) }
 }
 
 /// The rows of a CSV file with a header line (RFC 4180: quoted fields may hold commas, quotes

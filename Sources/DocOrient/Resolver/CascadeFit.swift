@@ -20,19 +20,7 @@ import Foundation
 /// rules ask).
 package struct CascadeFit: Sendable {
     /// One recording with its truth.
-    package struct Row: Sendable {
-        package var recording: ReadsRecording
-        /// The EXIF value that shows the file upright.
-        package var truth: Int
-        /// False for a hard negative (nothing to orient).
-        package var decidable: Bool
-
-        package init(recording: ReadsRecording, truth: Int, decidable: Bool) {
-            self.recording = recording
-            self.truth = truth
-            self.decidable = decidable
-        }
-    }
+    package typealias Row = Labelled<ReadsRecording>
 
     /// What replaying one file gave.
     struct Replayed {

@@ -25,19 +25,7 @@ import Foundation
 /// far `narrowAt` and `pageMarks` are from the fit part's evidence.
 package struct ClassifierFit: Sendable {
     /// One recording with its truth.
-    package struct Row: Sendable {
-        package var recording: Recording
-        /// The EXIF value that shows the file upright.
-        package var truth: Int
-        /// False for a hard negative (nothing to orient: blank, photo, two words, barcode).
-        package var decidable: Bool
-
-        package init(recording: Recording, truth: Int, decidable: Bool) {
-            self.recording = recording
-            self.truth = truth
-            self.decidable = decidable
-        }
-    }
+    package typealias Row = Labelled<Recording>
 
     /// What a calibration's rules give on a part.
     package struct Tally: Sendable {

@@ -61,6 +61,21 @@ package struct Recording: Sendable, Codable, Equatable {
     }
 }
 
+/// A recording (`Recording`, `ReadsRecording`) with the truth of its file, as the fits read it.
+package struct Labelled<Recorded: Sendable>: Sendable {
+    package var recording: Recorded
+    /// The EXIF value that shows the file upright.
+    package var truth: Int
+    /// False for a hard negative (nothing to orient: blank, photo, two words, barcode).
+    package var decidable: Bool
+
+    package init(recording: Recorded, truth: Int, decidable: Bool) {
+        self.recording = recording
+        self.truth = truth
+        self.decidable = decidable
+    }
+}
+
 /// The part of a decision a recording keeps: what the rules decide on and give.
 package struct RecordedDecision: Sendable, Codable, Equatable {
     /// The EXIF orientation, nil when undecidable.
