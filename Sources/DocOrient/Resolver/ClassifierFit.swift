@@ -19,10 +19,12 @@ import Foundation
 /// - overruleAt, ocrStandsAt: where a text answer the classifier contradicts becomes undecidable:
 ///   the pair that removes the most wrong text answers and loses no right one.
 ///
-/// What a replay cannot model: the reads themselves. The recordings hold what the stages read
+/// What these recordings cannot model: the reads themselves. They hold what the stages read
 /// under the calibration they ran with, so narrowing (`narrowAt`), `confirmParts` and the early
-/// stop (`Stages.classifierStands`) are as recorded; `narrowFloor` and `pageMarksFloor` say how
-/// far `narrowAt` and `pageMarks` are from the fit part's evidence.
+/// stop (`DecisionRules.classifierStands`) are as recorded; `narrowFloor` and `pageMarksFloor` say
+/// how far `narrowAt` and `pageMarks` are from the fit part's evidence. Recorded reads
+/// (`ReadsRecording`) replay those on the text lines and windows (`CascadeFit`,
+/// `docorient replay fit-cascade --with`).
 package struct ClassifierFit: Sendable {
     /// One recording with its truth.
     package typealias Row = Labelled<Recording>
