@@ -232,8 +232,8 @@ struct Cascade<Reader: PartReader & ~Copyable>: ~Copyable {
         let read = Dictionary(uniqueKeysWithValues: Set(considered).map { ($0, reader.evidence($0, depth: depth)) })
         trace.weighing = rules.weigh(evidence: { read[$0] ?? Evidence() }, considered, prior: prior)
         trace.decision = rules.conclude(
-            evidence: { read[$0] ?? Evidence() }, considered,
-            minScore: rules.calibration.confidence.minScore, prior: prior, note: note)
+            trace.weighing, evidence: { read[$0] ?? Evidence() }, minScore: rules.calibration.confidence.minScore,
+            note: note)
     }
 
     /// Whether candidate `o` reads as plain text: one of its parts reads several telling words

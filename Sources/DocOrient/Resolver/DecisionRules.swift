@@ -102,9 +102,19 @@ struct DecisionRules: Sendable {
         evidence: (Orientation) -> Evidence, _ candidates: [Orientation], minScore: Double, minPlainWords: Int = 0,
         prior: Orientation?, note: String
     ) -> Decision {
+        conclude(
+            weigh(evidence: evidence, candidates, prior: prior), evidence: evidence, minScore: minScore,
+            minPlainWords: minPlainWords, note: note)
+    }
+
+    /// `conclude` on the winner already weighed (`weigh` of the same evidence and candidates).
+    func conclude(
+        _ weighing: Weighing?, evidence: (Orientation) -> Evidence, minScore: Double, minPlainWords: Int = 0,
+        note: String
+    ) -> Decision {
         let model = calibration.confidence
         let weights = calibration.scoring
-        guard let weighing = weigh(evidence: evidence, candidates, prior: prior) else {
+        guard let weighing else {
             return Decision(orientation: nil, confidence: 0, margin: 0, reason: "no text found", candidates: [])
         }
         let ranked = weighing.ranked

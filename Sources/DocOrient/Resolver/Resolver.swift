@@ -96,8 +96,7 @@ public final class Resolver: Sendable {
     /// What the stages read with (`StageInputs`).
     var stageInputs: StageInputs {
         StageInputs(
-            calibration: calibration, rules: rules, policy: policy, engines: pool,
-            exhaustive: configuration.exhaustive, stacksOnly: configuration.stacksOnly)
+            calibration: calibration, policy: policy, engines: pool, stacksOnly: configuration.stacksOnly)
     }
 
     /// The candidate policy every stage follows.

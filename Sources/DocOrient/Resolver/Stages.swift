@@ -11,14 +11,14 @@ import Foundation
 /// to them as a value: they never call back up into the resolver.
 struct StageInputs: Sendable {
     let calibration: Calibration
-    let rules: DecisionRules
+    /// Which candidates are read and how (`exhaustive`: every candidate at every stage).
     let policy: CandidatePolicy
     /// The Tesseract engines the stages borrow one of at a time.
     let engines: TesseractPool
-    /// Read every candidate at every stage (`ResolverConfiguration.exhaustive`).
-    let exhaustive: Bool
     /// Read the text lines and windows only (`ResolverConfiguration.stacksOnly`).
     let stacksOnly: Bool
+
+    var rules: DecisionRules { DecisionRules(calibration: calibration) }
 }
 
 /// The stages of one resolution and what they share. Owns the decoded pixels: not copyable.
@@ -97,7 +97,7 @@ struct Stages: ~Copyable {
         if let lines = try readLines() {
             gather(lines.evidence, starvedBefore: [])
             if stops(lines) { settled = lines }
-            if let settled, !inputs.exhaustive { return settled }
+            if let settled, !inputs.policy.exhaustive { return settled }
         }
         let c = calibration.cascade
         let analysis = try AnalysisImage.make(
@@ -132,7 +132,7 @@ struct Stages: ~Copyable {
     /// The rotation every stage reads first (`DecisionRules.lead`): never narrowed in exhaustive
     /// mode, which reads everything, nor once `run` has widened the reading.
     private var lead: Lead? {
-        rules.lead(reading, marks: marks, narrowing: !inputs.exhaustive && !widened)
+        rules.lead(reading, marks: marks, narrowing: !inputs.policy.exhaustive && !widened)
     }
 
     /// Whether no later stage need read after a stage's reading: it decided, the budget is spent,
@@ -231,7 +231,7 @@ struct Stages: ~Copyable {
             var reader = try CandidateReader(
                 engine: engine, image: image, weights: calibration.scoring, meter: meter,
                 minTextHeight: calibration.analysis.minTextHeight)
-            reader.keepWords = inputs.exhaustive
+            reader.keepWords = inputs.policy.exhaustive
             var cascade = Cascade(
                 rules: rules, policy: inputs.policy, layout: StackLayout(image, rules: rules),
                 reader: reader, prior: prior, lead: lead, trace: trace)
@@ -240,7 +240,7 @@ struct Stages: ~Copyable {
                 trace = cascade.trace
             }
             try cascade.run()
-            if inputs.exhaustive {
+            if inputs.policy.exhaustive {
                 recorded.append(
                     StackReads(
                         stage: image.windowAlongX.isEmpty ? "windows" : "lines", layout: cascade.layout,
