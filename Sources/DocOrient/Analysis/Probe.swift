@@ -55,10 +55,7 @@ extension AnalysisImage {
             }
             let otsu = try normalized.otsuThreshold(in: paper, step: Self.otsuSampleStep)
             func glyphs(at threshold: Int, in box: PixelBox, lines: Bool = true) throws -> GlyphMeasure {
-                measureGlyphs(
-                    try normalized.thresholded(threshold).componentBoxes().filter {
-                        $0.x >= box.x && $0.y >= box.y && $0.maxX <= box.maxX && $0.maxY <= box.maxY
-                    }, lines: lines)
+                measureGlyphs(try normalized.inkComponents(darkerThan: threshold, inside: box), lines: lines)
             }
             func bounded(_ otsu: Int) -> Int { min(max(otsu, p.probeThreshold), p.probeMaxThreshold) }
             threshold = bounded(otsu)

@@ -101,6 +101,26 @@ struct Pix: ~Copyable {
         return Raster(width: w, height: h, pixels: pixels)
     }
 
+    /// Reads an 8-bit grey image's pixels in place, no copy: `body` gets the first row and the
+    /// bytes from one row to the next. Pixel x of a row is byte `x ^ 3` on a little-endian host
+    /// (Leptonica packs four pixels big-endian in each native 32-bit word: its GET_DATA_BYTE
+    /// macro), byte x on a big-endian one: `Pix.byteIndex`. Stands for `pixGetData` + `pixGetWpl`.
+    func withPackedGrayRows<R>(_ body: (_ rows: UnsafePointer<UInt8>, _ pitch: Int) throws -> R) throws -> R {
+        precondition(depth == 8, "withPackedGrayRows reads 8-bit images")
+        guard let data = pixGetData(raw) else { throw DocOrientError(.library, "Leptonica pixGetData failed") }
+        return try body(UnsafeRawPointer(data).assumingMemoryBound(to: UInt8.self), Int(pixGetWpl(raw)) * 4)
+    }
+
+    /// Where pixel x of a row packed by Leptonica lies among the row's bytes
+    /// (`withPackedGrayRows`).
+    @inline(__always) static func byteIndex(_ x: Int) -> Int {
+        #if _endian(little)
+            x ^ 3
+        #else
+            x
+        #endif
+    }
+
     /// The image as 8-bit grey (colour maps removed, RGB to luminance). Stands for `pixConvertTo8`.
     func gray8() throws -> Pix {
         try Pix(taking: pixConvertTo8(raw, LeptonicaArgument.noColormap), "pixConvertTo8")
