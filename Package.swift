@@ -38,6 +38,8 @@ let package = Package(
         .systemLibrary(
             name: "CHeif", pkgConfig: "libheif",
             providers: [.apt(["libheif-dev"])]),
+        // glibc's malloc settings (mallopt), for the command line's process (`Heaps`).
+        .systemLibrary(name: "CMalloc"),
 
         // The orientation classifier (an ONNX model) in onnxruntime's C library, opened with dlopen
         // (Models/runtime: neither the build nor the package links it): a C API over C++, so no C++
@@ -66,7 +68,7 @@ let package = Package(
         .executableTarget(
             name: "DocOrientCLI",
             dependencies: [
-                "DocOrient", "DocOrientBatch", "DocOrientServer",
+                "DocOrient", "DocOrientBatch", "DocOrientServer", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),

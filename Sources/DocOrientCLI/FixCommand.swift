@@ -127,6 +127,7 @@ struct FixCommand: ParsableCommand {
 
     func run() throws {
         Interrupts.install()
+        Heaps.limit(to: jobs)
         let walker = FileWalker(include: include, exclude: exclude, includeHidden: hidden, shard: shard)
         let found = walker.walk(paths)
         for problem in found.problems { printError("docorient: \(problem)") }

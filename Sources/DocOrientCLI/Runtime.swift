@@ -4,6 +4,7 @@ import Foundation
 import Synchronization
 
 #if canImport(Glibc)
+    import CMalloc
     import Glibc
 #endif
 
@@ -30,6 +31,22 @@ enum Interrupts {
         signal(SIGTERM) { _ in
             if Interrupts.count.add(1, ordering: .relaxed).newValue > 1 { _exit(143) }
         }
+    }
+}
+
+/// How many heaps glibc's malloc keeps for the process.
+enum Heaps {
+    /// At most `count` heaps (arenas): one a worker. glibc gives threads that allocate at once
+    /// heaps of their own, up to eight a core, and each heap keeps the most it ever held; a
+    /// worker's file, decoded, surveyed, read and classified, is tens of megabytes. Over 60 real
+    /// photos with `fix --jobs 2` the peak resident memory was 251-274 MiB in thirteen runs, and
+    /// 219-248 MiB in eleven with two heaps, in the same time. A `MALLOC_ARENA_MAX` the user set
+    /// stands.
+    static func limit(to count: Int) {
+        #if canImport(Glibc)
+            guard ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] == nil else { return }
+            _ = mallopt(M_ARENA_MAX, Int32(clamping: max(1, count)))
+        #endif
     }
 }
 
