@@ -24,48 +24,48 @@ struct InkComponentsTests {
         }
     }
 
+    /// The pieces of ink `inkComponents` finds on the page drawn by `rows` inside `box` (the whole
+    /// page when nil), after checking that they are Leptonica's.
+    static func pieces(_ rows: [String], inside box: PixelBox? = nil) throws -> [PixelBox] {
+        let pix = try page(rows)
+        let region = box ?? frame(pix)
+        let found = try pix.inkComponents(darkerThan: 128, inside: region)
+        #expect(found == (try leptonica(pix, threshold: 128, inside: region)))
+        return found
+    }
+
     @Test func piecesTouchingAtACornerAreOnePiece() throws {
-        let pix = try Self.page([
+        let found = try Self.pieces([
             "#....",
             ".#...",
             "..#.#",
             "...#.",
         ])
-        #expect(
-            try pix.inkComponents(darkerThan: 128, inside: Self.frame(pix)) == [
-                PixelBox(x: 0, y: 0, width: 5, height: 4)
-            ])
+        #expect(found == [PixelBox(x: 0, y: 0, width: 5, height: 4)])
     }
 
     @Test func aPieceJoinedBelowIsOnePieceFirstWhereItsFirstPixelIs() throws {
         // A U whose arms meet on the last row, beside a dot that starts between them.
-        let pix = try Self.page([
+        let found = try Self.pieces([
             "#...#.",
             "#.#.#.",
             "#...#.",
             "#####.",
         ])
-        #expect(
-            try pix.inkComponents(darkerThan: 128, inside: Self.frame(pix)) == [
-                PixelBox(x: 0, y: 0, width: 5, height: 4), PixelBox(x: 2, y: 1, width: 1, height: 1),
-            ])
-        #expect(
-            try Self.leptonica(pix, threshold: 128, inside: Self.frame(pix))
-                == pix.inkComponents(darkerThan: 128, inside: Self.frame(pix)))
+        #expect(found == [PixelBox(x: 0, y: 0, width: 5, height: 4), PixelBox(x: 2, y: 1, width: 1, height: 1)])
     }
 
     @Test func aPieceReachingOutOfTheRegionIsLeftOutWhole() throws {
-        let pix = try Self.page([
-            "......",
-            ".##...",
-            "...##.",
-            "......",
-            ".#....",
-        ])
         // The region holds the dot and the first half of the stroke: only the dot is inside.
-        let box = PixelBox(x: 0, y: 0, width: 3, height: 5)
-        #expect(try pix.inkComponents(darkerThan: 128, inside: box) == [PixelBox(x: 1, y: 4, width: 1, height: 1)])
-        #expect(try Self.leptonica(pix, threshold: 128, inside: box) == pix.inkComponents(darkerThan: 128, inside: box))
+        let found = try Self.pieces(
+            [
+                "......",
+                ".##...",
+                "...##.",
+                "......",
+                ".#....",
+            ], inside: PixelBox(x: 0, y: 0, width: 3, height: 5))
+        #expect(found == [PixelBox(x: 1, y: 4, width: 1, height: 1)])
     }
 
     @Test func onlyPixelsDarkerThanTheThresholdAreInk() throws {
