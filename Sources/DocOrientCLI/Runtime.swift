@@ -40,13 +40,17 @@ enum Heaps {
     /// heaps of their own, up to eight a core, and each heap keeps the most it ever held; a
     /// worker's file, decoded, surveyed, read and classified, is tens of megabytes. Over 60 real
     /// photos with `fix --jobs 2` the peak resident memory was 251-274 MiB in thirteen runs, and
-    /// 215-252 MiB in 23 with two heaps, in the same time. A `MALLOC_ARENA_MAX` the user set
-    /// stands. (Keeping each file's buffers for the next, `M_MMAP_THRESHOLD` 16 MB and
-    /// `M_TRIM_THRESHOLD` 32 MB, took the floor's kernel time over 150 real variants from 0.7-3 s
-    /// to 0.1-0.2 s but a whole run's by 2% at most, for 12 MiB more at the peak: not set.)
+    /// 215-252 MiB in 23 with two heaps, in the same time. A `MALLOC_ARENA_MAX`, or
+    /// `glibc.malloc.arena_max` in `GLIBC_TUNABLES`, that the user set stands. (Keeping each
+    /// file's buffers for the next, `M_MMAP_THRESHOLD` 16 MB and `M_TRIM_THRESHOLD` 32 MB, took
+    /// the floor's kernel time over 150 real variants from 0.7-3 s to 0.1-0.2 s but a whole run's
+    /// by 2% at most, for 12 MiB more at the peak: not set.)
     static func limit(to count: Int) {
         #if canImport(Glibc)
-            guard ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] == nil else { return }
+            let environment = ProcessInfo.processInfo.environment
+            guard environment["MALLOC_ARENA_MAX"] == nil,
+                environment["GLIBC_TUNABLES"]?.contains("glibc.malloc.arena_max") != true
+            else { return }
             _ = mallopt(M_ARENA_MAX, Int32(clamping: max(1, count)))
         #endif
     }
