@@ -19,9 +19,7 @@ struct InkComponentsTests {
 
     /// Leptonica's pieces of the thresholded image inside `box`.
     static func leptonica(_ pix: borrowing Pix, threshold: Int, inside box: PixelBox) throws -> [PixelBox] {
-        try pix.thresholded(threshold).componentBoxes().filter {
-            $0.x >= box.x && $0.y >= box.y && $0.maxX <= box.maxX && $0.maxY <= box.maxY
-        }
+        try pix.thresholded(threshold).componentBoxes().filter { $0.lies(inside: box) }
     }
 
     /// The pieces of ink `inkComponents` finds on the page drawn by `rows` inside `box` (the whole

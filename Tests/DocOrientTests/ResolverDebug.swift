@@ -113,10 +113,7 @@ struct ProbeDebug {
         for t in [otsu, 160, 185] {
             let binary = try normalized.thresholded(t)
             binary.writeDebugPNG("/tmp/probe-thr\(t).png")
-            let m = AnalysisImage.measureGlyphs(
-                try binary.componentBoxes().filter {
-                    $0.x >= box.x && $0.y >= box.y && $0.maxX <= box.maxX && $0.maxY <= box.maxY
-                })
+            let m = AnalysisImage.measureGlyphs(try normalized.inkComponents(darkerThan: t, inside: box))
             print(
                 "threshold \(t): glyphs \(m.glyphs.count) height \(String(describing: m.textHeight)) pairs \(m.horizontalPairs)/\(m.verticalPairs)"
             )

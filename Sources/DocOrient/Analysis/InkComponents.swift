@@ -32,9 +32,7 @@ extension Pix {
                 labelling.endRow()
             }
         }
-        return labelling.boxes().filter {
-            $0.x >= box.x && $0.y >= box.y && $0.maxX <= box.maxX && $0.maxY <= box.maxY
-        }
+        return labelling.boxes().filter { $0.lies(inside: box) }
     }
 }
 
@@ -60,7 +58,6 @@ struct RunLabelling {
         runEnd.append(Int32(end))
         parent.append(index)
         // Runs of the row above ending left of this run's left neighbour touch no later run either.
-        if cursor < above.lowerBound { cursor = above.lowerBound }
         while cursor < above.upperBound, Int(runEnd[cursor]) < start - 1 { cursor += 1 }
         var i = cursor
         while i < above.upperBound, Int(runStart[i]) <= end + 1 {

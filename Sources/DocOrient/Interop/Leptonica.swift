@@ -10,6 +10,11 @@ struct PixelBox: Sendable, Equatable {
     var maxX: Int { x + width }
     var maxY: Int { y + height }
     var area: Int { width * height }
+
+    /// Whether the box lies wholly inside `other` (edges may touch).
+    func lies(inside other: PixelBox) -> Bool {
+        x >= other.x && y >= other.y && maxX <= other.maxX && maxY <= other.maxY
+    }
 }
 
 /// One owned Leptonica image (`PIX *`), destroyed exactly once when the value ends.
