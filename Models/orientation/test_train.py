@@ -50,14 +50,14 @@ def test_the_training_script_trains_exports_and_resumes_to_the_same_bytes(tmp_pa
 
     require(TRAIN)
     first = train(tmp_path / "work", tmp_path / "model.onnx")
-    assert first.returncode == 0, first.stderr[-2000:]
+    assert first.returncode == 0, first.stderr[-2000:] + "\n" + first.stdout[-3000:]
     assert "wrote" in first.stdout and "sha256" in first.stdout
     session = ort.InferenceSession(str(tmp_path / "model.onnx"), providers=["CPUExecutionProvider"])
     probabilities = session.run(None, {"x": np.zeros((3, 3, 224, 224), dtype=np.float32)})[0]
     assert probabilities.shape == (3, 5)
     assert np.allclose(probabilities.sum(axis=1), 1, atol=1e-5)
     again = train(tmp_path / "work", tmp_path / "again.onnx")
-    assert again.returncode == 0, again.stderr[-2000:]
+    assert again.returncode == 0, again.stderr[-2000:] + "\n" + again.stdout[-3000:]
     assert "done before, resumed" in again.stdout and "resumed after epoch 1" in again.stdout
     assert (tmp_path / "model.onnx").read_bytes() == (tmp_path / "again.onnx").read_bytes()
 

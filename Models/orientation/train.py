@@ -494,7 +494,17 @@ def activations(binary: str, work: str, found: list[dict], jobs: int) -> tuple[n
                 f"activations: chunk {done}/{len(todo)} ({elapsed:.0f} s, about {elapsed / done * (len(todo) - done):.0f} s left)"
             )
     counts = np.concatenate([np.load(o + ".counts.npy") for o in outs])
-    return np.concatenate([np.load(o) for o in outs]), counts
+    acts = np.concatenate([np.load(o) for o in outs])
+    # A variant without squares would average no logits (0/0), a non-finite activation poisons
+    # every weight at its first step: both are named here, not found as a NaN loss epochs later.
+    empty = [found[i]["path"] for i in np.flatnonzero(counts == 0)]
+    if empty:
+        raise SystemExit(f"activations: docorient cut no square from {len(empty)} variants: {empty[:5]}")
+    for o in outs:
+        bad = int((~np.isfinite(np.load(o))).sum())
+        if bad:
+            raise SystemExit(f"activations: {bad} values of {o} are not finite: delete it to compute it again")
+    return acts, counts
 
 
 # ---------------------------------------------------------------------------------------------
@@ -610,9 +620,10 @@ def tail_module(weights: dict):
 
 
 def examples(sources: list[dict], found: list[dict], counts: np.ndarray) -> dict:
-    """Every (variant, pose): its rows of the activations, class, weight and fold."""
+    """Every (variant, pose): its rows of the activations, class, weight, fold and name (the
+    source's, with the variant's number)."""
     starts = np.concatenate([[0], np.cumsum(counts * 8)])[:-1]
-    first, count, cls, group, fold = [], [], [], [], []
+    first, count, cls, group, fold, name = [], [], [], [], [], []
     for v, (variant, start, k) in enumerate(zip(found, starts, counts)):
         source = sources[variant["source"]]
         for p, pose in enumerate(POSES):
@@ -621,13 +632,21 @@ def examples(sources: list[dict], found: list[dict], counts: np.ndarray) -> dict
             cls.append(CLASS_OF_EXIF.get(pose, MIRRORED) if source["page"] else NOTHING)
             group.append("page" if source["page"] else "nothing")
             fold.append(source["fold"])
+            name.append(f"{source['name']}:{variant['number']}")
     cls, group, fold = np.array(cls), np.array(group), np.array(fold)
     weight = np.zeros(len(cls))
     for f in ("train", "validation"):  # pages and photos with nothing to orient weigh the same
         for g in ("page", "nothing"):
             chosen = (fold == f) & (group == g)
             weight[chosen] = 0.5 / max(1, chosen.sum())
-    return {"first": np.array(first), "count": np.array(count), "cls": cls, "weight": weight, "fold": fold}
+    return {
+        "first": np.array(first),
+        "count": np.array(count),
+        "cls": cls,
+        "weight": weight,
+        "fold": fold,
+        "name": np.array(name),
+    }
 
 
 def batch_logits(model, acts, ex: dict, chosen: np.ndarray):
@@ -759,6 +778,13 @@ def train(work: str, acts, ex: dict, weights: dict, args) -> tuple[dict, float, 
             anchor = sum(((p - start[k]) ** 2).sum() for k, p in model.named_parameters())
             optimiser.zero_grad()
             (loss + args.anchor * anchor).backward()
+            if not (torch.isfinite(loss) and all(torch.isfinite(p.grad).all() for p in model.parameters())):
+                # Said where and on what, before the step turns every weight to NaN.
+                raise SystemExit(
+                    f"train: epoch {epoch} step {step + 1}: loss {loss.item()}, or its gradient, is not finite "
+                    f"on {len(chosen)} examples ({int(ex['count'][chosen].sum())} squares) of "
+                    f"{sorted(map(str, set(ex['name'][chosen])))}; " + " | ".join(state["history"])
+                )
             optimiser.step()
             if (step + 1) % max(1, steps_per_epoch // 4) == 0:
                 elapsed = time.monotonic() - started
