@@ -43,6 +43,7 @@ def train(work, out, *extra):
 
 
 def test_the_training_script_trains_exports_and_resumes_to_the_same_bytes(tmp_path):
+    import onnx
     import onnxruntime as ort
 
     sys.path.insert(0, os.path.join(ROOT, "Corpus"))
@@ -52,6 +53,8 @@ def test_the_training_script_trains_exports_and_resumes_to_the_same_bytes(tmp_pa
     first = train(tmp_path / "work", tmp_path / "model.onnx")
     assert first.returncode == 0, first.stderr[-2000:] + "\n" + first.stdout[-3000:]
     assert "wrote" in first.stdout and "sha256" in first.stdout
+    # Every shape the file declares is the one its graph computes (five classes, not the base's four).
+    onnx.shape_inference.infer_shapes(onnx.load(str(tmp_path / "model.onnx")), strict_mode=True)
     session = ort.InferenceSession(str(tmp_path / "model.onnx"), providers=["CPUExecutionProvider"])
     probabilities = session.run(None, {"x": np.zeros((3, 3, 224, 224), dtype=np.float32)})[0]
     assert probabilities.shape == (3, 5)

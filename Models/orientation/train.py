@@ -860,6 +860,9 @@ def export(params: dict, temperature: float, weights: dict, out: str, recipe: di
         dims = output.type.tensor_type.shape.dim
         if len(dims) == 2:
             dims[1].dim_value = 5
+    # The base model declares its head's values N x 4 (onnxruntime warns on them): inferred again.
+    del model.graph.value_info[:]
+    model = onnx.shape_inference.infer_shapes(model, strict_mode=True)
     del model.metadata_props[:]
     for key, value in [("labels", LABELS), ("docorient_recipe", json.dumps(recipe, sort_keys=True))]:
         model.metadata_props.add(key=key, value=value)
