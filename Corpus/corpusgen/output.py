@@ -275,9 +275,16 @@ def generate(specs: list, out_dir: str, jobs: int) -> list:
     try:
         pdfs = prepare_pdfs(work)
         tasks = [(s, out_dir) for s in specs]
-        if jobs <= 1:
-            _init_worker(pdfs)
-            rows = [r for t in tasks for r in _work(t)]
+        if jobs <= 1:  # the worker's set-up here, its OMP_THREAD_LIMIT not left to the caller
+            limit = os.environ.get("OMP_THREAD_LIMIT")
+            try:
+                _init_worker(pdfs)
+                rows = [r for t in tasks for r in _work(t)]
+            finally:
+                if limit is None:
+                    os.environ.pop("OMP_THREAD_LIMIT", None)
+                else:
+                    os.environ["OMP_THREAD_LIMIT"] = limit
         else:
             ctx = multiprocessing.get_context("fork")
             with ctx.Pool(jobs, initializer=_init_worker, initargs=(pdfs,)) as pool:
