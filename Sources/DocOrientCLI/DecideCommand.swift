@@ -24,21 +24,15 @@ struct DecideCommand: ParsableCommand {
             """,
         shouldDisplay: false)
 
-    @Flag(help: "Also consider the four mirrored orientations (front cameras, mirrored scanners).")
-    var mirror = false
+    @OptionGroup var images: ImageOptions
 
     @OptionGroup var resolving: ResolverOptions
-
-    @Option(
-        help: ArgumentHelp(
-            "Refuse images with more pixels than this, before decoding (decompression bombs).", valueName: "N"))
-    var maxPixels = Bake.defaultMaxPixels
 
     @OptionGroup(title: "Work budget") var budget: BudgetOptions
 
     func run() throws {
         let resolver = try resolving.resolver(
-            budget: budget.budget, mirror: mirror ? .always : .auto, maxPixels: maxPixels)
+            budget: budget.budget, mirror: images.mirrorPolicy, maxPixels: images.maxPixels)
         let fixer = Fixer(resolver: resolver)
         let options = FixOptions(mode: .tag, dryRun: true)
         // Written unbuffered, a line at a time: the caller waits for each answer before asking again.

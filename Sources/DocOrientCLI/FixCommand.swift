@@ -68,15 +68,9 @@ struct FixCommand: ParsableCommand {
     @Flag(help: "Print one JSON object per file per line on stdout.")
     var json = false
 
-    @Flag(help: "Also consider the four mirrored orientations (front cameras, mirrored scanners).")
-    var mirror = false
+    @OptionGroup var images: ImageOptions
 
     @OptionGroup var resolving: ResolverOptions
-
-    @Option(
-        help: ArgumentHelp(
-            "Refuse images with more pixels than this, before decoding (decompression bombs).", valueName: "N"))
-    var maxPixels = Bake.defaultMaxPixels
 
     @Option(help: ArgumentHelp("Append a JSON Lines record per file to FILE.", valueName: "FILE"))
     var report: String?
@@ -135,7 +129,7 @@ struct FixCommand: ParsableCommand {
         let journalPath = journal ?? folders.first.map(Journal.location)
 
         let resolver = try resolving.resolver(
-            budget: budget.budget, mirror: mirror ? .always : .auto, maxPixels: maxPixels)
+            budget: budget.budget, mirror: images.mirrorPolicy, maxPixels: images.maxPixels)
         let openedJournal: Journal?
         do {
             // A dry run changes nothing, not even by creating a journal in the user's folder.

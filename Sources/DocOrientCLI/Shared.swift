@@ -104,6 +104,20 @@ struct ResolverOptions: ParsableArguments {
 
 /// The resolver's work budget per image (`fix` and `serve`): counted in work, not time, so an
 /// image gets the same answer on any machine and under any load.
+/// What `fix` and `decide` ask of each image beside the resolver's models: whether the mirrored
+/// orientations are candidates, and the most pixels an image may have before it is decoded.
+struct ImageOptions: ParsableArguments {
+    @Flag(help: "Also consider the four mirrored orientations (front cameras, mirrored scanners).")
+    var mirror = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Refuse images with more pixels than this, before decoding (decompression bombs).", valueName: "N"))
+    var maxPixels = Bake.defaultMaxPixels
+
+    var mirrorPolicy: MirrorPolicy { mirror ? .always : .auto }
+}
+
 struct BudgetOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Work budget: most Tesseract reads per image.", valueName: "N"))
     var maxReads = WorkBudget.standard.reads
