@@ -21,7 +21,6 @@ Usage: python3 Benchmarks/pdf/bench_ocrmypdf.py [--manifest M] [--limit N] [--pe
 """
 
 import argparse
-import csv
 import glob
 import json
 import os
@@ -81,11 +80,7 @@ def main():
         sys.exit("docorient is not built (swift build -c release), or pass --docorient")
     docorient = os.path.abspath(args.docorient)
 
-    folder = os.path.dirname(os.path.abspath(args.manifest))
-    with open(args.manifest, newline="") as f:
-        rows = [r for r in csv.DictReader(f) if r.get("decidable", "1") == "1" and r["file"].endswith((".jpg", ".png"))]
-    if args.limit:
-        rows = rows[: args.limit]
+    folder, rows = pdfs.decidable_images(args.manifest, args.limit)
     shutil.rmtree(args.out, ignore_errors=True)
     for sub in ("source", "alone", "plugin", "fix", "previews", "kept"):
         os.makedirs(os.path.join(args.out, sub))

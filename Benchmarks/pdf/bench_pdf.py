@@ -15,7 +15,6 @@ Usage: python3 Benchmarks/pdf/bench_pdf.py [--manifest Corpus/samples/manifest.c
 """
 
 import argparse
-import csv
 import json
 import os
 import shutil
@@ -67,11 +66,7 @@ def main():
     parser.add_argument("--no-ocrmypdf", action="store_true")
     args = parser.parse_args()
 
-    folder = os.path.dirname(os.path.abspath(args.manifest))
-    with open(args.manifest, newline="") as f:
-        rows = [r for r in csv.DictReader(f) if r.get("decidable", "1") == "1" and r["file"].endswith((".jpg", ".png"))]
-    if args.limit:
-        rows = rows[: args.limit]
+    folder, rows = pdfs.decidable_images(args.manifest, args.limit)
     shutil.rmtree(args.out, ignore_errors=True)
     for sub in ("source", "docorient", "ocrmypdf"):
         os.makedirs(os.path.join(args.out, sub))

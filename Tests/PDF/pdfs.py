@@ -36,6 +36,14 @@ def binary():
     return None
 
 
+def decidable_images(manifest, limit=0):
+    """The folder of an image manifest (Corpus/samples', shared/real's) and its decidable JPEG and
+    PNG rows, the first `limit` of them (0: all): the pages the PDF benchmarks make."""
+    with open(manifest, newline="") as f:
+        rows = [r for r in csv.DictReader(f) if r.get("decidable", "1") == "1" and r["file"].endswith((".jpg", ".png"))]
+    return os.path.dirname(os.path.abspath(manifest)), rows[:limit] if limit else rows
+
+
 def upright(name):
     """The EXIF orientation that shows the sample's stored pixels upright (manifest.csv)."""
     with open(os.path.join(SAMPLES, "manifest.csv"), newline="") as f:
