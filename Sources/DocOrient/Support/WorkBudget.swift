@@ -72,8 +72,9 @@ enum WorkCost {
     /// (`GraySource`: 33 ms for a 12 MP photo, 2.75 ms a megapixel, about one unit).
     static let decodedPixelsPerUnit = 1_000_000
     /// Units per square the orientation classifier is shown: one pass of the model in onnxruntime
-    /// on one thread takes about 2 ms, about one unit (decision 5); cutting the squares is in the
-    /// decode's share.
+    /// on one thread took about 2 ms when the budget was fitted, about one unit (decision 5); model
+    /// 2 takes 5-6.6 ms here, about two, left at one since the budget was fitted with it (six
+    /// units a file at most). Cutting the squares is in the decode's share.
     static let classifierSquareUnits = 1
 
     /// The units of decoding `pixels` stored pixels, rounded up.
