@@ -494,17 +494,18 @@ def activations(binary: str, work: str, found: list[dict], jobs: int) -> tuple[n
                 f"activations: chunk {done}/{len(todo)} ({elapsed:.0f} s, about {elapsed / done * (len(todo) - done):.0f} s left)"
             )
     counts = np.concatenate([np.load(o + ".counts.npy") for o in outs])
-    acts = np.concatenate([np.load(o) for o in outs])
     # A variant without squares would average no logits (0/0), a non-finite activation poisons
     # every weight at its first step: both are named here, not found as a NaN loss epochs later.
     empty = [found[i]["path"] for i in np.flatnonzero(counts == 0)]
     if empty:
         raise SystemExit(f"activations: docorient cut no square from {len(empty)} variants: {empty[:5]}")
+    loaded = []
     for o in outs:
-        bad = int((~np.isfinite(np.load(o))).sum())
+        loaded.append(np.load(o))
+        bad = int((~np.isfinite(loaded[-1])).sum())
         if bad:
             raise SystemExit(f"activations: {bad} values of {o} are not finite: delete it to compute it again")
-    return acts, counts
+    return np.concatenate(loaded), counts
 
 
 # ---------------------------------------------------------------------------------------------
