@@ -4,7 +4,9 @@ pages, and the committed model answering as recorded.
 - `train.py` takes a few training photos (`../shared/train`), renders a few pages and script pages,
   makes their phone captures, has docorient cut their squares, runs them through the frozen part,
   trains the tail for an epoch and writes an ONNX file that onnxruntime loads and that answers five
-  classes a square; run again, it resumes from its checkpoints and writes the same bytes;
+  classes a square, every shape it declares the one its graph computes; run again, it resumes from
+  its checkpoints and writes the same bytes, and trained again, with or without the
+  `OMP_THREAD_LIMIT=1` the suite's corpus tests once left behind, the same bytes too;
 - the committed model is the file README.md names (sha256), and docorient answers with it what
   `recorded.json` holds, to 1e-4, in onnxruntime's library, and what
   onnxruntime's Python binding answers on the squares docorient shows it.
