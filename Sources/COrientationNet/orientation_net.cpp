@@ -160,7 +160,9 @@ private:
     int users_ = 0;
 };
 
-// One model in one session of one thread: no thread pool, so it runs on the caller's thread.
+// One model in one session of one thread: no thread pool, so it runs on the caller's thread;
+// callers on several threads may run it at once (onnxruntime allows concurrent runs of a session,
+// and `forward` keeps no state between calls).
 class Model {
 public:
     Model(Runtime &runtime, const char *path) : runtime_(runtime), env_(runtime.retain()) {
@@ -173,9 +175,9 @@ public:
                 runtime_.check(threads(options, 1), "onnxruntime threads");
                 runtime_.check(runtime_.fn<Status *(*)(SessionOptions *, int)>(kSetInterOpNumThreads)(options, 1),
                                "onnxruntime threads");
-                // No arena and no memory pattern: they keep the largest batch's buffers for the
-                // session's life, which with an engine per worker costs more than allocating
-                // per run (six squares of 224 pixels).
+                // No arena and no memory pattern: they keep the largest batch's buffers (of all
+                // the workers' runs at once, as they share the session) for the session's life,
+                // which costs more than allocating per run (six squares of 224 pixels).
                 runtime_.check(runtime_.fn<Status *(*)(SessionOptions *)>(kDisableCpuMemArena)(options),
                                "onnxruntime memory arena");
                 runtime_.check(runtime_.fn<Status *(*)(SessionOptions *)>(kDisableMemPattern)(options),

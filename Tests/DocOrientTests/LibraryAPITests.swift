@@ -65,6 +65,7 @@ struct LibraryAPITests {
             #expect(concurrent[i]?.confidence == serial[i].confidence, "\(names[i])")
         }
         #expect(fixer.resolver.pool.engineCount <= 2)
+        #expect(fixer.resolver.classifier.enginesMade == 1, "one classifier for every call")
     }
 
     /// An engine idle for the timeout is freed, and the next call loads one again. Told by events
@@ -75,14 +76,17 @@ struct LibraryAPITests {
         configuration.engineIdleTimeout = .milliseconds(100)
         let resolver = try Resolver(configuration: configuration)
         #expect(resolver.pool.enginesMade == 1, "warmed up")
+        #expect(resolver.classifier.enginesMade == 1, "warmed up")
         var waited = Duration.zero
-        while resolver.pool.engineCount > 0, waited < .seconds(60) {
+        while resolver.pool.engineCount + resolver.classifier.engineCount > 0, waited < .seconds(60) {
             try await Task.sleep(for: .milliseconds(50))
             waited += .milliseconds(50)
         }
         #expect(resolver.pool.engineCount == 0, "freed after \(waited)")
+        #expect(resolver.classifier.engineCount == 0, "freed after \(waited)")
         _ = try resolver.decide(try Self.sample("0003_letter.jpg"))
         #expect(resolver.pool.enginesMade == 2, "the next call loaded one again")
+        #expect(resolver.classifier.enginesMade == 2, "the next call loaded it again")
     }
 
     @Test func aSpentBudgetAnswersFromWhatWasReadOrSaysSoAndTheSameEveryTime() throws {

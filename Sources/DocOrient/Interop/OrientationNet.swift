@@ -5,8 +5,9 @@ import Foundation
 /// of its shape) in onnxruntime's library (`RuntimeLocator`), run on the calling thread only,
 /// reused for many images.
 ///
-/// Not thread-safe, like the session it owns: use it from one thread at a time. `ClassifierPool`
-/// hands each engine to one caller at a time, which is what makes the `@unchecked Sendable` honest.
+/// Thread-safe: onnxruntime runs one session from several threads at once, each run on its
+/// caller's thread with buffers of its own, and `docorient_net_forward` keeps no state between
+/// calls; so the resolver's workers share one engine (`SharedEngine`).
 final class ClassifierEngine: @unchecked Sendable {
     private let handle: OpaquePointer
 
@@ -59,6 +60,3 @@ final class ClassifierEngine: @unchecked Sendable {
             .trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
-
-/// Orientation classifiers, one per caller at a time (`EnginePool`).
-typealias ClassifierPool = EnginePool<ClassifierEngine>

@@ -94,7 +94,7 @@ extension Resolver {
         let started = ContinuousClock.now
         let squares = try ClassifierSquares(
             raster, centreShortSide: p.centreShortSide, textShortSide: p.textShortSide, textSquares: p.textSquares)
-        let (classes, runtime) = try classifiers.withEngine { engine in
+        let (classes, runtime) = try classifier.withEngine { engine in
             (try engine.read(tensor: squares.tensor, count: squares.count), engine.runtime)
         }
         return ClassifierProbe(

@@ -7,10 +7,10 @@ import Foundation
 /// scripts, unusual print).
 ///
 /// Thread-safe: `decide` may be called from any number of tasks or threads at once and gives the
-/// same answers as serial calls. Each call borrows one Tesseract engine and one classifier from
-/// internal pools (engines are created on demand up to `ResolverConfiguration.maxEngines`, then
-/// callers wait; models are loaded once per engine, never per image, and idle engines are freed;
-/// every engine runs on its caller's thread only).
+/// same answers as serial calls. Each call borrows one Tesseract engine from an internal pool
+/// (engines are created on demand up to `ResolverConfiguration.maxEngines`, then callers wait) and
+/// shares one classifier with the other calls; models are loaded once per engine, never per image,
+/// idle engines are freed, and every engine runs on its caller's thread.
 public final class Resolver: Sendable {
     /// The configuration the resolver was made with.
     public let configuration: ResolverConfiguration
@@ -20,7 +20,8 @@ public final class Resolver: Sendable {
     public let classifierModel: String
     let calibration: Calibration
     let pool: TesseractPool
-    let classifiers: ClassifierPool
+    /// The orientation classifier, one engine every caller shares.
+    let classifier: SharedEngine<ClassifierEngine>
 
     /// Finds and loads the models.
     /// - Throws: `.missingModel` when a language's `.traineddata` or the classifier's model is not
@@ -41,13 +42,11 @@ public final class Resolver: Sendable {
         let model = try ClassifierLocator.locate(explicit: configuration.classifierModel)
         let runtime = try RuntimeLocator.locate()
         self.classifierModel = model
-        self.classifiers = ClassifierPool(
-            capacity: configuration.maxEngines, idleTimeout: configuration.engineIdleTimeout
-        ) {
+        self.classifier = SharedEngine(idleTimeout: configuration.engineIdleTimeout) {
             try ClassifierEngine(modelPath: model, runtime: runtime)
         }
         try pool.warmUp()
-        try classifiers.warmUp()
+        try classifier.warmUp()
     }
 
     /// Decides the orientation of one image, with its own tag as the prior.

@@ -33,8 +33,9 @@ public struct ResolverConfiguration: Sendable, Equatable {
     /// Most Tesseract engines alive at once (each holds the loaded model, some 20-40 MB); callers
     /// beyond it wait for an engine. Default: the number of active processors.
     public var maxEngines: Int
-    /// An engine unused for this long is freed (its model unloaded); the next caller that needs
-    /// one loads it again (tens of milliseconds).
+    /// An engine unused for this long is freed (its model unloaded), the orientation classifier's
+    /// too (one, shared by every caller); the next caller that needs one loads it again (tens of
+    /// milliseconds).
     public var engineIdleTimeout: Duration
 
     /// Read every candidate at every stage instead of stopping once the winner is clear. Slower,
