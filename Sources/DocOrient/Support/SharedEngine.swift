@@ -83,11 +83,8 @@ final class SharedEngine<Engine: AnyObject & Sendable>: @unchecked Sendable {
     }
 
     private func scheduleTrim() {
-        let (seconds, attoseconds) = idleTimeout.components
-        let delay = Double(seconds) + Double(attoseconds) / 1e18
-        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + max(0.01, delay)) { [weak self] in
-            self?.trimIdle()
-        }
+        let delay = max(0.01, idleTimeout.milliseconds / 1000)
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + delay) { [weak self] in self?.trimIdle() }
     }
 
     /// Frees the engine when no caller has used it for `idleTimeout`; looks again later while it is
