@@ -65,11 +65,11 @@ final class SharedEngine<Engine: AnyObject & Sendable>: @unchecked Sendable {
         condition.lock()
         making = false
         condition.broadcast()
-        let made = try result.get()
-        engine = made
-        self.made += 1
+        let fresh = try result.get()
+        engine = fresh
+        made += 1
         users += 1
-        return made
+        return fresh
     }
 
     private func giveBack() {
