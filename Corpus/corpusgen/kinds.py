@@ -89,16 +89,22 @@ DOC_MAKERS = {
     "twowords": doc_twowords,
     "barcode": doc_barcode,
 }
+# The kinds made and photographed as hard negatives (capture.py, plans.py, output.py).
 UNDECIDABLE = {"blank", "photo", "twowords", "barcode"}
+# Those with no text at all. A scene photo has an up but nothing to read; a blank page and a
+# barcode have no up. A page of one or two words is not among them: it has an up (issue 60).
+TEXTLESS = {"blank", "photo", "barcode"}
 
 
 def is_decidable(kind: str, tags: list) -> bool:
-    """Whether the document's text fixes its orientation: not for the hard negatives, and not
-    for a sign of a couple of words. Issue 14 counts "a couple of words" among the negatives with
-    blank pages and photos (two words may read in two orientations), and `twowords` is one; a
-    sign of two words ("NO PARKING") is the same evidence in larger letters. Only the label says
-    so: the sign is made and photographed like any other."""
-    if kind in UNDECIDABLE:
-        return False
-    words = next((t[len("words:") :] for t in tags if t.startswith("words:")), None)
-    return not (kind == "sign" and words is not None and len(words.split("_")) <= 2)
+    """Whether the document's text fixes its orientation: every page with text does, a two-word
+    page or sign included (answering it upright is right, any other answer wrong: issue 60); the
+    textless hard negatives do not. `tags` is kept for the callers: the label depends on the kind."""
+    del tags
+    return kind not in TEXTLESS
+
+
+def has_up_without_text(kind: str) -> bool:
+    """A textless file that still has an up (a scene photo): answering its own upright is harmless,
+    any other answer is wrong. A blank page or a barcode has none: only abstaining is right."""
+    return kind == "photo"

@@ -325,6 +325,137 @@ def script_pages(work: str, seed: int, count: int) -> list[dict]:
     return found
 
 
+# Composites: a photo with nothing to orient and a few words on it or under it (a caption, a
+# sign, a label, a slogan), the pages the training photos are thin in. The words give the photo
+# an up: its class is the text's rotation, never "nothing". Set in the corpus's fit fonts.
+COMPOSITE_LAYOUTS = ("caption", "sign", "label", "slogan")
+
+
+def composite_words(rng, lo: int, hi: int) -> str:
+    from corpusgen.text import ITEMS, PRODUCTS, STORES, WORDS
+
+    pick = rng.random()
+    if pick < 0.25:
+        return STORES[int(rng.integers(len(STORES)))]
+    if pick < 0.4:
+        return ITEMS[int(rng.integers(len(ITEMS)))]
+    if pick < 0.5:
+        return PRODUCTS[int(rng.integers(len(PRODUCTS)))]
+    words = [WORDS[int(i)] for i in rng.integers(0, len(WORDS), int(rng.integers(lo, hi + 1)))]
+    text = " ".join(words)
+    return text.upper() if rng.random() < 0.4 else text[0].upper() + text[1:]
+
+
+def composite_image(photo, rng, layout: str):
+    """`photo` (RGB, upright) with words placed as `layout` says; returns the upright image."""
+    from corpusgen.fonts import font
+    from corpusgen.text import wrap
+    from PIL import Image, ImageDraw
+
+    long_side = max(photo.size)
+    if long_side > 1400:
+        s = 1400 / long_side
+        photo = photo.resize((round(photo.width * s), round(photo.height * s)), Image.LANCZOS)
+    w, h = photo.size
+    style = ["sans", "sans-bold", "serif", "serif-bold", "condensed", "mono"][int(rng.integers(6))]
+    index = int(rng.integers(3))
+
+    def face(size):
+        try:
+            return font(style, index, size)
+        except KeyError:  # a style without a bold or condensed face
+            return font("sans", index, size)
+
+    if layout == "caption":  # the photo on paper, a line or two of text under it
+        size = int(w * rng.uniform(0.03, 0.06))
+        fnt = face(size)
+        margin = int(w * rng.uniform(0.04, 0.1))
+        lines = wrap(ImageDraw.Draw(photo), composite_words(rng, 3, 14), fnt, w)[:2]
+        below = int(size * (1.5 * len(lines) + 1.2))
+        page = Image.new("RGB", (w + 2 * margin, h + margin + below + margin), (int(rng.integers(225, 256)),) * 3)
+        page.paste(photo, (margin, margin))
+        draw = ImageDraw.Draw(page)
+        y = margin + h + int(size * 0.6)
+        for line in lines:
+            x = margin if rng.random() < 0.5 else (page.width - draw.textlength(line, font=fnt)) / 2
+            draw.text((x, y), line, font=fnt, fill=int(rng.integers(0, 60)))
+            y += int(size * 1.5)
+        return page
+    out = photo.copy()
+    draw = ImageDraw.Draw(out)
+    if layout == "slogan":  # words straight on the picture, light or dark with a contrasting edge
+        text = composite_words(rng, 1, 4)
+        size = int(min(w, h) * rng.uniform(0.06, 0.14))
+        fnt = face(size)
+        while size > 12 and draw.textlength(text, font=fnt) > 0.9 * w:
+            size = int(size * 0.85)
+            fnt = face(size)
+        tw = draw.textlength(text, font=fnt)
+        x, y = rng.uniform(0.03 * w, max(0.03 * w, w - tw - 0.03 * w)), rng.uniform(0.05 * h, 0.85 * h)
+        light = rng.random() < 0.5
+        fill, edge = ((250, 250, 250), (10, 10, 10)) if light else ((15, 15, 15), (245, 245, 245))
+        draw.text((x, y), text, font=fnt, fill=fill, stroke_width=max(1, size // 18), stroke_fill=edge)
+        return out
+    # A sign or a label: a plain panel on the picture with its words.
+    sign = layout == "sign"
+    text_lines = (
+        [composite_words(rng, 1, 3)]
+        if sign and rng.random() < 0.6
+        else [composite_words(rng, 1, 3) for _ in range(int(rng.integers(2, 4 if sign else 5)))]
+    )
+    share = rng.uniform(0.3, 0.7) if sign else rng.uniform(0.2, 0.45)
+    pw = int(w * share)
+    size = int(pw / max(6, max(len(t) for t in text_lines)) * rng.uniform(1.1, 1.6))
+    fnt = face(max(10, size))
+    while size > 10 and max(draw.textlength(t, font=fnt) for t in text_lines) > 0.9 * pw:
+        size = int(size * 0.9)
+        fnt = face(size)
+    ph = int(size * (1.4 * len(text_lines) + 0.8))
+    x0, y0 = int(rng.uniform(0, max(1, w - pw))), int(rng.uniform(0, max(1, h - ph)))
+    if sign:
+        back = tuple(int(c) for c in rng.integers(0, 256, 3))
+        ink = (250, 250, 250) if sum(back) < 380 else (10, 10, 10)
+    else:
+        back, ink = (int(rng.integers(225, 256)),) * 3, (int(rng.integers(0, 60)),) * 3
+    draw.rectangle([x0, y0, x0 + pw, y0 + ph], fill=back, outline=ink if rng.random() < 0.4 else None, width=3)
+    y = y0 + int(size * 0.4)
+    for line in text_lines:
+        tw = draw.textlength(line, font=fnt)
+        x = x0 + ((pw - tw) / 2 if sign else size * 0.3)
+        draw.text((x, y), line, font=fnt, fill=ink)
+        y += int(size * 1.4)
+    return out
+
+
+def composites(work: str, photos: list[dict], seed: int, count: int) -> list[dict]:
+    """`count` composites on the photos with nothing to orient, written once to the work folder
+    (PNG); each keeps its photo's fold, so the validation fold has few-word pages too."""
+    from PIL import Image
+
+    bases = [p for p in photos if not p["page"]]
+    if not bases or count == 0:
+        return []
+    out = os.path.join(work, "composites")
+    os.makedirs(out, exist_ok=True)
+    found = []
+    for i in range(count):
+        rng = rng_for(seed, "composite", i)
+        base = bases[int(rng.integers(len(bases)))]
+        layout = COMPOSITE_LAYOUTS[i % len(COMPOSITE_LAYOUTS)]
+        path = os.path.join(out, f"{i:04d}_{layout}.png")
+        if not os.path.exists(path):
+            with Image.open(base["path"]) as im:
+                im.load()
+                image = composite_image(im.convert("RGB"), rng, layout)
+            image.save(path + ".tmp.png")
+            os.replace(path + ".tmp.png", path)
+        found.append(
+            {"name": f"composites/{i:04d}_{layout}", "path": path, "page": True, "origin": "composite"}
+            | {"kind": layout, "fold": base["fold"]}
+        )
+    return found
+
+
 # ---------------------------------------------------------------------------------------------
 # 2. variants
 
@@ -889,7 +1020,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--validation", type=float, default=VALIDATION_SHARE, help="share of the photos held aside")
     ap.add_argument("--pages", type=int, default=160, help="pages rendered by Corpus/generate.py")
     ap.add_argument("--scripts", type=int, default=84, help="script pages rendered here")
-    ap.add_argument("--phone", type=int, default=2, help="phone captures of each photo and script page")
+    ap.add_argument(
+        "--composites", type=int, default=240, help="photos with nothing to orient given a caption, sign or label"
+    )
+    ap.add_argument("--phone", type=int, default=1, help="phone captures of each photo, script page and composite")
     ap.add_argument("--epochs", type=int, default=3)
     ap.add_argument("--batch", type=int, default=48, help="examples a step")
     ap.add_argument("--rate", type=float, default=3e-4, help="Adam's largest step")
@@ -919,10 +1053,12 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"{manifest} is not here: the training photos live in ../shared/train beside the checkout")
     started = time.monotonic()
     os.makedirs(args.work, exist_ok=True)
+    photos = training_photos(args.work, manifest, args.seed, args.validation, args.photos)
     sources = (
-        training_photos(args.work, manifest, args.seed, args.validation, args.photos)
+        photos
         + renders(args.work, args.seed, args.pages, args.jobs)
         + script_pages(args.work, args.seed, args.scripts)
+        + composites(args.work, photos, args.seed, args.composites)
     )
     counts = {}
     for s in sources:
