@@ -30,7 +30,11 @@ Steps, each resumable from what it left in the work folder:
 5. train: the tail in PyTorch (Adam, `--epochs`, a checkpoint an epoch), then the temperature;
 6. export: PP-LCNet's network with the tail's weights and five outputs, written atomically.
 
-A pose shown mirrored is a page the four rotations cannot name: its loss is -log(1 - p(nothing)).
+A pose shown mirrored is a page the four rotations cannot name. By default (`--mirrors axis`) its
+target is an even split between the two rotations on its axis (its unmirrored twins), so that the
+model is sure of a rotation only where it sees the page is not mirrored: the resolver lets a sure
+classifier answer alone, and a mirrored page named as its twin is a wrong answer. Model 3's loss,
+-log(1 - p(nothing)), is `--mirrors unnamed`.
 
 Run (`--help` for the options):
     swift build -c release && python3 Models/orientation/train.py --docorient .build/release/docorient
@@ -61,10 +65,11 @@ TRAIN_SET = os.path.join(SHARED, "train")
 OUT = os.path.join(HERE, "docorient_orientation.onnx")
 
 # Class i: the text turned clockwise by 90 x i degrees, shown upright by EXIF value 1, 8, 3, 6;
-# class 4: nothing to orient; the mirrored poses (2, 4, 5, 7) have no class of their own.
+# class 4: nothing to orient; the mirrored poses (2, 4, 5, 7) have no class of their own: -1 for
+# those whose unmirrored twins are classes 0 and 2 (EXIF 1 and 3), -2 for classes 1 and 3 (8 and 6).
 CLASS_OF_EXIF = {1: 0, 8: 1, 3: 2, 6: 3}
 NOTHING = 4
-MIRRORED = -1
+MIRROR_AXIS = {2: -1, 4: -1, 5: -2, 7: -2}
 LABELS = "0,90,180,270,nothing"
 POSES = range(1, 9)
 SIDE = 224
@@ -761,7 +766,7 @@ def examples(sources: list[dict], found: list[dict], counts: np.ndarray) -> dict
         for p, pose in enumerate(POSES):
             first.append(start + p * k)
             count.append(k)
-            cls.append(CLASS_OF_EXIF.get(pose, MIRRORED) if source["page"] else NOTHING)
+            cls.append(CLASS_OF_EXIF.get(pose, MIRROR_AXIS.get(pose)) if source["page"] else NOTHING)
             group.append("page" if source["page"] else "nothing")
             fold.append(source["fold"])
             name.append(f"{source['name']}:{variant['number']}")
@@ -792,21 +797,25 @@ def batch_logits(model, acts, ex: dict, chosen: np.ndarray):
     return total / torch.tensor(ex["count"][chosen], dtype=torch.float32)[:, None]
 
 
-def loss_of(logits, cls, weight):
-    """Weighted loss: cross-entropy for a rotation or nothing; -log(1 - p(nothing)) for a page shown
-    mirrored."""
+def loss_of(logits, cls, weight, mirrors: str = "axis"):
+    """Weighted loss: cross-entropy for a rotation or nothing; for a page shown mirrored, the
+    cross-entropy against an even split of its two twins (`mirrors` "axis") or -log(1 - p(nothing))
+    ("unnamed")."""
     import torch
 
     logp = torch.log_softmax(logits, dim=1)
     cls = torch.as_tensor(cls)
-    mirrored = cls == MIRRORED
+    mirrored = cls < 0
     picked = logp.gather(1, cls.clamp(min=0)[:, None])[:, 0]
-    not_nothing = torch.log(-torch.expm1(logp[:, NOTHING].clamp(max=-1e-7)))
-    per = torch.where(mirrored, not_nothing, picked)
+    if mirrors == "axis":
+        twins = torch.where(cls == -1, 0.5 * (logp[:, 0] + logp[:, 2]), 0.5 * (logp[:, 1] + logp[:, 3]))
+    else:
+        twins = torch.log(-torch.expm1(logp[:, NOTHING].clamp(max=-1e-7)))
+    per = torch.where(mirrored, twins, picked)
     return -(torch.as_tensor(weight, dtype=torch.float32) * per).sum()
 
 
-def evaluate(model, acts, ex: dict, chosen: np.ndarray, temperature: float = 1.0) -> dict:
+def evaluate(model, acts, ex: dict, chosen: np.ndarray, temperature: float = 1.0, mirrors: str = "axis") -> dict:
     import torch
 
     with torch.no_grad():
@@ -817,22 +826,26 @@ def evaluate(model, acts, ex: dict, chosen: np.ndarray, temperature: float = 1.0
     rot = cls >= 0
     rot &= cls < NOTHING
     top = p[:, :4].argmax(axis=1)
+    sure = p[:, :4].max(axis=1) / p[:, :4].sum(axis=1) >= 0.9
+    mirrored = cls < 0
     return {
-        "loss": float(loss_of(logits, cls, weight) / weight.sum()),
+        "loss": float(loss_of(logits, cls, weight, mirrors) / weight.sum()),
         "rotation": float((top[rot] == cls[rot]).mean()) if rot.any() else float("nan"),
-        "sure": float((p[rot, :4].max(axis=1) / p[rot, :4].sum(axis=1) >= 0.9).mean()) if rot.any() else float("nan"),
+        "sure": float(sure[rot].mean()) if rot.any() else float("nan"),
+        # Mirrored pages whose top rotation is at 0.9 or more: answered alone, their twin is wrong.
+        "mirrors sure": float(sure[mirrored].mean()) if mirrored.any() else float("nan"),
         "nothing caught": float((p[cls == NOTHING, NOTHING] >= 0.5).mean()) if (cls == NOTHING).any() else float("nan"),
         "pages flagged": float((p[cls != NOTHING, NOTHING] >= 0.5).mean()),
         "logits": logits,
     }
 
 
-def fit_temperature(logits, cls, weight) -> float:
+def fit_temperature(logits, cls, weight, mirrors: str = "axis") -> float:
     """The temperature that minimises the validation fold's loss (golden-section search on its log)."""
     import torch
 
     def loss(log_t):
-        return float(loss_of(logits / math.exp(log_t), cls, weight))
+        return float(loss_of(logits / math.exp(log_t), cls, weight, mirrors))
 
     lo, hi = math.log(0.25), math.log(4.0)
     g = (math.sqrt(5) - 1) / 2
@@ -870,7 +883,9 @@ def train(work: str, acts, ex: dict, weights: dict, args) -> tuple[dict, float, 
     total = steps_per_epoch * args.epochs
     checkpoint = os.path.join(work, "train.pt")
     # What the training depends on beyond the activations: a checkpoint of other settings is not resumed.
-    settings = {k: getattr(args, k) for k in ("seed", "epochs", "batch", "rate", "anchor", "distill", "threads")}
+    settings = {
+        k: getattr(args, k) for k in ("seed", "epochs", "batch", "rate", "anchor", "distill", "threads", "mirrors")
+    }
     state = {"epoch": 0, "best": None, "best_loss": math.inf, "history": [], "settings": settings}
     if os.path.exists(checkpoint):
         saved = torch.load(checkpoint, weights_only=False)
@@ -882,7 +897,7 @@ def train(work: str, acts, ex: dict, weights: dict, args) -> tuple[dict, float, 
         else:
             log(f"train: {checkpoint} was made with other settings ({saved.get('settings')}): starting again")
     if state["epoch"] == 0:
-        before = evaluate(model, acts, ex, val_ix)
+        before = evaluate(model, acts, ex, val_ix, mirrors=args.mirrors)
         line = "train: before, validation " + summary(before)
         state["history"].append(line)
         log(line)
@@ -898,11 +913,13 @@ def train(work: str, acts, ex: dict, weights: dict, args) -> tuple[dict, float, 
             chosen = order[step * args.batch : (step + 1) * args.batch]
             logits = batch_logits(model, acts, ex, chosen)
             weight = ex["weight"][chosen] / ex["weight"][chosen].sum()
-            loss = loss_of(logits, ex["cls"][chosen], weight)
+            loss = loss_of(logits, ex["cls"][chosen], weight, args.mirrors)
             if args.distill > 0:  # learning without forgetting: PP-LCNet's rotations on the pages
                 with torch.no_grad():
                     taught = torch.softmax(batch_logits(teacher, acts, ex, chosen)[:, :4], dim=1)
-                pages = torch.as_tensor(ex["cls"][chosen] != NOTHING, dtype=torch.float32)
+                # PP-LCNet names a mirrored page's twin: not taught where the twins are the target.
+                taught_on = (ex["cls"][chosen] >= 0) if args.mirrors == "axis" else (ex["cls"][chosen] != NOTHING)
+                pages = torch.as_tensor(taught_on & (ex["cls"][chosen] != NOTHING), dtype=torch.float32)
                 own = torch.log_softmax(logits[:, :4], dim=1)
                 kl = (taught * (torch.log(taught.clamp(min=1e-12)) - own)).sum(dim=1)
                 loss = loss + args.distill * (torch.as_tensor(weight, dtype=torch.float32) * pages * kl).sum()
@@ -922,7 +939,7 @@ def train(work: str, acts, ex: dict, weights: dict, args) -> tuple[dict, float, 
                 elapsed = time.monotonic() - started
                 log(f"train: epoch {epoch} step {step + 1}/{steps_per_epoch} loss {loss.item():.4f} ({elapsed:.0f} s)")
         model.eval()
-        result = evaluate(model, acts, ex, val_ix)
+        result = evaluate(model, acts, ex, val_ix, mirrors=args.mirrors)
         line = f"train: epoch {epoch}/{args.epochs}, validation " + summary(result)
         state["history"].append(line)
         log(line)
@@ -936,11 +953,11 @@ def train(work: str, acts, ex: dict, weights: dict, args) -> tuple[dict, float, 
         raise SystemExit("train: no epoch gave a finite validation loss: " + " | ".join(state["history"]))
     model.load_state_dict(state["best"])
     model.eval()
-    result = evaluate(model, acts, ex, val_ix)
+    result = evaluate(model, acts, ex, val_ix, mirrors=args.mirrors)
     temperature = fit_temperature(
-        result["logits"], ex["cls"][val_ix], ex["weight"][val_ix] / ex["weight"][val_ix].sum()
+        result["logits"], ex["cls"][val_ix], ex["weight"][val_ix] / ex["weight"][val_ix].sum(), args.mirrors
     )
-    calibrated = evaluate(model, acts, ex, val_ix, temperature)
+    calibrated = evaluate(model, acts, ex, val_ix, temperature, args.mirrors)
     lines = [
         f"train: kept epoch {state['best_epoch']}, validation " + summary(result),
         f"calibrate: temperature {temperature:.4f}, validation " + summary(calibrated),
@@ -1030,6 +1047,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--anchor", type=float, default=1e-3, help="weight of the pull towards PP-LCNet's weights")
     ap.add_argument(
         "--distill", type=float, default=1.0, help="weight of PP-LCNet's rotations as a teacher on the pages"
+    )
+    ap.add_argument(
+        "--mirrors",
+        choices=["axis", "unnamed"],
+        default="axis",
+        help="a mirrored page's target: its two twins evenly (axis), or only not nothing (unnamed: model 3)",
     )
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument(
