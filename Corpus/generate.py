@@ -44,7 +44,7 @@ import time
 
 from corpusgen.capture import CAPTURES, DEFAULT_CAPTURES
 from corpusgen.fonts import FAMILIES, FAMILY_BY_NAME, FONT_CLASSES
-from corpusgen.kinds import UNDECIDABLE, has_up_without_text, is_decidable
+from corpusgen.kinds import UNDECIDABLE, has_up_without_text, is_decidable, judged_as
 from corpusgen.orientation import DISPLAY_OP, display, store_for_upright, stored_points, transposed_point
 from corpusgen.output import MANIFEST_COLUMNS, SAMPLES_DIR, SPLITS_PATH, Spec, choose_heic, generate, split_of
 from corpusgen.pages import doc_letter
@@ -70,6 +70,7 @@ __all__ = [
     "generate",
     "has_up_without_text",
     "is_decidable",
+    "judged_as",
     "main",
     "needs_family",
     "samples_plan",

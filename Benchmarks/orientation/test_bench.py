@@ -36,20 +36,6 @@ def test_every_peer_mapping_covers_the_four_rotations():
         assert bench.TESS_ROTATE_TO_EXIF[(360 - d) % 360] == u
 
 
-def test_summary_counts_abstentions_and_wrong_answers():
-    recs = [
-        {"decidable": True, "correct": True, "abstained": False, "seconds": 1.0},
-        {"decidable": True, "correct": False, "abstained": False, "seconds": 2.0},
-        {"decidable": True, "correct": False, "abstained": True, "seconds": 3.0},
-        {"decidable": False, "correct": False, "abstained": True, "seconds": 4.0},
-        {"decidable": False, "correct": False, "abstained": False, "seconds": 5.0},
-    ]
-    s = bench.summarize(recs)
-    assert (s["correct"], s["wrong"], s["abst_dec"], s["abst_und"], s["wrong_und"]) == (1, 1, 1, 1, 1)
-    assert abs(s["acc"] - 100 / 3) < 1e-9
-    assert s["median"] == 3.0
-
-
 # ---------------------------------------------------------------------------
 # Parts, summaries, reliability, time distribution, real-set expansion
 # ---------------------------------------------------------------------------
@@ -98,14 +84,19 @@ def rec(
     peer="docorient",
     path=None,
 ):
+    """One record as bench.score makes it; an undecidable file is a scene or has no up by its kind."""
+    judged = bench._kinds().judged_as(kind, decidable)
+    outcome = bench.outcome(judged, truth, answer)
     r = {
         "peer": peer,
         "part": part,
         "decidable": decidable,
+        "judged": judged,
         "truth": truth,
         "answer": answer,
         "abstained": answer is None,
-        "correct": decidable and answer == truth,
+        "outcome": outcome,
+        "correct": outcome == bench.RIGHT,
         "seconds": seconds,
         "kind": kind,
         "font_class": font_class,
@@ -203,6 +194,105 @@ def test_the_slowest_tenth_share_and_percentiles_of_the_time_distribution():
     assert math.isnan(bench.time_distribution([None])["median"])
 
 
+def test_summary_counts_abstentions_and_wrong_answers():
+    recs = [
+        rec(answer=1, seconds=1.0),
+        rec(answer=3, seconds=2.0),
+        rec(answer=None, seconds=3.0),
+        rec(kind="blank", decidable=False, answer=None, seconds=4.0),
+        rec(kind="blank", decidable=False, answer=1, seconds=5.0),
+    ]
+    s = bench.summarize(recs)
+    assert (s["correct"], s["wrong"], s["abst_dec"], s["needless"], s["right"]) == (1, 1, 1, 1, 2)
+    assert abs(s["acc"] - 100 / 3) < 1e-9
+    assert s["median"] == 3.0
+    assert (s["textless_median"], s["textless_max"]) == (4.5, 5.0)
+
+
+# Issue 60, section 1: a user wants every file shown the right way up and none turned wrong.
+
+
+def test_a_scene_answered_upright_or_left_alone_is_right_and_answered_sideways_is_wrong():
+    kinds = bench._kinds()
+    assert bench.outcome(kinds.SCENE, 3, 3) == bench.RIGHT  # its own upright: shown as it should be
+    assert bench.outcome(kinds.SCENE, 3, None) == bench.RIGHT
+    assert bench.outcome(kinds.SCENE, 3, 6) == bench.WRONG
+    assert bench.outcome(kinds.SCENE, 1, 3) == bench.WRONG
+    recs = [
+        rec(kind="animal", decidable=False, truth=3, answer=3),
+        rec(kind="photo", decidable=False, truth=1, answer=None),
+        rec(kind="scene", decidable=False, truth=1, answer=6, confidence=0.95),
+    ]
+    s = bench.summarize(recs)
+    assert (s["scenes"], s["scene_abstained"], s["scene_upright"], s["scene_wrong"]) == (3, 1, 1, 1)
+    assert (s["right"], s["wrong"], s["wrong_confident"], s["dec"], s["no_up"]) == (2, 1, 1, 0, 0)
+    assert bench._scenes(s) == "1/1/1 of 3"
+    assert [r["answer"] for r in bench.misses(recs)] == [6]
+
+
+def test_an_answer_on_a_file_with_no_up_is_a_needless_change_and_not_a_wrong_answer():
+    kinds = bench._kinds()
+    for truth, answer in ((1, 1), (3, 1), (6, None)):
+        assert bench.outcome(kinds.NO_UP, truth, answer) == (bench.RIGHT if answer is None else bench.NEEDLESS)
+    recs = [rec(kind="barcode", decidable=False, answer=1, confidence=0.99)] + [
+        rec(kind=k, decidable=False, answer=None) for k in ("blank", "texture", "other") * 6 + ("blank",)
+    ]
+    s = bench.summarize(recs)
+    assert (s["no_up"], s["needless"], s["wrong"], s["right"]) == (20, 1, 0, 19)
+    assert s["needless_share"] == pytest.approx(0.05)
+    assert bench._needless(s) == "1/20 (5.0%)"
+    assert [r["kind"] for r in bench.misses(recs)] == ["barcode"]
+    bins = {b["bin"]: b for b in bench.reliability(recs)}
+    assert (bins[">=0.99"]["n"], bins[">=0.99"]["needless"]) == (0, 1)
+
+
+def test_a_two_word_page_is_decidable_right_when_upright_and_wrong_otherwise(tmp_path):
+    # A set generated before issue 60 labels its two-word pages undecidable: bench judges by the kind.
+    m = write_manifest(
+        tmp_path / "manifest.csv",
+        NEW_COLUMNS,
+        [
+            {"file": f"{i}.jpg", "upright_orientation": "6", "decidable": "0", "kind": kind, "split": "holdout"}
+            for i, kind in enumerate(("twowords", "sign", "photo", "barcode"))
+        ],
+    )
+    entries = bench.generated_entries(m)
+    assert [(e["decidable"], e["judged"]) for e in entries] == [
+        (True, "page"),
+        (True, "page"),
+        (False, "scene"),
+        (False, "no up"),
+    ]
+    res = {entries[0]["path"]: {"answer": 6}, entries[1]["path"]: {"answer": 8}, entries[2]["path"]: {"answer": 6}}
+    res[entries[3]["path"]] = {"answer": 1, "confidence": 0.4}
+    recs = bench.score(entries, "docorient", res)
+    assert [r["outcome"] for r in recs] == ["right", "wrong", "right", "needless"]
+    assert [r["correct"] for r in recs] == [True, False, True, False]
+    assert [r.get("miss") for r in recs] == [None, "wrong", None, "needless"]
+    s = bench.summarize(recs)
+    assert (s["correct"], s["dec"], s["wrong"], s["scene_upright"], s["needless"]) == (1, 2, 1, 1, 1)
+    unanswered = bench.score(entries, "docorient", {})
+    assert [r["outcome"] for r in unanswered] == ["undecided", "undecided", "right", "right"]
+
+
+def test_real_and_nothing_manifests_give_pages_scenes_and_files_without_an_up(tmp_path):
+    for name in ("a.jpg", "b.jpg", "c.jpg"):
+        Image.new("RGB", (8, 6), (200, 200, 200)).save(tmp_path / name)
+    real = write_manifest(
+        tmp_path / "real.csv",
+        ["file", "upright_orientation", "decidable", "kind"],
+        [
+            {"file": "a.jpg", "upright_orientation": "1", "decidable": "1", "kind": "other"},
+            {"file": "b.jpg", "upright_orientation": "1", "decidable": "0", "kind": "other"},  # graph paper
+        ],
+    )
+    got = {(e["source_file"], e["judged"]) for e in bench.real_entries(real, str(tmp_path / "r"))}
+    assert got == {("a.jpg", "page"), ("b.jpg", "no up")}
+    nothing = write_manifest(tmp_path / "nothing.csv", ["file", "kind"], [{"file": "c.jpg", "kind": "food"}])
+    entries = bench.real_entries(nothing, str(tmp_path / "n"), part="nothing", orientations=lambda _: [1, 3])
+    assert [(e["truth"], e["judged"]) for e in entries] == [(1, "scene"), (3, "scene")]
+
+
 def test_summary_counts_confident_wrong_answers_only_at_or_above_0_9():
     recs = [
         rec(answer=3, confidence=0.95),
@@ -220,16 +310,17 @@ def test_headline_rows_keep_the_parts_apart_and_compare_time_with_osd_on_the_sam
         rec(part="fit", path="a", seconds=1.0),
         rec(part="fit", path="b", seconds=1.0, answer=None),
         rec(part="holdout", path="c", seconds=4.0, answer=6, confidence=0.97),
-        rec(part="real", path="d", seconds=2.0, decidable=False, answer=None),
+        rec(part="real", path="d", seconds=2.0, kind="blank", decidable=False, answer=None),
         rec(part="fit", path="a", seconds=2.0, peer="osd-inprocess"),
         rec(part="fit", path="b", seconds=2.0, peer="osd-inprocess"),
         rec(part="holdout", path="c", seconds=1.0, peer="osd-inprocess"),
-        rec(part="real", path="d", seconds=2.0, decidable=False, answer=1, peer="osd-inprocess"),
+        rec(part="real", path="d", seconds=2.0, kind="blank", decidable=False, answer=1, peer="osd-inprocess"),
     ]
     peers = ["osd-inprocess", "docorient"]
     col = {h: i for i, h in enumerate(bench.HEADLINE)}
     fit = {r[0]: r for r in bench.headline_rows(records, peers, "fit")}
     assert fit["docorient"][col["decidable right"]] == "1/2 (50.0%)"
+    assert fit["docorient"][col["files right"]] == "1/2 (50.0%)"
     assert fit["docorient"][col["undecidable on decidable"]] == "1/2"
     assert fit["docorient"][col["total / OSD"]] == "0.50"
     held = {r[0]: r for r in bench.headline_rows(records, peers, "holdout")}
@@ -238,10 +329,13 @@ def test_headline_rows_keep_the_parts_apart_and_compare_time_with_osd_on_the_sam
     assert held["osd-inprocess"][col["wrong (conf >= 0.9)"]] == "0 (-)"  # OSD's confidence is no probability
     assert held["docorient"][col["median / OSD"]] == "4.00"
     real = {r[0]: r for r in bench.headline_rows(records, peers, "real")}
-    assert real["docorient"][col["hard negatives abstained"]] == "1/1"
-    assert real["osd-inprocess"][col["hard negatives abstained"]] == "0/1"
-    assert real["docorient"][col["hard negatives max s"]] == "2.000"
-    assert fit["docorient"][col["hard negatives max s"]] == "-"  # no hard negative in this part
+    assert real["docorient"][col[bench.NO_UP_COLUMN]] == "0/1 (0.0%)"
+    assert real["osd-inprocess"][col[bench.NO_UP_COLUMN]] == "1/1 (100.0%)"  # a needless change
+    assert real["osd-inprocess"][col["wrong (conf >= 0.9)"]] == "0 (-)"  # and not a wrong answer
+    assert real["docorient"][col["files right"]] == "1/1 (100.0%)"
+    assert real["docorient"][col["textless max s"]] == "2.000"
+    assert fit["docorient"][col["textless max s"]] == "-"  # no textless file in this part
+    assert fit["docorient"][col[bench.SCENES_COLUMN]] == "-"
     everything = {r[0]: r for r in bench.headline_rows(records, peers, "all")}
     assert everything["docorient"][col["files"]] == 4
     assert everything["docorient"][col["total / OSD"]] == f"{8 / 7:.2f}"
@@ -252,13 +346,16 @@ def test_breakdown_puts_the_worst_group_first():
         [rec(kind="letter")] * 4
         + [rec(kind="flyer", answer=3), rec(kind="flyer")]
         + [rec(kind="blank", decidable=False, answer=None), rec(kind="label", answer=None), rec(kind="label")]
+        + [rec(kind="barcode", decidable=False, answer=1), rec(kind="barcode", decidable=False, answer=None)]
+        + [rec(kind="photo", decidable=False, answer=3), rec(kind="photo", decidable=False, answer=None)]
     )
     order = [k for k, _ in bench.breakdown(recs, "kind")]
     assert set(order[-2:]) == {"blank", "letter"}  # all handled right
-    assert order[:2] == ["flyer", "label"]  # half right; the wrong answer ranks worse
+    # half right each; a wrong answer or a needless change ranks worse than an undecided page
+    assert order[:4] == ["barcode", "flyer", "photo", "label"]
 
 
-def test_reliability_bins_count_answered_decidable_files_and_hard_negatives_apart():
+def test_reliability_bins_count_answers_on_pages_and_scenes_and_needless_changes_apart():
     recs = [
         rec(confidence=0.995),
         rec(confidence=0.99),
@@ -267,8 +364,10 @@ def test_reliability_bins_count_answered_decidable_files_and_hard_negatives_apar
         rec(confidence=0.3, answer=6),
         rec(confidence=0.5),
         rec(confidence=0.7, answer=None),  # abstained: not counted
-        rec(confidence=0.96, decidable=False, answer=1),
-    ]  # answered hard negative
+        rec(confidence=0.96, kind="barcode", decidable=False, answer=1),  # a needless change
+        rec(confidence=0.8, kind="scene", decidable=False, answer=1),  # a scene answered upright
+        rec(confidence=0.85, kind="scene", decidable=False, answer=6),  # and sideways
+    ]
     bins = {b["bin"]: b for b in bench.reliability(recs)}
     assert list(bins) == ["<0.5", "0.5-0.7", "0.7-0.8", "0.8-0.9", "0.9-0.95", "0.95-0.99", ">=0.99"]
     assert (bins[">=0.99"]["n"], bins[">=0.99"]["right"]) == (3, 2)
@@ -277,18 +376,22 @@ def test_reliability_bins_count_answered_decidable_files_and_hard_negatives_apar
     assert (bins["<0.5"]["n"], bins["<0.5"]["right"]) == (1, 0)
     assert bins["0.5-0.7"]["n"] == 1  # a bin holds its lower edge
     assert bins["0.7-0.8"]["n"] == 0
-    assert (bins["0.95-0.99"]["n"], bins["0.95-0.99"]["negatives"]) == (0, 1)
+    assert (bins["0.8-0.9"]["n"], bins["0.8-0.9"]["right"]) == (2, 1)
+    assert (bins["0.95-0.99"]["n"], bins["0.95-0.99"]["needless"]) == (0, 1)
 
 
-def test_misses_list_confident_wrong_answers_first_then_undecidables():
+def test_misses_list_confident_wrong_answers_first_then_undecidables_then_needless_changes():
     recs = [
         rec(path="ok"),
         rec(path="w1", answer=3, confidence=0.6),
         rec(path="u", answer=None),
         rec(path="w2", answer=6, confidence=0.97),
-        rec(path="neg", decidable=False, answer=None),
+        rec(path="neg", kind="blank", decidable=False, answer=None),
+        rec(path="n", kind="blank", decidable=False, answer=1, confidence=0.99),
+        rec(path="s", kind="photo", decidable=False, answer=None),
+        rec(path="ws", kind="photo", decidable=False, answer=8, confidence=0.7),
     ]
-    assert [r["path"] for r in bench.misses(recs)] == ["w2", "w1", "u"]
+    assert [r["path"] for r in bench.misses(recs)] == ["w2", "ws", "w1", "u", "n"]
 
 
 def test_about_a_third_of_the_real_files_get_one_mirrored_variant():

@@ -104,7 +104,28 @@ def is_decidable(kind: str, tags: list) -> bool:
     return kind not in TEXTLESS
 
 
+# The textless kinds that still have an up: the generated scene (`photo`) and the kinds of the real
+# photos with nothing to orient (../shared/real/nothing, the training set's `nothing` photos). The
+# others (blank, barcode, texture, the real set's blank graph paper) have none.
+SCENE_KINDS = {"photo", "scene", "object", "food", "animal"}
+
+# What a judged file is, for what counts as right (issue 60, section 1).
+PAGE = "page"  # it has text: only its upright is right; abstaining leaves it undecided
+SCENE = "scene"  # no text but an up: abstaining or its own upright is right, another answer wrong
+NO_UP = "no up"  # no text, no up: only abstaining is right; an answer is a needless change
+
+
 def has_up_without_text(kind: str) -> bool:
-    """A textless file that still has an up (a scene photo): answering its own upright is harmless,
-    any other answer is wrong. A blank page or a barcode has none: only abstaining is right."""
-    return kind == "photo"
+    """A textless file that still has an up (a scene, an animal, a cup): answering its own upright
+    is harmless, any other answer is wrong. A blank page, a barcode or a texture has none: only
+    abstaining is right."""
+    return kind in SCENE_KINDS
+
+
+def judged_as(kind: str, decidable: bool) -> str:
+    """PAGE, SCENE or NO_UP: how the benchmarks judge a file of this kind. A decidable file is a
+    page whatever its kind (a real page's kind may be `other`, as the real set's blank graph paper's
+    is); "nothing to orient" means no text at all, never a little text."""
+    if decidable:
+        return PAGE
+    return SCENE if has_up_without_text(kind) else NO_UP

@@ -452,3 +452,16 @@ def test_a_page_of_a_word_or_two_is_decidable_and_only_textless_files_are_not(tm
     words = [len(tokens(r)["words"].split("_")) for r in rows]
     assert min(words) <= 2, words
     assert all(r["decidable"] == 1 for r in rows), rows
+
+
+def test_every_judged_file_is_a_page_a_scene_or_a_file_without_an_up():
+    # Issue 60, section 1: a decidable file is a page whatever its kind (the real set's pages of
+    # kind `other`); a textless scene, animal, cup or dish has an up; blank paper, a barcode or a
+    # texture has none (the real set's one undecidable row, blank graph paper, is kind `other`).
+    page, scene, no_up = generate.judged_as("other", True), generate.judged_as("photo", False), "no up"
+    assert (page, scene) == ("page", "scene")
+    assert generate.judged_as("twowords", generate.is_decidable("twowords", [])) == page
+    for kind in ("scene", "object", "food", "animal"):
+        assert generate.judged_as(kind, False) == scene, kind
+    for kind in ("blank", "barcode", "texture", "other"):
+        assert generate.judged_as(kind, False) == no_up, kind
