@@ -104,6 +104,7 @@ SECTIONS = {
             "confirmParts",
             "confirmWords",
             "nothingAt",
+            "trustAt",
         ],
     ),
 }

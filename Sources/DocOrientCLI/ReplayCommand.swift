@@ -126,7 +126,8 @@ struct ReplayCommand: ParsableCommand {
                     }
                     print(
                         "\(part) \(label): right \(t.right)/\(t.decidable), wrong \(t.wrong) (>= 0.9: \(t.confidentWrong)), "
-                            + "undecided \(t.undecided), negatives answered \(t.negativesAnswered)/\(t.negatives); "
+                            + "undecided \(t.undecided), textless answered \(t.negativesAnswered)/\(t.negatives) "
+                            + "(scenes answered upright \(t.scenesUpright)); "
                             + "right/wrong by reader: \(readers.joined(separator: ", "))")
                     if label == "fitted" { for w in t.wrongFiles { print("    wrong: \(w)") } }
                 }
@@ -284,31 +285,45 @@ struct Truths {
     /// Every part, in the order reports list them.
     static let parts = ["fit", "training photos", "held out", "real", "real nothing photos"]
 
-    private var byName: [String: (truth: Int, decidable: Bool, part: String)] = [:]
+    /// The kinds of textless file that have an up (a scene, an animal, an object, food: answering
+    /// their own upright is harmless), as Corpus/corpusgen/kinds.py's `has_up_without_text` names
+    /// them for the generated set (`photo`) and the manifests of ../shared (the others).
+    static let scenes: Set = ["photo", "scene", "animal", "object", "food"]
+
+    private var byName: [String: (truth: Int, decidable: Bool, hasUp: Bool, part: String)] = [:]
 
     init(manifest: String, realManifest: String?, trainManifest: String?, nothingManifest: String? = nil) throws {
         for row in try readCSV(manifest) {
             guard let file = row["file"], let t = row["upright_orientation"].flatMap(Int.init) else { continue }
-            byName[file] = (t, row["decidable"] == "1", row["split"] == "holdout" ? "held out" : "fit")
+            let decidable = row["decidable"] == "1"
+            byName[file] = (
+                t, decidable, decidable || Self.scenes.contains(row["kind"] ?? ""),
+                row["split"] == "holdout" ? "held out" : "fit"
+            )
         }
         if let realManifest {
             for row in try readCSV(realManifest) {
                 guard let file = row["file"] else { continue }
-                for v in storedVariants(of: file) { byName[v.name] = (v.truth, row["decidable"] == "1", "real") }
+                let decidable = row["decidable"] == "1"
+                for v in storedVariants(of: file) { byName[v.name] = (v.truth, decidable, decidable, "real") }
             }
         }
         if let trainManifest {  // stored upright: every page decidable
             for row in try readCSV(trainManifest) {
                 guard let file = row["file"] else { continue }
+                let page = row["set"] == "docs"
                 for v in storedVariants(of: file) {
-                    byName[v.name] = (v.truth, row["set"] == "docs", "training photos")
+                    byName[v.name] = (
+                        v.truth, page, page || Self.scenes.contains(row["kind"] ?? ""), "training photos"
+                    )
                 }
             }
         }
-        if let nothingManifest {  // nothing to orient: never decidable
+        if let nothingManifest {  // nothing to orient: never decidable, a scene has an up
             for row in try readCSV(nothingManifest) {
                 guard let file = row["file"] else { continue }
-                for v in storedVariants(of: file) { byName[v.name] = (v.truth, false, "real nothing photos") }
+                let scene = Self.scenes.contains(row["kind"] ?? "")
+                for v in storedVariants(of: file) { byName[v.name] = (v.truth, false, scene, "real nothing photos") }
             }
         }
     }
@@ -328,7 +343,8 @@ struct Truths {
                 unmatched += 1
                 continue
             }
-            parts[t.part, default: []].append(Labelled(recording: recording, truth: t.truth, decidable: t.decidable))
+            parts[t.part, default: []].append(
+                Labelled(recording: recording, truth: t.truth, decidable: t.decidable, hasUp: t.hasUp))
         }
         if unmatched > 0 { printError("docorient: \(unmatched) recordings match no manifest row: left out") }
         let fit = Self.fitParts.flatMap { parts[$0] ?? [] }
@@ -340,7 +356,7 @@ struct Truths {
     }
 
     /// The truth of the file at `path`, matched by its name; nil for none.
-    subscript(path: String) -> (truth: Int, decidable: Bool, part: String)? {
+    subscript(path: String) -> (truth: Int, decidable: Bool, hasUp: Bool, part: String)? {
         byName[URL(fileURLWithPath: path).lastPathComponent]
     }
 }

@@ -48,6 +48,54 @@ struct ClassifierFitTests {
         #expect(textAlone.right == 0 && textAlone.undecided == 4)
     }
 
+    /// Issue 60's judging: a scene (no text, an up) answered with its own upright is harmless, answered
+    /// otherwise wrong; a file without an up (a barcode) is wrong to answer at all.
+    @Test func aSceneAnsweredUprightIsHarmlessAndAFileWithoutAnUpTakesNoAnswer() {
+        let page = ClassifierFit.Row(recording: Self.undecided("page", .rotate90, 0.95), truth: 6, decidable: true)
+        func rows(_ extra: ClassifierFit.Row) -> [ClassifierFit.Row] { [page, extra] }
+        let sceneUpright = ClassifierFit.Row(
+            recording: Self.undecided("street", .identity, 0.9), truth: 1, decidable: false, hasUp: true)
+        let sceneSideways = ClassifierFit.Row(
+            recording: Self.undecided("cup", .rotate90, 0.9), truth: 1, decidable: false, hasUp: true)
+        let barcode = ClassifierFit.Row(
+            recording: Self.undecided("barcode", .identity, 0.9), truth: 1, decidable: false)
+        let fit = ClassifierFit()
+        // The scene answered upright at 0.9 does not hold the bar up: 0.5 answers both.
+        #expect(abs(fit.fit(rows(sceneUpright)).decideAloneAt - 0.5) < 1e-9)
+        let upright = fit.tally(rows(sceneUpright), .fitted(fit.fit(rows(sceneUpright))))
+        #expect(upright.right == 1 && upright.scenesUpright == 1 && upright.negativesAnswered == 0)
+        // Sideways, or a barcode answered at all: the bar rises above 0.9.
+        #expect(abs(fit.fit(rows(sceneSideways)).decideAloneAt - 0.91) < 1e-9)
+        #expect(abs(fit.fit(rows(barcode)).decideAloneAt - 0.91) < 1e-9)
+        let answered = fit.tally(rows(barcode), .fitted(fit.fit(rows(sceneUpright))))
+        #expect(answered.negativesAnswered == 1 && answered.scenesUpright == 0)
+    }
+
+    /// `trustAt`: the lowest bar at which the classifier's rotation is harmless on every fit file at
+    /// or above it: a mirrored page named as its twin (wrong) holds it up, a scene named upright
+    /// does not, and a file without an up named at all does.
+    @Test func trustAtIsTheLowestBarAtWhichTheClassifiersRotationIsHarmlessOnEveryFitFile() {
+        var rows = [
+            ClassifierFit.Row(recording: Self.undecided("a", .rotate90, 0.97), truth: 6, decidable: true),
+            ClassifierFit.Row(recording: Self.undecided("b", .identity, 0.99), truth: 1, decidable: true),
+            // A mirrored page (2) named as its twin at 0.9: the bar must be above it.
+            ClassifierFit.Row(recording: Self.undecided("m", .identity, 0.9), truth: 2, decidable: true),
+            ClassifierFit.Row(
+                recording: Self.undecided("scene", .rotate180, 0.98), truth: 3, decidable: false, hasUp: true),
+        ]
+        let fit = ClassifierFit()
+        #expect(abs(fit.fit(rows).trustAt - 0.91) < 1e-9)
+        // The trusted answers: both pages and the scene, harmlessly; the mirrored page as before.
+        let t = fit.tally(rows, .fitted(fit.fit(rows)))
+        #expect(t.right == 2 && t.scenesUpright == 1 && t.negativesAnswered == 0)
+        rows.append(
+            ClassifierFit.Row(recording: Self.undecided("barcode", .identity, 0.995), truth: 1, decidable: false))
+        #expect(fit.fit(rows).trustAt == 0.999)
+        rows.append(
+            ClassifierFit.Row(recording: Self.undecided("wrong", .rotate90, 0.9995), truth: 1, decidable: true))
+        #expect(fit.fit(rows).trustAt == ClassifierFit.never)
+    }
+
     /// A recording as `undecided`'s, the classifier also giving `nothing` to nothing to orient.
     static func undecided(_ name: String, _ best: Orientation, _ p: Double, nothing: Double) -> Recording {
         var recording = undecided(name, best, p)

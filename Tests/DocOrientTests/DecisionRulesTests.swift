@@ -193,6 +193,30 @@ struct DecisionRulesTests {
                 .orientation == .identity)
     }
 
+    /// A classifier trusted alone (`trustAt`) answers with nothing read, whatever the text said,
+    /// under 0.9 as any answer of it alone; under the bar, or seeing nothing to orient, it is not.
+    @Test func aTrustedClassifierAnswersWithNothingReadAndOnlyAtItsBar() {
+        var calibration = Calibration.embedded
+        calibration.classifier.trustAt = 0.95
+        calibration.classifier.aloneConfidence = 0.95
+        calibration.classifier.nothingAt = 0.6
+        let rules = DecisionRules(calibration: calibration)
+        var reading = Self.reading(.rotate270, 0.96)
+        #expect(rules.trusts(reading))
+        let d = rules.arbitrate(Self.text(.identity, confidence: 0.99), reading: reading, read: [:], marks: 0)
+        #expect(d.orientation == .rotate270 && d.decidedBy == .classifier)
+        #expect(d.confidence == 0.89)
+        #expect(d.reason?.contains("sure enough to answer without reading") == true)
+        reading.nothing = 0.7
+        #expect(!rules.trusts(reading))
+        #expect(!rules.trusts(Self.reading(.rotate270, 0.94)))
+        let below = rules.arbitrate(
+            Self.text(.identity, confidence: 0.99), reading: Self.reading(.rotate270, 0.94), read: [:], marks: 0)
+        #expect(below.orientation == .identity && below.decidedBy == .text)
+        // The shipped calibration trusts no reading (model 2 cannot tell a mirror).
+        #expect(!DecisionRules(calibration: .embedded).trusts(Self.reading(.identity, 0.999)))
+    }
+
     /// Issue 43: the classifier cannot see a mirror, so an answer of it alone stays under 0.9
     /// however sure it is, and says why.
     @Test func anAnswerOfTheClassifierAloneStaysUnderPointNineAndSaysAMirrorWasNotRuledOut() {

@@ -27,5 +27,5 @@ extension Calibration {
         classifier: ClassifierParameters(
             centreShortSide: 256, textShortSide: 448, textSquares: 5, orderAt: 0.5, decideAloneAt: 0.89,
             aloneConfidence: 0.933, overruleAt: 2.0, ocrStandsAt: 0.9, narrowAt: 0.8, pageMarks: 31, confirmParts: 2,
-            confirmWords: 20, nothingAt: 0.97))
+            confirmWords: 20, nothingAt: 0.97, trustAt: 2.0))
 }

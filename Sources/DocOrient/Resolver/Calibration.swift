@@ -210,6 +210,12 @@ struct ClassifierParameters: Sendable, Codable, Equatable {
     /// probability, from 0.5 (nothing the likeliest class) up, at which no file of the fit part
     /// that the rules answer right is lost.
     var nothingAt: Double
+    /// At this probability or more of its best rotation, the classifier answers alone before
+    /// Tesseract reads anything (`DecisionRules.trusts`): for a model that tells a mirrored page
+    /// from its twin (Models/orientation/train.py `--mirrors axis`: a mirrored page's probability
+    /// is split between its twins), fitted by `docorient replay fit` as the lowest probability at
+    /// which no file of the fit part would be answered wrong. 2 (never) for a model that cannot.
+    var trustAt: Double
 }
 
 /// Everything fitted on the corpus.

@@ -12,12 +12,17 @@ import Foundation
 ///   file's text reading is there to replay;
 /// - decideAloneAt: the lowest probability (0.50-0.93 by hundredths: the combined reading stays
 ///   under 0.94) at which the classifier, answering alone where the text did not decide, gives no
-///   wrong answer on the fit part, mirrored pages and hard negatives counted as wrong (the
-///   project's rule for `confidence.decideAt`);
+///   wrong answer on the fit part: mirrored pages, scenes answered with another orientation than
+///   their own upright and files without an up answered at all counted as wrong (the project's
+///   rule for `confidence.decideAt`);
 /// - aloneConfidence: the share of those answers right, by Laplace's rule ((right + 1) / (n + 2)),
 ///   so that a few right answers do not make an answer certain;
 /// - overruleAt, ocrStandsAt: where a text answer the classifier contradicts becomes undecidable:
-///   the pair that removes the most wrong text answers and loses no right one.
+///   the pair that removes the most wrong text answers and loses no right one;
+/// - trustAt: the lowest probability (0.50-0.99 by hundredths, then 0.995 and 0.999) at which the
+///   classifier's rotation, answered with nothing read, would be harmless on every file of the fit
+///   part (the page's upright, a scene's own upright) that the nothing guard leaves to the rules;
+///   never where that bar would lose a fit file the rules answer right without it.
 ///
 /// What these recordings cannot model: the reads themselves. They hold what the stages read
 /// under the calibration they ran with, so narrowing (`narrowAt`), `confirmParts` and the early
@@ -37,8 +42,12 @@ package struct ClassifierFit: Sendable {
         /// Wrong answers at confidence 0.9 or more.
         package var confidentWrong = 0
         package var undecided = 0
+        /// Files without text: scenes (with an up) and files without one.
         package var negatives = 0
+        /// Those answered with anything but a scene's own upright (wrong, or a needless change).
         package var negativesAnswered = 0
+        /// Scenes answered with their own upright: harmless.
+        package var scenesUpright = 0
         /// Right and wrong answers per reader ("text", "classifier").
         package var byReader: [String: (right: Int, wrong: Int)] = [:]
         /// The wrong answers: file, truth, answer, confidence, reader.
@@ -52,6 +61,7 @@ package struct ClassifierFit: Sendable {
         package var aloneConfidence: Double
         package var overruleAt: Double
         package var ocrStandsAt: Double
+        package var trustAt: Double
     }
 
     /// The calibration the fit starts from (every value it does not fit stays).
@@ -70,6 +80,9 @@ package struct ClassifierFit: Sendable {
     /// The probabilities tried for `nothingAt`.
     static let nothingGrid = (0..<50).map { 0.5 + 0.01 * Double($0) }
 
+    /// The probabilities tried for `trustAt`.
+    static let trustGrid = nothingGrid + [0.995, 0.999]
+
     /// The calibration with the fitted values.
     func calibration(_ f: Fitted) -> Calibration {
         var c = base
@@ -78,6 +91,7 @@ package struct ClassifierFit: Sendable {
         c.classifier.aloneConfidence = f.aloneConfidence
         c.classifier.overruleAt = f.overruleAt
         c.classifier.ocrStandsAt = f.ocrStandsAt
+        c.classifier.trustAt = f.trustAt
         return c
     }
 
@@ -87,7 +101,7 @@ package struct ClassifierFit: Sendable {
         var c = calibration(
             Fitted(
                 nothingAt: Self.never, decideAloneAt: Self.never, aloneConfidence: 1, overruleAt: Self.never,
-                ocrStandsAt: Self.never))
+                ocrStandsAt: Self.never, trustAt: Self.never))
         c.classifier.narrowAt = Self.never
         return c
     }
@@ -118,7 +132,9 @@ package struct ClassifierFit: Sendable {
             let d = row.recording.replayed(with: calibration)
             if !row.decidable {
                 t.negatives += 1
-                if d.orientation != nil { t.negativesAnswered += 1 }
+                if d.orientation != nil {
+                    if row.harmless(d.orientation) { t.scenesUpright += 1 } else { t.negativesAnswered += 1 }
+                }
                 continue
             }
             t.decidable += 1
@@ -151,7 +167,7 @@ package struct ClassifierFit: Sendable {
             let c = calibration(
                 Fitted(
                     nothingAt: nothingAt, decideAloneAt: at, aloneConfidence: 1, overruleAt: Self.never,
-                    ocrStandsAt: Self.never))
+                    ocrStandsAt: Self.never, trustAt: Self.never))
             return undecided.compactMap { row in
                 let d = row.recording.replayed(with: c)
                 return d.decidedBy == Reader.classifier.rawValue ? (row, d.orientation) : nil
@@ -159,7 +175,7 @@ package struct ClassifierFit: Sendable {
         }
         let alone =
             Self.grid.first { at in
-                aloneAnswers(at).allSatisfy { $0.row.decidable && $0.answer == $0.row.truth }
+                aloneAnswers(at).allSatisfy { $0.row.harmless($0.answer) }
             } ?? Self.never
         let answered = aloneAnswers(alone)
         let right = answered.filter { $0.row.decidable && $0.answer == $0.row.truth }.count
@@ -173,7 +189,7 @@ package struct ClassifierFit: Sendable {
                     calibration(
                         Fitted(
                             nothingAt: nothingAt, decideAloneAt: alone, aloneConfidence: aloneConfidence,
-                            overruleAt: overrule, ocrStandsAt: stands)))
+                            overruleAt: overrule, ocrStandsAt: stands, trustAt: Self.never)))
                 let key = (t.wrong, -t.right, -overrule)
                 if best == nil || key < best!.key { best = (key, overrule, stands) }
             }
@@ -183,18 +199,43 @@ package struct ClassifierFit: Sendable {
             calibration(
                 Fitted(
                     nothingAt: nothingAt, decideAloneAt: alone, aloneConfidence: aloneConfidence,
-                    overruleAt: Self.never, ocrStandsAt: Self.never)))
+                    overruleAt: Self.never, ocrStandsAt: Self.never, trustAt: Self.never)))
         let chosen = tally(
             rows,
             calibration(
                 Fitted(
                     nothingAt: nothingAt, decideAloneAt: alone, aloneConfidence: aloneConfidence,
-                    overruleAt: best!.overrule, ocrStandsAt: best!.stands)))
+                    overruleAt: best!.overrule, ocrStandsAt: best!.stands, trustAt: Self.never)))
         // No pair may lose a right answer against no overruling at all.
         let keep = chosen.right >= none.right && chosen.wrong < none.wrong
-        return Fitted(
+        let untrusted = Fitted(
             nothingAt: nothingAt, decideAloneAt: alone, aloneConfidence: aloneConfidence,
-            overruleAt: keep ? best!.overrule : Self.never, ocrStandsAt: keep ? best!.stands : 0.9)
+            overruleAt: keep ? best!.overrule : Self.never, ocrStandsAt: keep ? best!.stands : 0.9,
+            trustAt: Self.never)
+        return fitTrustAt(rows, untrusted)
+    }
+
+    /// `fitted` with `trustAt`: the lowest bar of `trustGrid` at which every fit file the nothing
+    /// guard leaves to the rules and the classifier names at the bar or more takes its rotation
+    /// harmlessly (`Labelled.harmless`), unless trusting loses a right answer of the rules.
+    func fitTrustAt(_ rows: [Row], _ fitted: Fitted) -> Fitted {
+        let rules = DecisionRules(calibration: calibration(fitted))
+        let readings = rows.map { row in
+            (
+                row: row,
+                reading: ClassifierReading(probabilities: row.recording.classifier, nothing: row.recording.nothing)
+            )
+        }.filter { !rules.seesNothing($0.reading) }
+        guard
+            let at = Self.trustGrid.first(where: { at in
+                readings.allSatisfy { $0.reading.bestProbability < at || $0.row.harmless($0.reading.best.exifValue) }
+            })
+        else { return fitted }
+        var trusted = fitted
+        trusted.trustAt = at
+        let before = tally(rows, calibration(fitted))
+        let after = tally(rows, calibration(trusted))
+        return after.right >= before.right && after.wrong <= before.wrong ? trusted : fitted
     }
 
     /// `nothingAt` on `rows`: never when the recordings' model has no class nothing to orient.

@@ -235,11 +235,21 @@ struct DecisionRules: Sendable {
         (reading.nothing ?? 0) >= calibration.classifier.nothingAt
     }
 
+    /// Whether the classifier is sure enough of its rotation to answer alone with nothing read
+    /// (`classifier.trustAt`; `Stages.run` then reads nothing): where it sees nothing to orient it
+    /// is never trusted.
+    func trusts(_ reading: ClassifierReading) -> Bool {
+        !seesNothing(reading) && reading.bestProbability >= calibration.classifier.trustAt
+    }
+
     /// The text's decision weighed with the classifier's reading (`Models/calibration.json`
     /// `classifier`): the one place the two readers meet.
     ///
     /// - Where the classifier sees nothing to orient (`seesNothing`), the answer is undecidable
     ///   whatever the text read (where the guard stopped the stages, it read nothing).
+    /// - Where it is sure enough to be trusted (`trusts`), its rotation is the answer whatever the
+    ///   text read (where it is trusted, the text is not read), with the confidence of an answer
+    ///   alone.
     /// - A text answer at `ocrStandsAt` or more stands. Under it, a classifier that gives another
     ///   rotation `overruleAt` or more makes the answer undecidable: one reader is wrong, and the
     ///   evidence does not say which. A mirrored text answer agrees with a classifier rotation on
@@ -271,6 +281,13 @@ struct DecisionRules: Sendable {
         }
         let (seen, sure) = (reading.best, reading.bestProbability)
         let said = "the classifier sees \(seen.exifValue) (\(Int((sure * 100).rounded()))%)"
+        if trusts(reading) {
+            decision.orientation = seen
+            decision.decidedBy = .classifier
+            decision.confidence = (min(sure * p.aloneConfidence, Self.maxAloneConfidence) * 1000).rounded() / 1000
+            decision.reason = "\(said): sure enough to answer without reading (trusted at \(p.trustAt))"
+            return decision
+        }
         if let answer = text.orientation {
             decision.decidedBy = .text
             guard text.confidence < p.ocrStandsAt, sure >= p.overruleAt else { return decision }

@@ -134,6 +134,7 @@ extension Resolver {
         configuration.budget = .unlimited
         var calibration = Calibration.embedded
         calibration.classifier.nothingAt = ClassifierFit.never
+        calibration.classifier.trustAt = ClassifierFit.never
         return try Resolver(configuration: configuration, calibration: calibration)
     }
 

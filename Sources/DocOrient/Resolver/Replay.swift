@@ -66,13 +66,24 @@ package struct Labelled<Recorded: Sendable>: Sendable {
     package var recording: Recorded
     /// The EXIF value that shows the file upright.
     package var truth: Int
-    /// False for a hard negative (nothing to orient: blank, photo, two words, barcode).
+    /// False for a file without text (blank, a scene, a barcode): a page of a word or two is
+    /// decidable (issue 60).
     package var decidable: Bool
+    /// Whether the file has an up: every page, and a textless scene, which `truth` shows upright.
+    /// Answering a scene with `truth` changes nothing for the worse; a file without an up (a blank
+    /// page, a texture, a barcode) takes no answer.
+    package var hasUp: Bool
 
-    package init(recording: Recorded, truth: Int, decidable: Bool) {
+    package init(recording: Recorded, truth: Int, decidable: Bool, hasUp: Bool? = nil) {
         self.recording = recording
         self.truth = truth
         self.decidable = decidable
+        self.hasUp = hasUp ?? decidable
+    }
+
+    /// Whether `answer` is harmless: the upright of a file with an up, or no answer.
+    package func harmless(_ answer: Int?) -> Bool {
+        answer == nil || (hasUp && answer == truth)
     }
 }
 
@@ -115,11 +126,13 @@ extension DecisionRules {
 }
 
 extension Resolver {
-    /// A resolver whose classifier never stops the stages for nothing to orient (`nothingAt`
-    /// never): every file's text reading is recorded, for `replay fit` to place `nothingAt` on.
+    /// A resolver whose classifier never stops the stages, for nothing to orient (`nothingAt`
+    /// never) or for its own sure answer (`trustAt` never): every file's text reading is recorded,
+    /// for `replay fit` to place `nothingAt` and `trustAt` on.
     package static func withoutNothingGuard(_ configuration: ResolverConfiguration) throws -> Resolver {
         var calibration = Calibration.embedded
         calibration.classifier.nothingAt = ClassifierFit.never
+        calibration.classifier.trustAt = ClassifierFit.never
         return try Resolver(configuration: configuration, calibration: calibration)
     }
 

@@ -72,9 +72,10 @@ struct Stages: ~Copyable {
     /// mirrored came out at 0.953, wrong (decision 10). Mirrored answers are rare, and right ones
     /// mostly read as words, so this costs little.
     ///
-    /// Where the classifier sees nothing to orient (`DecisionRules.seesNothing`), no stage reads.
+    /// Where the classifier sees nothing to orient (`DecisionRules.seesNothing`), or is sure enough
+    /// to be trusted alone (`DecisionRules.trusts`), no stage reads.
     mutating func run() throws -> Trace {
-        if rules.seesNothing(reading) {
+        if rules.seesNothing(reading) || rules.trusts(reading) {
             return finished(Trace(glyphs: 0, textHeight: 0, windows: 0, horizontalPairs: 0, verticalPairs: 0))
         }
         survey = try AnalysisImage.Survey(
