@@ -161,39 +161,13 @@ struct TIFFPagesTests {
 
     // MARK: Hostile chains, built byte by byte
 
-    /// A little-endian TIFF of `pages` 1x1 grey pages sharing one strip, each IFD pointing at
-    /// the next; `next` overrides the last IFD's next-IFD offset.
-    static func chain(pages: Int, next: Int = 0) -> [UInt8] {
-        var b: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0]
-        let entries: [(tag: Int, type: Int, value: Int)] = [
-            (256, 3, 1), (257, 3, 1), (258, 3, 8), (259, 3, 1), (262, 3, 1), (273, 4, 0), (277, 3, 1),
-            (278, 3, 1), (279, 4, 1),
-        ]
-        let ifdSize = 2 + entries.count * 12 + 4
-        let strip = 8 + pages * ifdSize
-        for page in 0..<pages {
-            var ifd = [UInt8](repeating: 0, count: ifdSize)
-            Bytes.put16(&ifd, 0, entries.count, bigEndian: false)
-            for (i, e) in entries.enumerated() {
-                Bytes.put16(&ifd, 2 + i * 12, e.tag, bigEndian: false)
-                Bytes.put16(&ifd, 4 + i * 12, e.type, bigEndian: false)
-                Bytes.put32(&ifd, 6 + i * 12, 1, bigEndian: false)
-                Bytes.put32(&ifd, 10 + i * 12, e.tag == 273 ? strip : e.value, bigEndian: false)
-            }
-            let following = page == pages - 1 ? next : 8 + (page + 1) * ifdSize
-            Bytes.put32(&ifd, ifdSize - 4, following, bigEndian: false)
-            b += ifd
-        }
-        return b + [0x80]
-    }
-
     @Test func brokenAndOverlongChainsAreRefusedWithTheirReason() throws {
-        #expect(try TIFFPages.parse(Self.chain(pages: 3)).pages.count == 3)
+        #expect(try TIFFPages.parse(ScannedTIFF.chain(pages: 3)).pages.count == 3)
         let cases: [([UInt8], DocOrientError.Code, String)] = [
-            (Self.chain(pages: 3, next: 8), .malformed, "loops"),
-            (Self.chain(pages: 2, next: 122), .malformed, "loops"),
-            (Self.chain(pages: 2, next: 0x7FFF_0000), .malformed, "outside"),
-            (Self.chain(pages: TIFFPages.maxPages + 1), .limitExceeded, "at most \(TIFFPages.maxPages)"),
+            (ScannedTIFF.chain(pages: 3, next: 8), .malformed, "loops"),
+            (ScannedTIFF.chain(pages: 2, next: 122), .malformed, "loops"),
+            (ScannedTIFF.chain(pages: 2, next: 0x7FFF_0000), .malformed, "outside"),
+            (ScannedTIFF.chain(pages: TIFFPages.maxPages + 1), .limitExceeded, "at most \(TIFFPages.maxPages)"),
         ]
         for (bytes, code, words) in cases {
             let error = #expect(throws: DocOrientError.self) { try ImageMetadata.read(bytes) }

@@ -106,6 +106,29 @@ public enum ScannedTIFF {
         throw CocoaError(.fileReadUnknown)
     }
 
+    /// A little-endian TIFF of `pages` 1x1 grey pages sharing one strip, each IFD pointing at
+    /// the next, built byte by byte; `next` is the last IFD's next-IFD offset (0: none), so a
+    /// test can make the chain loop or point past the end.
+    public static func chain(pages: Int, next: Int = 0) -> [UInt8] {
+        func le(_ value: Int, _ bytes: Int) -> [UInt8] { (0..<bytes).map { UInt8((value >> (8 * $0)) & 0xFF) } }
+        let entries: [(tag: Int, type: Int, value: Int)] = [
+            (256, 3, 1), (257, 3, 1), (258, 3, 8), (259, 3, 1), (262, 3, 1), (273, 4, 0), (277, 3, 1),
+            (278, 3, 1), (279, 4, 1),
+        ]
+        let ifdSize = 2 + entries.count * 12 + 4
+        let strip = 8 + pages * ifdSize
+        var b: [UInt8] = [0x49, 0x49, 0x2A, 0x00] + le(8, 4)
+        for page in 0..<pages {
+            b += le(entries.count, 2)
+            for e in entries {
+                b += le(e.tag, 2) + le(e.type, 2) + le(1, 4)
+                b += e.type == 3 ? le(e.value, 2) + [0, 0] : le(e.tag == 273 ? strip : e.value, 4)
+            }
+            b += le(page == pages - 1 ? next : 8 + (page + 1) * ifdSize, 4)
+        }
+        return b + [0x80]
+    }
+
     /// Runs a command, returning its standard output; throws with its standard error when it fails.
     @discardableResult
     static func run(_ arguments: [String]) throws -> String {

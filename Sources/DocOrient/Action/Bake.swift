@@ -143,15 +143,15 @@ public enum Bake {
     static func bakeTIFF(
         _ bytes: [UInt8], tiff: TIFFStructure, metadata: ImageMetadata, target: Orientation
     ) throws -> Result {
-        guard target != .identity || metadata.exifOrientation.map({ $0 != 1 }) == true else {
-            return Result(bytes: bytes, outcome: .unchanged)
-        }
         let pages = try TIFFPages.parse(bytes).pages.count
         guard pages == 1 else {
             throw DocOrientError(
                 .invalidRequest,
                 "a TIFF of \(pages) pages is not baked: \(TIFFPages.notBakedReason); rewrite the tags instead (fix without --bake, or tag)"
             )
+        }
+        guard target != .identity || metadata.exifOrientation.map({ $0 != 1 }) == true else {
+            return Result(bytes: bytes, outcome: .unchanged)
         }
         if let bits = tiff.bitsPerSample, bits > 8, (tiff.samplesPerPixel?.read(bytes) ?? 1) > 1 || bits > 16 {
             throw DocOrientError(
