@@ -21,6 +21,8 @@ apt_packages=(
   ocrmypdf
   # heif-enc, heif-info and heif-convert: the HEIF tests make their files and check them with these.
   libheif-examples
+  # tiffcp, tiffinfo and tiffdump: the multi-page TIFF tests make their files and compare them IFD by IFD.
+  libtiff-tools
   # A real browser for the review page's test (headless: its DOM after the page's script ran),
   # strace, which lists the files a resumed batch opens, and curl, the service test's client.
   chromium strace curl hyperfine

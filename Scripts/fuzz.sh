@@ -18,7 +18,8 @@ seed_dir() {  # target -> a folder of seed inputs
   case $t in
     jpeg|turbojpeg) for f in Corpus/samples/*.jpg; do head -c 400000 "$f" > "$d/$(basename "$f")"; done ;;
     png) cp Corpus/samples/*.png "$d/" ;;
-    tiff) for f in Corpus/samples/*.jpg; do python3 - "$f" "$d/$(basename "$f").tiff" <<'PY'
+    tiff) cp Tests/Regressions/tiff/*.tif "$d/"  # multi-page TIFFs (LZW, G4, JPEG, tiled, untagged) and broken chains
+          for f in Corpus/samples/*.jpg; do python3 - "$f" "$d/$(basename "$f").tiff" <<'PY'
 import sys
 data = open(sys.argv[1], 'rb').read()
 i = data.find(b'Exif\0\0')

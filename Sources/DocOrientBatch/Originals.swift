@@ -20,7 +20,9 @@ public struct OriginalsStore: Sendable {
     /// flushed before the caller replaces the file, so a kill never leaves a change without its
     /// original.
     public func keep(original: [UInt8], fixed: [UInt8]) throws {
-        if let tag = try? ImageMetadata.read(original).exifOrientation, let o = Orientation(exifValue: tag),
+        // A file of several pages has a record per page and none of its own tag to edit back.
+        if let metadata = try? ImageMetadata.read(original), metadata.pageCount == 1,
+            let tag = metadata.exifOrientation, let o = Orientation(exifValue: tag),
             (try? TagRewrite.setting(o, in: fixed)) == original
         {
             return

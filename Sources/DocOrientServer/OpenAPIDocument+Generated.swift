@@ -277,7 +277,7 @@ extension OpenAPIDocument {
                 },
                 "responses": {
                   "200": {
-                    "description": "The fixed image, or the fixed PDF (application/pdf: each turned page's /Rotate rewritten); the record as JSON in the X-DocOrient-Record header",
+                    "description": "The fixed image, or the fixed PDF (application/pdf: each turned page's /Rotate rewritten) or multi-page TIFF (image/tiff: each turned page's Orientation tag rewritten); the record as JSON in the X-DocOrient-Record header",
                     "headers": {
                       "X-DocOrient-Record": {
                         "schema": {
@@ -296,6 +296,12 @@ extension OpenAPIDocument {
                         }
                       },
                       "application/pdf": {
+                        "schema": {
+                          "type": "string",
+                          "format": "binary"
+                        }
+                      },
+                      "image/tiff": {
                         "schema": {
                           "type": "string",
                           "format": "binary"
@@ -580,14 +586,14 @@ extension OpenAPIDocument {
                   },
                   "page": {
                     "type": "integer",
-                    "description": "A PDF page's number (1 for the first); present only in the records of a PDF's pages"
+                    "description": "A page's number (1 for the first), of a PDF or a multi-page TIFF; present only in page records"
                   },
                   "pages": {
                     "type": "array",
                     "items": {
                       "$ref": "#/components/schemas/Record"
                     },
-                    "description": "A PDF's pages, one record each in page order (the PDF's own record sums them up); present only for a PDF"
+                    "description": "The pages of a PDF or a multi-page TIFF, one record each in page order (the file's own record sums them up); present only for those"
                   },
                   "exif_orientation": {
                     "type": "integer",

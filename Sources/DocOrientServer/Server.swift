@@ -199,8 +199,11 @@ struct ImageEndpoint: Sendable {
         case .record:
             return jsonResponse(.ok, fixed.record.jsonLine)
         case .fixed:
-            // A PDF's record has its pages' records; an image's has none.
-            let type = fixed.record.pages.isEmpty ? "application/octet-stream" : "application/pdf"
+            // A PDF's record has its pages' records, and so has a multi-page TIFF's; an image's has none.
+            let type =
+                fixed.record.pages.isEmpty
+                ? "application/octet-stream"
+                : (try? ImageFormat.detect(fixed.bytes)) == .tiff ? "image/tiff" : "application/pdf"
             var headers: HTTPFields = [.contentType: type]
             headers[.docOrientRecord] = fixed.record.jsonLine
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: fixed.bytes)))

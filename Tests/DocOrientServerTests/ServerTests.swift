@@ -156,6 +156,41 @@ struct ServerTests {
         }
     }
 
+    /// A multi-page TIFF (made by ImageMagick and tiffcp) gets its pages' records and comes back
+    /// as a TIFF whose sideways page has a new Orientation tag.
+    @Test func aMultiPageTIFFGetsARecordPerPageAndComesBackTurned() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("serve-tiff-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let pages = [
+            try ScannedTIFF.page("0003_letter.jpg", .lzw, tag: 1, side: 1200, in: directory),
+            try ScannedTIFF.page("0012_pdfpage.jpg", .lzw, tag: 1, side: 1200, in: directory),
+        ]
+        let path = directory.appendingPathComponent("scan.tif").path
+        try ScannedTIFF.join(pages, to: path)
+        let tiff = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        try await ServerFixtures.app().test(.live) { client in
+            try await client.execute(uri: "/v1/orientation", method: .post, body: ByteBuffer(bytes: tiff)) {
+                response in
+                #expect(response.status == .ok)
+                let json =
+                    try JSONSerialization.jsonObject(with: Data(response.body.readableBytesView)) as? [String: Any]
+                let records = json?["pages"] as? [[String: Any]]
+                #expect(records?.map { $0["page"] as? Int } == [1, 2])
+                #expect(records?.map { $0["detected_orientation"] as? Int } == [8, 1])
+            }
+            try await client.execute(uri: "/v1/fix?mode=tag", method: .post, body: ByteBuffer(bytes: tiff)) {
+                response in
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "image/tiff")
+                let fixed = directory.appendingPathComponent("fixed.tif").path
+                try Data(response.body.readableBytesView).write(to: URL(fileURLWithPath: fixed))
+                #expect(try ScannedTIFF.orientations(fixed) == [8, 1])
+                #expect(try ScannedTIFF.entriesButOrientation(fixed) == ScannedTIFF.entriesButOrientation(path))
+            }
+        }
+    }
+
     @Test func nonImageIs415AndBrokenJPEGIs422WithTheErrorCode() async throws {
         let jpeg = try Data(contentsOf: ServerFixtures.samples.appendingPathComponent("0003_letter.jpg"))
         try await ServerFixtures.app().test(.live) { client in

@@ -32,7 +32,8 @@ public enum Bake {
     /// PNG and TIFF: decoded, turned exactly and re-encoded with lossless compression (PNG
     /// deflate; TIFF deflate, or G4 for 1-bit). PNG keeps its colour, text and time chunks (pHYs
     /// turned with the image, eXIf set to 1); a TIFF keeps its pixels and resolution, not its other
-    /// tags. 16-bit images are refused rather than reduced to 8 bits. HEIF is refused
+    /// tags. 16-bit images are refused rather than reduced to 8 bits; so is a TIFF of several
+    /// pages (`.invalidRequest`: its pages are turned by their tags). HEIF is refused
     /// (`.invalidRequest`): its pixels cannot be turned without re-encoding them.
     /// - Throws: `DocOrientError` for unsupported, malformed or corrupt input.
     /// - Parameter maxPixels: frames larger than this are refused before any pixel memory is
@@ -142,6 +143,13 @@ public enum Bake {
     static func bakeTIFF(
         _ bytes: [UInt8], tiff: TIFFStructure, metadata: ImageMetadata, target: Orientation
     ) throws -> Result {
+        let pages = try TIFFPages.parse(bytes).pages.count
+        guard pages == 1 else {
+            throw DocOrientError(
+                .invalidRequest,
+                "a TIFF of \(pages) pages is not baked: \(TIFFPages.notBakedReason); rewrite the tags instead (fix without --bake, or tag)"
+            )
+        }
         guard target != .identity || metadata.exifOrientation.map({ $0 != 1 }) == true else {
             return Result(bytes: bytes, outcome: .unchanged)
         }

@@ -71,8 +71,8 @@ public final class Fixer: Sendable {
 
     /// Reads and decides, without changing anything.
     /// - Parameters:
-    ///   - image: the bytes of a JPEG, PNG, TIFF or HEIF image (a PDF has a decision per page:
-    ///     use `fix(_:options:budget:)` with `dryRun`).
+    ///   - image: the bytes of a JPEG, PNG, TIFF or HEIF image (a PDF or a TIFF of several pages
+    ///     has a decision per page: use `fix(_:options:budget:)` with `dryRun`).
     ///   - budget: the work allowed for this image; the resolver's `configuration.budget` when nil.
     /// - Throws: `DocOrientError` (`.unsupportedFormat`, `.malformed`, `.limitExceeded`, `.library`).
     public func resolve(_ image: some DataProtocol, budget: WorkBudget? = nil) throws -> Resolution {
@@ -89,6 +89,8 @@ public final class Fixer: Sendable {
     ///
     /// A PDF (scanned pages) is decided page by page: the record holds one record per page in
     /// `pages`, and each page shown turned gets a new /Rotate; every stream stays byte-identical.
+    /// So is a TIFF of several pages, each turned by its own Orientation tag; its image data,
+    /// other tags and other pages stay byte-identical.
     /// - Parameter options: `bake`, `trim` and `dryRun` apply; `destination` must be `.inPlace`
     ///   (the bytes come back to the caller, who writes them where it likes).
     /// - Throws: `DocOrientError` when the image cannot be read, decided or changed.
@@ -182,7 +184,7 @@ public final class Fixer: Sendable {
     // MARK: The work itself
 
     private func resolve(bytes: [UInt8], budget: WorkBudget?, signal: CancellationSignal?) throws -> Resolution {
-        let metadata = try ImageMetadata.read(bytes)
+        let metadata = try ImageMetadata.read(bytes).singleImage()
         let decision = try resolver.decide(
             imageBytes: bytes, metadata: metadata, prior: metadata.effectiveOrientation, budget: budget, signal: signal)
         return Resolution(metadata: metadata, decision: decision)
@@ -200,6 +202,12 @@ public final class Fixer: Sendable {
             )
         }
         if PDFPages.isPDF(bytes) { return try fixPDF(bytes: bytes, options: options, budget: budget, signal: signal) }
+        if (try? ImageFormat.detect(bytes)) == .tiff {
+            let pages = try TIFFPages.parse(bytes)
+            if pages.pages.count > 1 {
+                return try fixTIFFPages(bytes: bytes, pages: pages, options: options, budget: budget, signal: signal)
+            }
+        }
         let clock = ContinuousClock.now
         var record = FixRecord(path: nil)
         let resolution = try resolve(bytes: bytes, budget: budget, signal: signal)

@@ -6,6 +6,9 @@ public enum TagRewrite {
     /// orientation entry gets an extended copy appended (so no existing offset moves), and a PNG
     /// chunk's CRC follows its data.
     ///
+    /// A TIFF of several pages gets `orientation` on every page, each page's tag edited in place
+    /// (or its IFD copied with the tag added, `TIFFEditor.settingOrientations`).
+    ///
     /// HEIF (HEIC, AVIF): the primary image's `irot`/`imir` properties are set so that viewers
     /// display it as `orientation`, and the informational EXIF orientation inside becomes 1; every
     /// coded byte is kept (see `HEIFEditor` for what may move).
@@ -35,7 +38,10 @@ public enum TagRewrite {
             }
             return out
         case .tiff:
-            return try TIFFEditor.settingOrientation(value, in: bytes)
+            let pages = try TIFFPages.parse(bytes)
+            guard pages.pages.count > 1 else { return try TIFFEditor.settingOrientation(value, in: bytes) }
+            let every = Dictionary(uniqueKeysWithValues: pages.pages.indices.map { ($0, value) })
+            return try TIFFEditor.settingOrientations(every, in: bytes, pages: pages)
         case .heif:
             return try HEIFEditor.setting(orientation, in: bytes)
         }

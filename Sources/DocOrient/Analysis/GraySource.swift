@@ -35,7 +35,14 @@ struct GraySource: ~Copyable {
         case .jpeg:
             full = try TurboJPEG.decodeGrayPix(bytes, maxPixels: maxPixels)
         case .png, .tiff:
-            let decoded = try Pix.decode(bytes)
+            if format == .tiff, try TIFFStructure.parse(bytes, base: 0, end: bytes.count).isTiled {
+                throw DocOrientError(
+                    .unsupportedFormat,
+                    "the TIFF image is stored in tiles, which docorient's TIFF decoder (Leptonica) does not read; store it in strips (tiffcp -s in.tif out.tif), or set its tag with docorient tag"
+                )
+            }
+            // Leptonica turns a TIFF by its Orientation tag while reading; the resolver reads stored pixels.
+            let decoded = try Pix.decode(format == .tiff ? TIFFEditor.storedPixels(bytes) : bytes)
             guard decoded.width.multipliedReportingOverflow(by: decoded.height).partialValue <= maxPixels else {
                 throw DocOrientError(.limitExceeded, "the image is over the limit of \(maxPixels) pixels")
             }

@@ -36,6 +36,10 @@ public struct ImageMetadata: Sendable, Equatable {
     public var heifDisplayedOrientation: Orientation? = nil
     /// HEIF: the `ftyp` major brand ("heic", "avif", "mif1", ...); nil for other formats.
     public var heifBrand: String? = nil
+    /// TIFF: how many pages its IFD chain holds (reduced-resolution copies not counted); the
+    /// other fields describe the first. 1 for every other format. A TIFF of several pages is
+    /// decided page by page (`Fixer.fix(_:options:budget:)`, one record per page).
+    public var pageCount = 1
 
     /// The orientation a viewer applies. HEIF: the container's (`heifDisplayedOrientation`); the
     /// EXIF inside is informational. Others: IFD0 when usable, else XMP when usable, else none.
@@ -49,9 +53,28 @@ public struct ImageMetadata: Sendable, Equatable {
 
 extension ImageMetadata {
     /// Reads format, size and every orientation value from a file's bytes.
-    /// - Throws: `DocOrientError` (`.unsupportedFormat`, `.malformed`).
+    /// - Throws: `DocOrientError` (`.unsupportedFormat`, `.malformed`; for a TIFF also a broken
+    ///   IFD chain, and `.limitExceeded` past `TIFFPages.maxPages` pages).
     public static func read(_ bytes: [UInt8]) throws -> ImageMetadata {
-        try ParsedImage.parse(bytes).metadata(bytes)
+        let parsed = try ParsedImage.parse(bytes)
+        var metadata = try parsed.metadata(bytes)
+        if case .tiff = parsed {
+            metadata.pageCount = try TIFFPages.parse(bytes).pages.count
+            // In a TIFF of several pages, IFD1 is the second page, not a thumbnail.
+            if metadata.pageCount > 1 { metadata.thumbnailOrientation = nil }
+        }
+        return metadata
+    }
+
+    /// The same metadata, or an error when the image has several pages, which have a decision each.
+    func singleImage() throws -> ImageMetadata {
+        guard pageCount == 1 else {
+            throw DocOrientError(
+                .invalidRequest,
+                "the TIFF has \(pageCount) pages, each decided on its own: fix it (with dryRun to change nothing) for one record per page"
+            )
+        }
+        return self
     }
 }
 
@@ -108,7 +131,7 @@ enum ParsedImage {
         case .tiff(let t):
             m.format = .tiff
             guard let w = t.imageWidth?.read(b), let h = t.imageLength?.read(b), w > 0, h > 0 else {
-                throw DocOrientError(.malformed, "TIFF IFD0 lacks a valid ImageWidth/ImageLength")
+                throw DocOrientError(.malformed, "the TIFF's IFD lacks a valid ImageWidth/ImageLength")
             }
             m.width = w
             m.height = h

@@ -25,12 +25,14 @@ struct TIFFValueSlot: Equatable, Sendable {
 /// Offsets inside a TIFF structure count from its header at `base`; every slot here is absolute.
 struct TIFFStructure: Sendable {
     enum Tag {
+        static let newSubfileType = 0x00FE
         static let imageWidth = 0x0100
         static let imageLength = 0x0101
         static let bitsPerSample = 0x0102
         static let samplesPerPixel = 0x0115
         static let orientation = 0x0112
         static let exifIFD = 0x8769
+        static let tileWidth = 0x0142
         static let thumbnailOffset = 0x0201
         static let thumbnailLength = 0x0202
         static let pixelXDimension = 0xA002
@@ -56,6 +58,8 @@ struct TIFFStructure: Sendable {
     var ifd1Orientation: TIFFValueSlot?
     var thumbnailOffset: TIFFValueSlot?
     var thumbnailLength: TIFFValueSlot?
+    /// Whether IFD0's image is stored in tiles (it has a TileWidth) rather than strips.
+    var isTiled = false
 
     /// Absolute byte range of the IFD1 thumbnail JPEG, when it is present and inside the structure.
     func thumbnailRange(in b: [UInt8]) -> Range<Int>? {
@@ -96,6 +100,7 @@ struct TIFFStructure: Sendable {
             case Tag.imageLength: s.imageLength = e.slot
             case Tag.exifIFD: exifIFDOffset = e.slot?.read(b)
             case Tag.samplesPerPixel: s.samplesPerPixel = e.slot
+            case Tag.tileWidth: s.isTiled = true
             case Tag.bitsPerSample where e.type == 3:
                 // Count 1 or 2 fits inline; more lives at the offset in the value field.
                 let at =

@@ -7,7 +7,9 @@
 @_spi(Fuzzing) public enum FuzzTarget: String, CaseIterable, Sendable {
     /// The parser each target feeds, named as `Scripts/fuzz.sh` and `DocOrientFuzz` take it (the raw
     /// value): `jpeg` segments, Exif IFDs, XMP and the tag rewrite; `tiff` IFDs, the TIFF editor and
-    /// thumbnail replacement; `png` chunks and `eXIf`; `xmp` the XMP orientation search and edit;
+    /// thumbnail replacement, and the multi-page path (the IFD chain walk, each page's stored view,
+    /// metadata and Leptonica decode under a small pixel limit, the per-page tag rewrite with
+    /// copied IFDs, and its re-walk); `png` chunks and `eXIf`; `xmp` the XMP orientation search and edit;
     /// `turbojpeg` TurboJPEG's header read, grey decode, lossless transform and the bake around it;
     /// `heif` the ISO-BMFF box walk, the HEIF item, location and property parse, the irot/imir
     /// rewrite (in place and with inserted properties) and its re-parse, and libheif's decode of
@@ -33,6 +35,7 @@
                 _ = try? TIFFStructure.parse(out, base: 0, end: out.count)
             }
             _ = try? JPEGEditor.replacingThumbnail(in: bytes) { $0 }
+            Self.runTIFFPages(bytes)
         case .png:
             guard let png = try? PNGStructure.parse(bytes) else { return }
             _ = try? ParsedImage.png(png).metadata(bytes)
@@ -82,5 +85,23 @@
             }
         }
         if let written = try? document.written() { _ = try? PDFDocument(bytes: written, maxPages: limit) }
+    }
+
+    /// The multi-page TIFF path as `fix` runs it, minus the resolver: every page's view and
+    /// decode (the first 8, each under 64 K pixels), then each page's tag set (alternately
+    /// in place and by a copied IFD, where it has no entry) and the chain walked again.
+    private static func runTIFFPages(_ bytes: [UInt8]) {
+        guard let pages = try? TIFFPages.parse(bytes) else { return }
+        for index in pages.pages.indices.prefix(8) {
+            let stored = pages.stored(page: index, of: bytes)
+            guard let structure = try? TIFFStructure.parse(stored, base: 0, end: stored.count),
+                let metadata = try? ParsedImage.tiff(structure).metadata(stored)
+            else { continue }
+            _ = try? GraySource(bytes: stored, metadata: metadata, maxPixels: 1 << 16)
+        }
+        let values = Dictionary(uniqueKeysWithValues: pages.pages.indices.map { ($0, $0 % 2 == 0 ? 6 : 3) })
+        if let out = try? TIFFEditor.settingOrientations(values, in: bytes, pages: pages) {
+            _ = try? TIFFPages.parse(out)
+        }
     }
 }

@@ -4,16 +4,17 @@ import Foundation
 public struct FixRecord: Sendable, Encodable, Equatable {
     /// The file, nil for an image fixed in memory.
     public var path: String?
-    /// For a page of a PDF, its number (1 for the first); nil for an image and for a PDF's own
-    /// record. JSON `page`, present only on page records.
+    /// For a page of a PDF or of a multi-page TIFF, its number (1 for the first); nil for an
+    /// image and for such a file's own record. JSON `page`, present only on page records.
     public var page: Int?
-    /// For a PDF, one record per page, in page order (the file's record sums them up); empty for
-    /// an image. JSON `pages`, present only when not empty.
+    /// For a PDF or a multi-page TIFF, one record per page, in page order (the file's record sums
+    /// them up); empty for an image. JSON `pages`, present only when not empty.
     public var pages: [FixRecord] = []
     /// The orientation the file displayed with before (1-8): its usable EXIF tag, else its XMP
     /// `tiff:Orientation` (which some viewers honour alone), nil when it had neither; for HEIF the
     /// orientation its `irot`/`imir` properties display (1 without them); for a PDF page the
-    /// orientation its image is shown in (the content stream's placement, then /Rotate). The
+    /// orientation its image is shown in (the content stream's placement, then /Rotate); for a
+    /// page of a multi-page TIFF its Orientation tag, 1 (TIFF's default) when it has none. The
     /// JSON key is `exif_orientation` for compatibility.
     public var exifOrientation: Int?
     /// The orientation that displays the stored pixels upright, nil when undecidable or failed.

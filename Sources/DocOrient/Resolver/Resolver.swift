@@ -52,10 +52,11 @@ public final class Resolver: Sendable {
     /// Decides the orientation of one image, with its own tag as the prior.
     /// - Parameter image: the bytes of a JPEG, PNG, TIFF or HEIF image.
     /// - Throws: `.unsupportedFormat` or `.malformed` for bytes that are no readable image,
+    ///   `.invalidRequest` for a TIFF of several pages (`Fixer.fix` decides each),
     ///   `.limitExceeded` for frames over `maxPixels`, `.library` when a C library fails.
     public func decide(_ image: some DataProtocol) throws -> Decision {
         let bytes = [UInt8](image)
-        let metadata = try ImageMetadata.read(bytes)
+        let metadata = try ImageMetadata.read(bytes).singleImage()
         return try decide(imageBytes: bytes, metadata: metadata, prior: metadata.effectiveOrientation)
     }
 

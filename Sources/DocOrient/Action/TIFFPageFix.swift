@@ -1,0 +1,77 @@
+// Multi-page TIFFs (scanners, fax gateways, document-management exports): each page decided as a
+// photo is, and turned by its own Orientation tag, the one change that moves no image data. The
+// pages' records add up as a PDF's do (`Fixer.summary(of:)`).
+
+extension Fixer {
+    /// Decides every page of the multi-page TIFF in `bytes` (its chain walked as `pages`) and,
+    /// unless `options.dryRun`, sets the Orientation tag of each page the text says is shown
+    /// turned; the file's record holds one record per page. With `bake` the tags are rewritten
+    /// too, and each such page's record says why its pixels were not turned.
+    /// - Throws: `DocOrientError` when the file as a whole cannot be written; a page that cannot
+    ///   be read fails alone, in its record.
+    func fixTIFFPages(
+        bytes: [UInt8], pages: TIFFPages, options: FixOptions, budget: WorkBudget?, signal: CancellationSignal?
+    ) throws -> FixedImage {
+        let clock = ContinuousClock.now
+        var records: [FixRecord] = []
+        var changes: [Int: Int] = [:]
+        for index in pages.pages.indices {
+            if signal?.isCancelled == true { throw CancellationError() }
+            let pageClock = ContinuousClock.now
+            var record = FixRecord(path: nil)
+            record.page = index + 1
+            do {
+                if let value = try decideTIFFPage(
+                    index, of: pages, in: bytes, into: &record, budget: budget, signal: signal)
+                {
+                    changes[index] = value
+                    record.action = options.dryRun ? .wouldRewriteTag : .tagRewritten
+                    record.reason =
+                        "Orientation tag \(value)" + (options.bake ? "; not baked: \(TIFFPages.notBakedReason)" : "")
+                }
+            } catch let error as DocOrientError {
+                record.fail(error)
+            }
+            record.elapsedMilliseconds = pageClock.duration(to: .now).milliseconds
+            records.append(record)
+        }
+        var output = bytes
+        if !options.dryRun, !changes.isEmpty {
+            output = try TIFFEditor.settingOrientations(changes, in: bytes, pages: pages)
+            // What is written must read back as the same pages, each changed one with its new
+            // tag, or nothing is written.
+            let check = try TIFFPages.parse(output)
+            guard check.pages.count == pages.pages.count,
+                changes.allSatisfy({ check.page($0.key).orientation?.read(output) == $0.value })
+            else {
+                throw DocOrientError(
+                    .library, "the rewritten TIFF does not read back with its new tags; nothing was written")
+            }
+        }
+        var record = Self.summary(of: records)
+        record.elapsedMilliseconds = clock.duration(to: .now).milliseconds
+        return FixedImage(bytes: output, record: record)
+    }
+
+    /// Decides page `index`: fills `record` and returns the Orientation value that shows the
+    /// page upright, nil when its tag already does (or it is undecidable). A page without a
+    /// usable tag is shown as 1, TIFF's default, and is the prior as such.
+    private func decideTIFFPage(
+        _ index: Int, of pages: TIFFPages, in bytes: [UInt8], into record: inout FixRecord, budget: WorkBudget?,
+        signal: CancellationSignal?
+    ) throws -> Int? {
+        let stored = pages.stored(page: index, of: bytes)
+        var metadata = try ParsedImage.tiff(TIFFStructure.parse(stored, base: 0, end: stored.count)).metadata(stored)
+        // The page's own tag (the view says 1); what follows it in the chain is the next page, not a thumbnail.
+        let tag = pages.page(index).orientation?.read(bytes)
+        metadata.exifOrientation = tag
+        metadata.thumbnailOrientation = nil
+        metadata.hasThumbnail = false
+        let shown = tag.flatMap(Orientation.init(exifValue:)) ?? .identity
+        let decision = try resolver.decide(
+            imageBytes: stored, metadata: metadata, prior: shown, budget: budget, signal: signal)
+        record.take(original: shown, decision: decision)
+        guard let target = decision.orientation, target.exifValue != (tag ?? 1) else { return nil }
+        return target.exifValue
+    }
+}
