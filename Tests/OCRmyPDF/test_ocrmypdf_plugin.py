@@ -1,8 +1,9 @@
 """The OCRmyPDF plugin (Packaging/ocrmypdf) run through the real `ocrmypdf` command, PyPI's (17.13.0,
 Corpus/requirements.txt) and Debian's (14.0.1, Scripts/bootstrap.sh), with the built docorient:
 pages docorient decides come out upright, undecidable and mirrored pages exactly as they went in,
-and the plugin installs with pip from the tree. Every output page is judged by rendering it
-(Tests/PDF/pdfs.py), not by either tool's report.
+a page docorient fails on (it dies, hangs or answers garbage: a stand-in that wraps the built
+docorient) exactly as it went in while the run goes on, and the plugin installs with pip from the
+tree. Every output page is judged by rendering it (Tests/PDF/pdfs.py), not by either tool's report.
 
 OCR is switched off (`--tesseract-timeout 0`, `--output-type pdf`): the plugin changes only which
 way a page is turned, and the OCR would take most of a minute a page here.
@@ -18,6 +19,7 @@ import shutil
 import subprocess
 import sys
 import time
+import types
 
 import pytest
 
@@ -107,6 +109,23 @@ def test_undecidable_mirrored_and_failed_pages_get_no_turn_at_any_threshold():
         {"verdict": "error", "detected_orientation": None, "confidence": 0, "reason": "cannot open"},
     ):
         assert plugin.orientation_from_record(record) == (0, 0.0), record
+
+
+def test_a_line_that_is_not_decide_s_record_for_the_page_is_no_answer():
+    import docorient_ocrmypdf as plugin
+
+    page = "/tmp/ocrmypdf.io.x/000002_rasterize_preview.jpg"
+    record = {"path": page, "verdict": "no_tag", "detected_orientation": 6, "confidence": 0.9}
+    assert plugin.record_for(json.dumps(record).encode(), page) == record
+    for line in (
+        b"Segmentation fault",
+        b"[1, 2]",
+        json.dumps({**record, "path": "/tmp/ocrmypdf.io.x/000001_rasterize_preview.jpg"}).encode(),
+        json.dumps({**record, "detected_orientation": "6"}).encode(),
+        json.dumps({**record, "confidence": "high"}).encode(),
+    ):
+        with pytest.raises(plugin.NoAnswer, match="not its record"):
+            plugin.record_for(line, page)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -324,6 +343,14 @@ def test_a_usage_error_in_docorient_args_fails_the_run_with_docorient_s_message(
     assert "no-such-option" in run.stderr, run.stderr
 
 
+def test_a_docorient_page_timeout_that_is_not_a_time_stops_ocrmypdf_before_the_first_page(generated, tmp_path):
+    target = tmp_path / "out.pdf"
+    run = ocrmypdf("debian", generated, target, env={"DOCORIENT_PAGE_TIMEOUT": "soon"})
+    assert run.returncode == 1, run.stderr  # OCRmyPDF's "bad arguments"
+    assert "DOCORIENT_PAGE_TIMEOUT is 'soon'" in run.stderr, run.stderr
+    assert not target.exists()
+
+
 @pytest.mark.parametrize("which", ["pypi", "debian"])
 def test_the_plugin_s_docorient_processes_end_with_the_run(which, generated, tmp_path):
     if not shutil.which("pgrep"):
@@ -339,3 +366,177 @@ def test_the_plugin_s_docorient_processes_end_with_the_run(which, generated, tmp
     while subprocess.run(["pgrep", "-f", str(named)], capture_output=True).returncode == 0:
         assert time.monotonic() < deadline, "docorient decide still running after the run"
         time.sleep(0.2)
+
+
+# ---------------------------------------------------------------------------------------------
+# A docorient that fails on a page: the page is left as it is, and the run goes on.
+
+# A stand-in for a docorient that fails on some pages (as a crash on a hostile page would): it
+# passes each line to the real docorient (FAULTY_REAL) and the answer back, except on the pages in
+# FAULTY_PAGES ("2", or "all"), where it does FAULTY_FAULT: "dies" (exit status 3, saying so on
+# stderr), "hangs" (waits for a child that sleeps, which only killing its process group stops) or
+# "answers garbage". It writes its pid and the page of each line it is asked to FAULTY_ASKED
+# (page 0: the empty line the plugin asks when it starts).
+FAULTY_DOCORIENT = r"""
+import os, re, subprocess, sys
+
+real = subprocess.Popen([os.environ["FAULTY_REAL"], *sys.argv[1:]], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+faulty = os.environ["FAULTY_PAGES"].split(",")
+for line in sys.stdin.buffer:
+    numbered = re.match(r"(\d{6})_", os.path.basename(line.decode().rstrip("\n")))
+    page = int(numbered.group(1)) if numbered else 0
+    with open(os.environ["FAULTY_ASKED"], "a") as asked:
+        print(os.getpid(), page, file=asked)
+    if page and (faulty == ["all"] or str(page) in faulty):
+        fault = os.environ["FAULTY_FAULT"]
+        if fault == "dies":
+            print(f"docorient: page {page} is hostile", file=sys.stderr)
+            sys.exit(3)
+        if fault == "hangs":
+            subprocess.run([sys.executable, "-c", "import time; time.sleep(600)", os.environ["FAULTY_MARKER"]])
+        if fault == "answers garbage":
+            print("Segmentation fault (core dumped)", flush=True)
+            continue
+    real.stdin.write(line)
+    real.stdin.flush()
+    sys.stdout.buffer.write(real.stdout.readline())
+    sys.stdout.flush()
+"""
+#: DOCORIENT_PAGE_TIMEOUT in these runs: a page with a fresh docorient (its models loaded) answers well
+#: within it here, and a hung page costs it once.
+TIMEOUT = 10
+
+
+def faulty_docorient(tmp_path, fault, pages):
+    """The environment that makes OCRmyPDF's plugin run FAULTY_DOCORIENT, and where it writes what
+    it is asked. Its processes (and their sleeping children) have the folder's path in their command
+    lines, to find them by."""
+    folder = tmp_path / f"faulty-{os.getpid()}-{time.monotonic_ns()}"
+    folder.mkdir()
+    script = folder / "docorient"
+    script.write_text(f"#!{sys.executable}\n{FAULTY_DOCORIENT}")
+    script.chmod(0o755)
+    asked = folder / "asked.txt"
+    environment = {
+        "DOCORIENT_COMMAND": str(script),
+        "DOCORIENT_PAGE_TIMEOUT": str(TIMEOUT),
+        "FAULTY_REAL": BIN,
+        "FAULTY_PAGES": pages,
+        "FAULTY_FAULT": fault,
+        "FAULTY_ASKED": str(asked),
+        "FAULTY_MARKER": str(folder),
+    }
+    return environment, asked, folder
+
+
+def asked_by(asked):
+    """(pid, page) for each line the faulty docorient was asked, in order."""
+    return [tuple(map(int, line.split())) for line in asked.read_text().splitlines()]
+
+
+def no_answer_warnings(stderr):
+    return [line for line in stderr.splitlines() if "docorient gave no answer for" in line]
+
+
+def still_running(folder):
+    return subprocess.run(["pgrep", "-af", str(folder)], capture_output=True, text=True).stdout
+
+
+FIVE_ROTATES = [90, 180, 270, 0, 90]
+
+
+@pytest.fixture(scope="module")
+def five_pages(tmp_path_factory):
+    """The invoice five times, at /Rotate 90, 180, 270, 0 and 90: docorient turns every page."""
+    invoice = pdfs.image_pdf(INVOICE)
+    path = tmp_path_factory.mktemp("five") / "five.pdf"
+    path.write_bytes(pdfs.combined(*(pdfs.with_rotate(invoice, rotate) for rotate in FIVE_ROTATES)))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("which", "fault", "cause"),
+    [
+        ("pypi", "dies", "ended (exit status 3): docorient: page 2 is hostile"),
+        ("pypi", "answers garbage", "not its record: 'Segmentation fault (core dumped)'"),
+        ("debian", "hangs", f"no answer within {TIMEOUT} s"),
+    ],
+)
+def test_a_page_docorient_gives_no_answer_for_is_left_as_it_is_and_the_run_goes_on(
+    which, fault, cause, five_pages, tmp_path
+):
+    environment, asked, folder = faulty_docorient(tmp_path, fault, "2")
+    target = tmp_path / "out.pdf"
+    started = time.monotonic()
+    run = ocrmypdf(which, five_pages, target, "-j", "1", env=environment)
+    seconds = time.monotonic() - started
+    assert run.returncode == 0, run.stderr
+    before = shown(five_pages, [INVOICE] * 5)
+    assert before == [6, 3, 8, 1, 6]
+    # Page 2 as it went in, /Rotate included; the others decided, as without a fault.
+    assert shown(target, [INVOICE] * 5) == [8, 3, 8, 8, 8], run.stderr
+    assert rotates(target)[1] == 180
+    # One warning, naming the page and the cause.
+    warnings = no_answer_warnings(run.stderr)
+    assert len(warnings) == 1, run.stderr
+    assert "page 2, which is left as it is" in warnings[0] and cause in warnings[0], warnings
+    # The docorient started first answered pages 1 and 2; page 3 got a fresh one, which answered the rest.
+    (first, _), *pages = asked_by(asked)
+    assert pages[:2] == [(first, 1), (first, 2)]
+    assert [page for _, page in pages[2:]] == [3, 4, 5] and len({pid for pid, _ in pages[2:]} - {first}) == 1
+    # A hung page costs the timeout, not the sleeper's 600 s; nothing of the faulty docorient is left
+    # running (the hung one's sleeping child included: its process group was killed).
+    assert seconds < TIMEOUT + 60
+    assert still_running(folder) == ""
+
+
+def test_a_docorient_that_dies_on_every_page_is_given_up_after_three_and_the_run_goes_on(five_pages, tmp_path):
+    environment, asked, folder = faulty_docorient(tmp_path, "dies", "all")
+    target = tmp_path / "out.pdf"
+    run = ocrmypdf("pypi", five_pages, target, "-j", "1", env=environment)
+    assert run.returncode == 0, run.stderr
+    assert shown(target, [INVOICE] * 5) == shown(five_pages, [INVOICE] * 5)
+    assert rotates(target) == FIVE_ROTATES
+    # Pages 1 to 3, each from a fresh process and each with its warning; the third says it is the
+    # last; pages 4 and 5 are not asked.
+    (first, _), *pages = asked_by(asked)
+    assert [page for _, page in pages] == [1, 2, 3] and pages[0][0] == first
+    assert len({pid for pid, _ in pages}) == 3
+    warnings = no_answer_warnings(run.stderr)
+    assert [f"page {n}, which" in line for n, line in enumerate(warnings, start=1)] == [True] * 3, run.stderr
+    assert "not asked about the rest of the pages" in warnings[2]
+    assert not any("not asked about the rest" in line for line in warnings[:2])
+    assert still_running(folder) == ""
+
+
+def test_a_hung_docorient_is_stopped_with_its_process_group_reaped_and_its_pipes_closed(tmp_path, monkeypatch):
+    import docorient_ocrmypdf as plugin
+
+    environment, _, folder = faulty_docorient(tmp_path, "hangs", "all")
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    descriptors = sorted(os.listdir("/proc/self/fd"))
+    decider = plugin.Decider([environment["DOCORIENT_COMMAND"], "decide"])
+    started = time.monotonic()
+    with pytest.raises(plugin.NoAnswer, match="no answer within 2 s"):
+        decider.ask("/tmp/x/000001_rasterize_preview.jpg", 2)
+    assert time.monotonic() - started < 10
+    assert still_running(folder) == ""  # its sleeping child too: the group was killed
+    with pytest.raises(ChildProcessError):
+        os.waitpid(decider.process.pid, os.WNOHANG)  # reaped: no zombie
+    assert sorted(os.listdir("/proc/self/fd")) == descriptors
+
+
+def test_a_run_asks_docorient_again_after_a_run_in_the_same_process_gave_up_on_it(monkeypatch):
+    import docorient_ocrmypdf as plugin
+
+    monkeypatch.setenv("DOCORIENT_COMMAND", BIN)
+    options = types.SimpleNamespace(rotate_pages=True, languages=["eng"], tesseract_non_ocr_timeout=120.0)
+    for _ in range(plugin.FAILURES_IN_A_ROW):
+        plugin.DECIDERS.failed()
+    assert plugin.get_orientation(INVOICE, options) == (0, 0.0)  # given up: not asked
+    try:
+        plugin.check_options(options)  # as OCRmyPDF's next run (ocrmypdf.ocr in a long-lived process)
+        assert plugin.get_orientation(INVOICE, options).angle == 90
+    finally:
+        plugin.DECIDERS.close_all()
