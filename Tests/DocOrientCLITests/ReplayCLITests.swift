@@ -90,7 +90,8 @@ struct ReplayCLITests {
         #expect(fit.status == 0, "\(fit.err)")
         let first = try #require(fit.lines.first)
         let values = try #require(JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Double])
-        #expect(Set(values.keys) == ["nothingAt", "decideAloneAt", "aloneConfidence", "overruleAt", "ocrStandsAt"])
+        let fitted: Set = ["nothingAt", "decideAloneAt", "aloneConfidence", "overruleAt", "ocrStandsAt", "trustAt"]
+        #expect(Set(values.keys) == fitted)
         #expect(fit.out.contains("narrowAt must exceed"))
         #expect(fit.out.contains("pageMarks must exceed"))
         #expect(
