@@ -317,6 +317,21 @@ def peer_docorient(files, jobs, binary=None, options=()):
             yield result(path, None, None, note=f"no output (exit {rc})")
 
 
+# Who answered a file: the text, the classifier alone after the text was read, or the classifier
+# trusted with nothing read (`classifier.trustAt`: its reason, written by DecisionRules.arbitrate,
+# says "without reading"), or nobody.
+READERS = ["text", "classifier after reading", "classifier, nothing read", "undecided"]
+FAST_PATH_REASON = "without reading"
+
+
+def reader_of(record):
+    by = record.get("decided_by")
+    if by == "classifier":
+        trusted = FAST_PATH_REASON in (record.get("reason") or "")
+        return "classifier, nothing read" if trusted else "classifier after reading"
+    return by or "undecided"
+
+
 PEER_FUNCS = {
     "tesseract-cli": peer_tesseract_cli,
     "osd-inprocess": peer_osd_inprocess,
@@ -1077,9 +1092,10 @@ def report(records, peers, peak, entries, sources, max_misses=25):
         rows = []
         for part in parts:
             recs = [r for r in records if r["peer"] == "docorient" and r["part"] == part]
-            for reader in ("text", "classifier"):
-                mine = [r for r in recs if r.get("decided_by") == reader]
+            for reader in READERS:
+                mine = [r for r in recs if reader_of(r) == reader]
                 if mine:
+                    times = time_distribution(r["seconds"] for r in mine)
                     rows.append(
                         [
                             PART_TITLES[part],
@@ -1088,14 +1104,17 @@ def report(records, peers, peak, entries, sources, max_misses=25):
                             sum(r["outcome"] == RIGHT for r in mine),
                             sum(r["outcome"] == WRONG for r in mine),
                             sum(r["outcome"] == NEEDLESS for r in mine),
+                            _f(times["median"], 3),
+                            _f(times["total"], 1),
                         ]
                     )
         if rows:
             out.append(
                 fmt_table(
-                    "docorient: which reader decided (`decided_by`)",
+                    "docorient: which reader decided (`decided_by`; the classifier trusted with nothing read is "
+                    "the fast path) and what those files cost",
                     rows,
-                    ["part", "reader", "answers", "right", "wrong", "needless"],
+                    ["part", "reader", "answers", "right", "wrong", "needless", "median s", "total s"],
                 )
             )
             out.append("")
