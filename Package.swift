@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // C libraries, each through a modulemap over a one-line shim header.
@@ -68,7 +69,7 @@ let package = Package(
         .executableTarget(
             name: "DocOrientCLI",
             dependencies: [
-                "DocOrient", "DocOrientBatch", "DocOrientServer", "CMalloc",
+                "DocOrient", "DocOrientBatch", "DocOrientServer", "DocOrientReview", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -87,6 +88,21 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ]),
 
+        // The review page (`docorient review`): a batch's files served for a person to turn, with the
+        // service's error answers and access log. Its own target, so the stateless service does not
+        // depend on the journal (GRDB). The page is a Mustache template, compiled into the binary.
+        .target(
+            name: "DocOrientReview",
+            dependencies: [
+                "DocOrient", "DocOrientBatch", "DocOrientServer",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            resources: [.embedInCode("review.mustache"), .embedInCode("card.mustache")]),
+
         // libFuzzer targets (Scripts/fuzz.sh); without -DFUZZING it replays files. Not a product: as an
         // executable target of the root package it still builds (the DocOrientFuzz binary), and no
         // package that depends on docorient sees it.
@@ -96,11 +112,19 @@ let package = Package(
         .target(name: "DocOrientTestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "DocOrientTests", dependencies: ["DocOrient", "CLeptonica", "DocOrientTestSupport"]),
         // The batch module on its own: the walker, shards and the journal, no engine.
-        .testTarget(name: "DocOrientBatchTests", dependencies: ["DocOrientBatch"]),
+        .testTarget(
+            name: "DocOrientBatchTests", dependencies: ["DocOrient", "DocOrientBatch", "DocOrientTestSupport"]),
         .testTarget(
             name: "DocOrientServerTests",
             dependencies: [
                 "DocOrient", "DocOrientServer", "DocOrientTestSupport",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ]),
+        .testTarget(
+            name: "DocOrientReviewTests",
+            dependencies: [
+                "DocOrient", "DocOrientBatch", "DocOrientReview", "DocOrientServer", "DocOrientTestSupport",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]),

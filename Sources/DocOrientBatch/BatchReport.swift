@@ -15,6 +15,8 @@ public struct BatchReport: Sendable {
     public enum Group: String, Sendable, CaseIterable, Codable {
         /// The file now displays differently: its tag was rewritten or added, or its pixels baked.
         case changed
+        /// A person decided how the file shows, on the review page (`docorient review`).
+        case decidedByPerson = "decided_by_person"
         /// The text did not decide (undecidable), or it disagreed and nothing was written.
         case needsALook = "needs_a_look"
         /// docorient could not handle the file.
@@ -24,6 +26,7 @@ public struct BatchReport: Sendable {
         public var title: String {
             switch self {
             case .changed: return "changed"
+            case .decidedByPerson: return "decided by a person"
             case .needsALook: return "needs a look"
             case .failed: return "failed"
             }
@@ -51,13 +54,15 @@ public struct BatchReport: Sendable {
 
     /// The group of `entry`; nil for files that agreed, or had no tag and needed none.
     public static func group(of entry: JournalEntry) -> Group? {
+        if entry.personDecisionStands { return .decidedByPerson }
         if entry.verdict == .error { return .failed }
         if entry.changedTheFile { return .changed }
         if entry.verdict == .undecidable || entry.verdict == .disagrees { return .needsALook }
         return nil
     }
 
-    /// Every file a reviewer must see, by group (changed, needs a look, failed), then by path.
+    /// Every file a reviewer must see, by group (changed, decided by a person, needs a look,
+    /// failed), then by path.
     public var noteworthy: [(group: Group, entry: JournalEntry)] {
         Group.allCases.flatMap { group in entries.filter { Self.group(of: $0) == group }.map { (group, $0) } }
     }
@@ -109,14 +114,54 @@ public struct BatchReport: Sendable {
         return String(decoding: data, as: UTF8.self)
     }
 
-    /// One line: how many files agreed, disagreed, were fixed, had no tag, were undecidable, failed.
+    /// One line: how many files agreed, disagreed, were fixed, had no tag, were undecidable,
+    /// failed, and how many a person decided (counted apart: "fixed" is docorient's fixes that stand).
     public var summaryLine: String {
         func count(_ f: (JournalEntry) -> Bool) -> Int { entries.filter(f).count }
-        let fixed = count(\.changedTheFile)
+        let fixed = count { $0.changedTheFile && !$0.personDecisionStands }
         return
             "\(entries.count) files: \(count { $0.verdict == .agrees }) agreed, \(count { $0.verdict == .disagrees }) disagreed with their tag, "
             + "\(fixed) fixed, \(count { $0.verdict == .noTag }) had no tag, \(count { $0.verdict == .undecidable }) undecidable, "
-            + "\(count { $0.verdict == .error }) failed"
+            + "\(count { $0.verdict == .error }) failed, \(count(\.personDecisionStands)) decided by a person"
+    }
+
+    /// One labelled example: a file and the orientation that shows it upright, as a person
+    /// decided it on the review page. A line of `report --labels`, for training; docorient never
+    /// sends it anywhere.
+    public struct LabelledExample: Sendable, Codable, Equatable {
+        /// The file, by the absolute path the journal records.
+        public var path: String
+        /// The path relative to the journal's folder, nil outside it.
+        public var relativePath: String?
+        /// The EXIF orientation (1-8) that shows the file upright.
+        public var orientation: Int
+        /// Who decided: always `person` here.
+        public var decidedBy: JournalEntry.Decider
+        /// What docorient had answered (1-8), nil when it found the file undecidable.
+        public var docorientOrientation: Int?
+        /// The file's content hash (FNV-1a 64) as the person left it.
+        public var hash: String
+        /// When the person decided, ISO 8601 in UTC.
+        public var decidedAt: String
+
+        enum CodingKeys: String, CodingKey {
+            case path, orientation, hash
+            case relativePath = "relative_path"
+            case decidedBy = "decided_by"
+            case docorientOrientation = "docorient_orientation"
+            case decidedAt = "decided_at"
+        }
+    }
+
+    /// Every decision a person made that still stands, as labelled examples, by path.
+    public var labelledExamples: [LabelledExample] {
+        entries.compactMap { entry in
+            guard entry.personDecisionStands, let orientation = entry.personOrientation else { return nil }
+            return LabelledExample(
+                path: entry.path, relativePath: entry.relativePath, orientation: orientation,
+                decidedBy: entry.decidedBy, docorientOrientation: entry.detectedOrientation, hash: entry.hashAfter,
+                decidedAt: entry.updatedAt)
+        }
     }
 
     /// One self-contained HTML page: a contact sheet of every file a reviewer must see, grouped,

@@ -228,14 +228,24 @@ public final class BatchRunner: @unchecked Sendable {
     /// path or by its path relative to the journal's folder (the folder was moved or copied with
     /// its journal), and it is unchanged since: the same size, times and inode (nothing read), or
     /// else the same size and content hash as docorient left it (a copy: read, not re-resolved).
+    /// A file whose orientation a person decided (and no undo took back) is always done.
     private func doneEntry(
         for path: String, known: [String: JournalEntry], byRelative: [String: JournalEntry]
     ) -> (entry: JournalEntry, relocated: JournalEntry?)? {
         let absolute = Self.absolute(path)
         let relative = relativeToJournal(absolute)
-        guard let entry = known[absolute] ?? relative.flatMap({ byRelative[$0] }), entry.mode == mode,
-            let now = FileFacts.stat(path)
+        guard let entry = known[absolute] ?? relative.flatMap({ byRelative[$0] }), let now = FileFacts.stat(path)
         else { return nil }
+        // A person's decision (the review page) stands whatever the mode and whatever happened to
+        // the file since: fix never decides again over it; only undo takes it back.
+        if entry.personDecisionStands {
+            guard entry.path != absolute else { return (entry, nil) }
+            var moved = entry
+            moved.path = absolute
+            moved.relativePath = relative
+            return (entry, moved)
+        }
+        guard entry.mode == mode else { return nil }
         var facts = now
         if !entry.facts.sameState(as: now) {
             guard now.size == entry.size, let bytes = try? FileIO.read(path) else { return nil }

@@ -47,6 +47,30 @@ public struct JournalEntry: Codable, Sendable, Equatable {
     /// The path relative to the journal's folder, so that a folder moved or copied with its
     /// journal is still recognised; nil for files outside it (and in journals before v2).
     public var relativePath: String? = nil
+    /// Stored as `decided_by`; nil (docorient) in rows `fix` writes and in journals before v3.
+    var decider: Decider? = nil
+    /// The orientation (1-8) a person chose on the review page (`docorient review`), nil when
+    /// docorient decided. `detectedOrientation`, `verdict` and `reason` stay docorient's answer.
+    public var personOrientation: Int? = nil
+
+    /// Who decided the orientation the file shows now: docorient, or a person on the review page.
+    /// A later `fix` never decides again over a person (`BatchRunner`), whatever its mode.
+    public var decidedBy: Decider {
+        get { decider ?? .docorient }
+        set { decider = newValue }
+    }
+
+    /// Who decided a file's orientation (stored as its raw value in `decided_by`).
+    public enum Decider: String, Sendable, Codable, Equatable {
+        /// The resolver, in a `fix` run.
+        case docorient
+        /// A person, with a click on the review page (`docorient review`).
+        case person
+    }
+
+    /// Whether a person's decision stands for this file: a person decided and `undo` has not
+    /// taken it back.
+    public var personDecisionStands: Bool { decidedBy == .person && action != .undone }
 
     enum CodingKeys: String, CodingKey {
         case path, mode, size, inode, verdict, action, confidence, reason, record
@@ -59,6 +83,8 @@ public struct JournalEntry: Codable, Sendable, Equatable {
         case elapsedMs = "elapsed_ms"
         case updatedAt = "updated_at"
         case relativePath = "relative_path"
+        case decider = "decided_by"
+        case personOrientation = "person_orientation"
     }
 
     /// Whether docorient changed the file's bytes (a tag rewritten or added, pixels baked): what
@@ -184,6 +210,15 @@ public final class Journal: Sendable {
         migrator.registerMigration("v2: relative paths") { db in
             try db.alter(table: "file") { t in t.add(column: "relative_path", .text).indexed() }
         }
+        // NULL in `decided_by` is docorient: every row of an earlier journal, and what `fix`
+        // writes; a reader of a journal not yet migrated (a read-only `report`) takes the missing
+        // column the same way.
+        migrator.registerMigration("v3: a person's decisions") { db in
+            try db.alter(table: "file") { t in
+                t.add(column: "decided_by", .text)
+                t.add(column: "person_orientation", .integer)
+            }
+        }
         return migrator
     }
 
@@ -194,6 +229,15 @@ public final class Journal: Sendable {
             return Dictionary(all.map { ($0.path, $0) }, uniquingKeysWith: { $1 })
         } catch let error as DatabaseError {
             throw DocOrientError(.io, "cannot read the journal", path: path, cause: sqliteCause(error))
+        }
+    }
+
+    /// The entry of the file at the absolute `path`, nil when the journal has none.
+    public func entry(path: String) throws -> JournalEntry? {
+        do {
+            return try queue.read { db in try JournalRow.filter(key: path).fetchOne(db)?.entry }
+        } catch let error as DatabaseError {
+            throw DocOrientError(.io, "cannot read the journal", path: self.path, cause: sqliteCause(error))
         }
     }
 

@@ -26,7 +26,7 @@ struct DocOrientCommand: AsyncParsableCommand {
         subcommands: [
             FixCommand.self, ReportCommand.self, UndoCommand.self, InspectCommand.self, TagCommand.self,
             BakeCommand.self,
-            ServeCommand.self, ClassifyCommand.self, ReplayCommand.self, DecideCommand.self,
+            ServeCommand.self, ReviewCommand.self, ClassifyCommand.self, ReplayCommand.self, DecideCommand.self,
         ]
     )
 }

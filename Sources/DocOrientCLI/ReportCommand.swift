@@ -16,17 +16,29 @@ struct ReportCommand: ParsableCommand {
             self-contained page: a contact sheet with each such file as a viewer showed it before \
             and as docorient shows it now, the old and new orientation, confidence, reason and undo \
             command, with filters by group and by confidence. --json prints the same files as the \
-            records of fix --json with two keys added: group (changed, needs_a_look, failed) and \
-            undo_command (null when there is nothing to undo).
+            records of fix --json with two keys added: group (changed, decided_by_person, \
+            needs_a_look, failed) and undo_command (null when there is nothing to undo). Files a \
+            person turned on the review page (docorient review) are counted apart, as decided by a \
+            person; --labels prints those decisions as labelled examples for training (written \
+            here only, never sent anywhere).
 
             Examples:
               docorient report ~/Receipts/.docorient.sqlite
               docorient report --json shard-*.sqlite > attention.jsonl
               docorient report --html review.html ~/Receipts/.docorient.sqlite
+              docorient report --labels ~/Receipts > labels.jsonl
             """)
 
     @Flag(help: "Print the listed files as JSON Lines (the records of fix --json, plus group and undo_command).")
     var json = false
+
+    @Flag(
+        help: """
+            Print the decisions a person made on the review page as labelled examples, one JSON \
+            object a line (path, relative_path, orientation, decided_by, docorient_orientation, hash, \
+            decided_at), and nothing else.
+            """)
+    var labels = false
 
     @Option(help: ArgumentHelp("Write a self-contained HTML contact sheet to FILE.", valueName: "FILE"))
     var html: String?
@@ -53,6 +65,14 @@ struct ReportCommand: ParsableCommand {
         } catch let error as DocOrientError {
             printError("docorient: \(error)")
             throw ExitCode(1)
+        }
+        if labels {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            for example in report.labelledExamples {
+                print(String(decoding: try encoder.encode(example), as: UTF8.self))
+            }
+            return
         }
         if json {
             for (group, entry) in report.noteworthy { print(report.reviewLine(group, entry)) }

@@ -14,10 +14,13 @@ extension HTTPField.Name {
 /// bytes in and out, duration, the decision's verdict and the request id, which the answer
 /// carries in `X-Request-ID`. Outermost in the router: it also turns the errors handlers throw
 /// into their answers (Hummingbird's `HTTPResponseError`), so that those carry the id too.
-struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
+package struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
     let logger: Logger
 
-    func handle(
+    /// Logs to `logger`.
+    package init(logger: Logger) { self.logger = logger }
+
+    package func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         let start = ContinuousClock.now

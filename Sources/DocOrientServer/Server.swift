@@ -241,7 +241,8 @@ extension HTTPField.Name {
     static let docOrientRecord = HTTPField.Name("X-DocOrient-Record")!
 }
 
-func jsonResponse(_ status: HTTPResponse.Status, _ text: String) -> Response {
+/// An answer of JSON text (a newline added).
+package func jsonResponse(_ status: HTTPResponse.Status, _ text: String) -> Response {
     Response(
         status: status, headers: [.contentType: "application/json"],
         body: .init(byteBuffer: ByteBuffer(string: text + "\n")))

@@ -5,11 +5,11 @@ import Hummingbird
 /// A request the service refuses or fails, answered through Hummingbird's error protocol as
 /// `{"error": <code>, "message": ..., "cause": ...}` (the `Error` schema of the OpenAPI document;
 /// `cause` only when a system call or C library failed underneath).
-struct ServiceError: HTTPResponseError {
-    let status: HTTPResponse.Status
+package struct ServiceError: HTTPResponseError {
+    package let status: HTTPResponse.Status
     /// A `DocOrientError.Code` raw value, or `request_timeout`.
-    let code: String
-    let message: String
+    package let code: String
+    package let message: String
     /// The failure underneath a library error, when there was one.
     var cause: DocOrientError.Cause? = nil
     var headers: HTTPFields = [:]
@@ -17,7 +17,7 @@ struct ServiceError: HTTPResponseError {
     /// The answer to a library failure: 415 for bytes that are no supported image, 422 for a
     /// broken or encrypted one or a limit, 400 for an impossible request, 500 otherwise (I/O, a
     /// C library, a missing model, and any code added later).
-    init(_ error: DocOrientError) {
+    package init(_ error: DocOrientError) {
         switch error.code {
         case .unsupportedFormat: status = .unsupportedMediaType
         case .malformed, .limitExceeded, .imperfectTransform, .encrypted: status = .unprocessableContent
@@ -29,7 +29,9 @@ struct ServiceError: HTTPResponseError {
         cause = error.cause
     }
 
-    init(_ status: HTTPResponse.Status, _ code: DocOrientError.Code, _ message: String, headers: HTTPFields = [:]) {
+    package init(
+        _ status: HTTPResponse.Status, _ code: DocOrientError.Code, _ message: String, headers: HTTPFields = [:]
+    ) {
         self.status = status
         self.code = code.rawValue
         self.message = message
@@ -52,7 +54,8 @@ struct ServiceError: HTTPResponseError {
         status: ServiceMetrics.clientClosedRequest, code: "client_closed_request", message: "the client went away",
         headers: [.connection: "close"])
 
-    private init(status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields) {
+    /// An answer with a code of the caller's own (the review page's refusals).
+    package init(status: HTTPResponse.Status, code: String, message: String, headers: HTTPFields = [:]) {
         self.status = status
         self.code = code
         self.message = message
@@ -66,7 +69,7 @@ struct ServiceError: HTTPResponseError {
         var cause: DocOrientError.Cause?
     }
 
-    func response(from request: Request, context: some RequestContext) throws -> Response {
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let body = try encoder.encode(Body(error: code, message: message, cause: cause)) + Data("\n".utf8)

@@ -309,34 +309,17 @@ public final class Fixer: Sendable {
         return outcome
     }
 
-    /// The change that puts `bytes` upright given the decided `target`, or nil when it already is.
+    /// The change that puts `bytes` upright given the decided `target`, or nil when it already is
+    /// (`Reorientation`, the same change a person's click on the review page makes).
     private func change(
         for target: Orientation, metadata: ImageMetadata, bytes: [UInt8], options: FixOptions
     ) throws
         -> (bytes: [UInt8], action: FixAction, note: String?)?
     {
-        let current = metadata.effectiveOrientation ?? .identity
-        // HEIF shows its container's orientation; the EXIF inside is informational and is kept at 1.
-        let tagValue = metadata.format == .heif ? 1 : target.exifValue
-        let tagsConsistent = [metadata.exifOrientation, metadata.xmpOrientation, metadata.thumbnailOrientation]
-            .allSatisfy { $0 == nil || $0 == tagValue }
-        let wantsBake = options.bake && target != .identity
-        if !wantsBake, current == target, tagsConsistent { return nil }
-        if options.dryRun {
-            return (bytes, wantsBake ? .wouldBake : .wouldRewriteTag, nil)
-        }
-        if wantsBake {
-            let result = try Bake.apply(
-                target, to: bytes, trim: options.trim, maxPixels: resolver.configuration.maxPixels)
-            switch result.outcome {
-            case .baked: return (result.bytes, .baked, nil)
-            case .unchanged: return nil
-            case .tagRewrittenInstead(_, let reason):
-                // The tag already said so: nothing was written, and nothing displays differently.
-                return (result.bytes, result.bytes == bytes ? .none : .tagRewritten, "not baked: \(reason)")
-            }
-        }
-        return (try TagRewrite.setting(target, in: bytes), .tagRewritten, nil)
+        try Reorientation.change(
+            showing: target, metadata: metadata, bytes: bytes, mode: options.mode, dryRun: options.dryRun,
+            maxPixels: resolver.configuration.maxPixels
+        ).map { ($0.bytes, $0.action, $0.note) }
     }
 }
 

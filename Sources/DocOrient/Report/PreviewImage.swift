@@ -59,11 +59,10 @@ package struct PreviewImage: Sendable {
     }
 
     /// The preview as a base64 JPEG (quality 80), nil when encoding fails.
-    package var jpegBase64: String? {
-        guard
-            let jpeg = try? TurboJPEG.encode(
-                image.pixels, width: image.width, height: image.height, subsampling: .s420, quality: 80)
-        else { return nil }
-        return Data(jpeg).base64EncodedString()
+    package var jpegBase64: String? { jpeg.map { Data($0).base64EncodedString() } }
+
+    /// The preview as JPEG bytes (quality 80), nil when encoding fails.
+    package var jpeg: [UInt8]? {
+        try? TurboJPEG.encode(image.pixels, width: image.width, height: image.height, subsampling: .s420, quality: 80)
     }
 }

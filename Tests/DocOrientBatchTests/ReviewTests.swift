@@ -1,0 +1,176 @@
+import DocOrient
+import DocOrientBatch
+import DocOrientTestSupport
+import Foundation
+import Testing
+
+/// The review on its own (no engine, no server): a batch's journal written by hand over copies of
+/// committed samples, a person's turns, the names it refuses, the files that change under it.
+struct ReviewTests {
+    /// A folder with copies of `samples` and a journal recording each as the batch left it
+    /// (unchanged), with `verdict` and no decision.
+    static func batch(_ samples: [String], verdict: String = "undecidable") throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("review-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var entries: [JournalEntry] = []
+        for name in samples {
+            let target = folder.appendingPathComponent(name)
+            try FileManager.default.copyItem(at: Repository.samples.appendingPathComponent(name), to: target)
+            entries.append(try entry(for: target, relative: name, verdict: verdict))
+        }
+        try Journal(path: Journal.location(folder.path)).save(entries)
+        return folder
+    }
+
+    /// The journal's entry for the file at `url` as a batch that changed nothing records it.
+    static func entry(for url: URL, relative: String, verdict: String) throws -> JournalEntry {
+        let bytes = [UInt8](try Data(contentsOf: url))
+        let hash = fnv1a(bytes)
+        let tag = try ImageMetadata.read(bytes).exifOrientation
+        let object: [String: Any] = [
+            "path": url.path, "relative_path": relative, "mode": "tag", "size": bytes.count, "mtime_ns": 0,
+            "ctime_ns": 0, "inode": 0, "hash_before": hash, "hash_after": hash, "verdict": verdict,
+            "action": "none", "exif_orientation": tag.map { $0 as Any } ?? NSNull(), "detected_orientation": NSNull(),
+            "confidence": 0.0, "reason": "too little text", "elapsed_ms": 1.0, "record": "{\"path\":\"\(url.path)\"}",
+            "updated_at": "2026-12-01T10:00:00Z",
+        ]
+        return try JSONDecoder().decode(JournalEntry.self, from: JSONSerialization.data(withJSONObject: object))
+    }
+
+    /// FNV-1a 64, as the journal hashes contents.
+    static func fnv1a(_ bytes: [UInt8]) -> String {
+        var h: UInt64 = 0xcbf2_9ce4_8422_2325
+        for b in bytes {
+            h ^= UInt64(b)
+            h = h &* 0x100_0000_01b3
+        }
+        let hex = String(h, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    static func bytes(_ url: URL) throws -> [UInt8] { [UInt8](try Data(contentsOf: url)) }
+
+    @Test func aTurnRewritesOnlyTheTagAndIsJournalledAsAPersonsDecisionThatUndoTakesBack() throws {
+        let folder = try Self.batch(["0000_receipt.jpg", "0017_blank.jpg"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("0000_receipt.jpg")
+        let original = try Self.bytes(file)
+        let review = try Review(folder: folder.path)
+        let items = try review.items()
+        #expect(items.map(\.file) == ["0000_receipt.jpg", "0017_blank.jpg"])
+        #expect(items.allSatisfy { $0.attention == "undecidable" && $0.turnable })
+
+        // Tagged 6 (shown turned right); a person turns it left: it shows as stored, 1.
+        let turned = try review.turn("0000_receipt.jpg", .left, expecting: items[0].version)
+        let now = try Self.bytes(file)
+        #expect(try ImageMetadata.read(now).exifOrientation == 1)
+        #expect(now.count == original.count)
+        #expect(zip(now, original).filter { $0 != $1 }.count <= 2, "only the tag's value changed")
+        #expect(turned.personOrientation == 1 && turned.decidedBy == .person && turned.attention == nil)
+
+        // Turned twice more, still one journal row, still the person's.
+        let again = try review.turn("0000_receipt.jpg", .halfTurn, expecting: turned.version)
+        #expect(try ImageMetadata.read(Self.bytes(file)).exifOrientation == 3)
+        #expect(again.personOrientation == 3)
+        let report = try BatchReport(journals: [review.journal.path])
+        #expect(report.labelledExamples.map(\.orientation) == [3])
+        #expect(report.labelledExamples.first?.decidedBy == .person)
+        #expect(report.summaryLine.hasSuffix("1 decided by a person"))
+        #expect(BatchReport.group(of: report.entries[0]) == .decidedByPerson)
+
+        // Keep on the blank page: the person's decision, nothing written.
+        let blank = folder.appendingPathComponent("0017_blank.jpg")
+        let blankBefore = try Self.bytes(blank)
+        _ = try review.turn("0017_blank.jpg", .keep, expecting: items[1].version)
+        #expect(try Self.bytes(blank) == blankBefore)
+
+        // Undo gives the turned file its original bytes back.
+        let entry = try #require(try review.journal.entries()[file.path])
+        let (result, undone) = Undo.undo(entry, store: review.originals, dryRun: false)
+        #expect(result.outcome == .restored, "\(result.reason ?? "")")
+        #expect(try Self.bytes(file) == original)
+        #expect(undone?.action == .undone)
+    }
+
+    @Test(arguments: ["../0000_receipt.jpg", "/etc/passwd", "sub/../../x.jpg", "./0000_receipt.jpg", "", "a\0b"])
+    func aNameOutsideTheFolderIsRefusedAndNothingIsWritten(name: String) throws {
+        let folder = try Self.batch(["0000_receipt.jpg"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let before = try Self.bytes(folder.appendingPathComponent("0000_receipt.jpg"))
+        let review = try Review(folder: folder.path)
+        #expect(throws: ReviewRefusal.self) { try review.turn(name, .right, expecting: "") }
+        #expect(throws: ReviewRefusal.self) { try review.preview(name, side: 100) }
+        #expect(try Self.bytes(folder.appendingPathComponent("0000_receipt.jpg")) == before)
+    }
+
+    @Test func aSymbolicLinkIsNeverFollowedOutOfTheFolder() throws {
+        let folder = try Self.batch(["0000_receipt.jpg"])
+        let outside = try Self.batch(["0003_letter.jpg"])
+        defer {
+            try? FileManager.default.removeItem(at: folder)
+            try? FileManager.default.removeItem(at: outside)
+        }
+        let victim = outside.appendingPathComponent("0003_letter.jpg")
+        let before = try Self.bytes(victim)
+        try FileManager.default.createSymbolicLink(
+            at: folder.appendingPathComponent("link.jpg"), withDestinationURL: victim)
+        try FileManager.default.createSymbolicLink(
+            at: folder.appendingPathComponent("away"), withDestinationURL: outside)
+        // Even recorded by the journal, a link is refused.
+        try Journal(path: Journal.location(folder.path)).save([
+            try Self.entry(for: folder.appendingPathComponent("link.jpg"), relative: "link.jpg", verdict: "undecidable")
+        ])
+        let review = try Review(folder: folder.path)
+        for name in ["link.jpg", "away/0003_letter.jpg"] {
+            let refusal = #expect(throws: ReviewRefusal.self) {
+                try review.turn(name, .right, expecting: Self.fnv1a(before))
+            }
+            #expect(refusal?.reason == .outsideFolder, "\(name)")
+        }
+        #expect(try Self.bytes(victim) == before)
+    }
+
+    @Test func aFileChangedOrDeletedUnderThePageIsRefusedWithNothingWritten() throws {
+        let folder = try Self.batch(["0000_receipt.jpg", "0003_letter.jpg"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let review = try Review(folder: folder.path)
+        let items = try review.items()
+
+        let changed = folder.appendingPathComponent("0000_receipt.jpg")
+        var edited = try Self.bytes(changed)
+        edited.append(0)
+        try Data(edited).write(to: changed)
+        let refusal = #expect(throws: ReviewRefusal.self) {
+            try review.turn(items[0].file, .right, expecting: items[0].version)
+        }
+        #expect(refusal?.reason == .changed)
+        #expect(try Self.bytes(changed) == edited)
+
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("0003_letter.jpg"))
+        let gone = #expect(throws: ReviewRefusal.self) {
+            try review.turn(items[1].file, .right, expecting: items[1].version)
+        }
+        #expect(gone?.reason == .notFound)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("0003_letter.jpg").path))
+        #expect(try review.journal.entries().values.allSatisfy { $0.decidedBy == .docorient })
+    }
+
+    @Test func aStaleVersionIsRefused() throws {
+        let folder = try Self.batch(["0000_receipt.jpg"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let review = try Review(folder: folder.path)
+        let refusal = #expect(throws: ReviewRefusal.self) {
+            try review.turn("0000_receipt.jpg", .right, expecting: "0")
+        }
+        #expect(refusal?.reason == .changed)
+    }
+
+    @Test func aFolderWithoutAJournalIsRefusedWithAClearMessage() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("review-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let error = #expect(throws: DocOrientError.self) { try Review(folder: folder.path) }
+        #expect(error?.message.contains("run docorient fix on the folder first") == true)
+        #expect(!FileManager.default.fileExists(atPath: Journal.location(folder.path)), "no journal was made")
+    }
+}
