@@ -1,8 +1,10 @@
 // Scanned PDFs: each page's image decided as a photo is, and the page turned by its /Rotate, the
 // one thing a viewer turns a page by that touches no stream.
 
-/// What `fix` changes on one page: its /Rotate and, for a mirror, the transform drawn around its content.
-private struct PageChange: CustomStringConvertible {
+/// What changes on one page to show its image as decided (by `fix`) or chosen (by a person on the
+/// review page, `Reorientation.change(page:showing:in:)`): its /Rotate and, for a mirror, the
+/// transform drawn around its content.
+struct PDFPageChange: CustomStringConvertible {
     /// The page (0-based).
     var index: Int
     /// The orientation the page will show its image in.
@@ -17,6 +19,63 @@ private struct PageChange: CustomStringConvertible {
         guard let m = mirrorMatrix else { return rotate }
         func number(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v) }
         return "\(rotate) and the content drawn mirrored (q \(m.map(number).joined(separator: " ")) cm ... Q)"
+    }
+
+    /// What shows page `index` (described as `content`, shown as `placement` says) as `target`:
+    /// a new /Rotate and, when /Rotate alone cannot (a mirror), a mirror drawn around the page's
+    /// content. A mirror that stream cannot reach (annotations), that the page's own content
+    /// would undo, or that has no box to mirror about leaves the page alone: the reason starts
+    /// with `mirrored`, what the page would be mirrored from and to.
+    static func planned(
+        _ index: Int, content: PDFPageContent, placement: PDFPlacement, target: Orientation, mirrored: String
+    ) -> PDFPageReading<PDFPageChange> {
+        let turn = placement.turn(showing: target)
+        guard let mirror = turn.mirror else {
+            return .read(PDFPageChange(index: index, target: target, rotation: turn.rotation, mirrorMatrix: nil))
+        }
+        if content.annotations > 0 {
+            return .leftAlone(
+                "\(mirrored), and its \(content.annotations) annotation(s) would not be mirrored with its content: left alone"
+            )
+        }
+        if content.unbalancedRestores > 0 {
+            return .leftAlone(
+                "\(mirrored), and its content restores graphics states it did not save, which would undo a mirror around it: left alone"
+            )
+        }
+        guard let matrix = PDFTurn.mirrorMatrix(mirror, mediaBox: content.mediaBox, cropBox: content.cropBox) else {
+            return .leftAlone(
+                "\(mirrored), and it has no media box (or its crop box lies outside it) to mirror about: left alone")
+        }
+        return .read(PDFPageChange(index: index, target: target, rotation: turn.rotation, mirrorMatrix: matrix))
+    }
+
+    /// The PDF `document` with every change in `changes` made, as bytes: each page's /Rotate
+    /// written (and a mirror drawn around its content where asked), no other stream touched.
+    /// - Throws: `DocOrientError` when qpdf cannot write it, or when what it wrote does not read
+    ///   back as the same pages, each changed one showing its image as planned; nothing is
+    ///   written then.
+    static func written(_ changes: [PDFPageChange], to document: borrowing PDFDocument) throws -> [UInt8] {
+        for change in changes {
+            try document.setRotate(page: change.index, degrees: change.rotation.degreesClockwise)
+            if let matrix = change.mirrorMatrix {
+                try document.transformContents(page: change.index, matrix: matrix)
+            }
+        }
+        let output = try document.written()
+        let check = try PDFDocument(bytes: output, maxPages: PDFPages.maxPages)
+        guard check.pageCount == document.pageCount else {
+            throw DocOrientError(.library, "qpdf wrote \(check.pageCount) pages for \(document.pageCount)")
+        }
+        for change in changes {
+            let page = try check.describePage(change.index, maxContentBytes: PDFPages.maxContentBytes)
+            guard case .read(let placement) = PDFPageImage.placement(of: page), placement.shown == change.target
+            else {
+                throw DocOrientError(
+                    .library, "page \(change.index + 1) does not read back as turned; nothing was written")
+            }
+        }
+        return output
     }
 }
 
@@ -34,7 +93,7 @@ extension Fixer {
         let clock = ContinuousClock.now
         let document = try PDFDocument(bytes: bytes, maxPages: PDFPages.maxPages)
         var pages: [FixRecord] = []
-        var changes: [PageChange] = []
+        var changes: [PDFPageChange] = []
         for index in 0..<document.pageCount {
             if signal?.isCancelled == true { throw CancellationError() }
             let pageClock = ContinuousClock.now
@@ -54,27 +113,7 @@ extension Fixer {
         }
         var output = bytes
         if !options.dryRun, !changes.isEmpty {
-            for change in changes {
-                try document.setRotate(page: change.index, degrees: change.rotation.degreesClockwise)
-                if let matrix = change.mirrorMatrix {
-                    try document.transformContents(page: change.index, matrix: matrix)
-                }
-            }
-            output = try document.written()
-            // What is written must read back as the same pages, each changed one showing its
-            // image as decided, or nothing is written.
-            let check = try PDFDocument(bytes: output, maxPages: PDFPages.maxPages)
-            guard check.pageCount == document.pageCount else {
-                throw DocOrientError(.library, "qpdf wrote \(check.pageCount) pages for \(document.pageCount)")
-            }
-            for change in changes {
-                let page = try check.describePage(change.index, maxContentBytes: PDFPages.maxContentBytes)
-                guard case .read(let placement) = PDFPageImage.placement(of: page), placement.shown == change.target
-                else {
-                    throw DocOrientError(
-                        .library, "page \(change.index + 1) does not read back as turned; nothing was written")
-                }
-            }
+            output = try PDFPageChange.written(changes, to: document)
         }
         var record = Self.summary(of: pages)
         record.elapsedMilliseconds = clock.duration(to: .now).milliseconds
@@ -86,9 +125,9 @@ extension Fixer {
     private func decidePage(
         _ index: Int, of document: borrowing PDFDocument, into record: inout FixRecord, budget: WorkBudget?,
         signal: CancellationSignal?
-    ) throws -> PageChange? {
+    ) throws -> PDFPageChange? {
         let content = try document.describePage(index, maxContentBytes: PDFPages.maxContentBytes)
-        func leave(_ reason: String) -> PageChange? {
+        func leave(_ reason: String) -> PDFPageChange? {
             record.verdict = .undecidable
             record.reason = reason
             return nil
@@ -118,28 +157,12 @@ extension Fixer {
             imageBytes: image, metadata: metadata, prior: placement.shown, budget: budget, signal: signal)
         record.take(original: placement.shown, decision: decision)
         guard let target = decision.orientation, target != placement.shown else { return nil }
-        let turn = placement.turn(showing: target)
-        guard let mirror = turn.mirror else {
-            return PageChange(index: index, target: target, rotation: turn.rotation, mirrorMatrix: nil)
-        }
-        // A mirror is drawn by a content stream around the page's own: what that stream cannot
-        // reach, or what its own content would undo, leaves the page as it was.
         let mirrored = "the page reads mirrored (shown as \(placement.shown.exifValue), upright as \(target.exifValue))"
-        if content.annotations > 0 {
-            return leave(
-                "\(mirrored), and its \(content.annotations) annotation(s) would not be mirrored with its content: left alone"
-            )
+        switch PDFPageChange.planned(index, content: content, placement: placement, target: target, mirrored: mirrored)
+        {
+        case .read(let change): return change
+        case .leftAlone(let reason): return leave(reason)
         }
-        if content.unbalancedRestores > 0 {
-            return leave(
-                "\(mirrored), and its content restores graphics states it did not save, which would undo a mirror around it: left alone"
-            )
-        }
-        guard let matrix = PDFTurn.mirrorMatrix(mirror, mediaBox: content.mediaBox, cropBox: content.cropBox) else {
-            return leave(
-                "\(mirrored), and it has no media box (or its crop box lies outside it) to mirror about: left alone")
-        }
-        return PageChange(index: index, target: target, rotation: turn.rotation, mirrorMatrix: matrix)
     }
 
     /// The PDF's own record: what its pages' records add up to.

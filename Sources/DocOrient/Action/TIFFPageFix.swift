@@ -2,6 +2,26 @@
 // photo is, and turned by its own Orientation tag, the one change that moves no image data. The
 // pages' records add up as a PDF's do (`Fixer.summary(of:)`).
 
+extension TIFFPages {
+    /// The TIFF file `bytes` (whose chain is `pages`) with the Orientation tag of each page in
+    /// `values` (page index, 0-based, to EXIF value) set, every other byte in use kept
+    /// (`TIFFEditor.settingOrientations`): what `fix` writes, and what a person's turn of one
+    /// page on the review page writes (`Reorientation.change(page:showing:in:)`).
+    /// - Throws: `DocOrientError` when the tags cannot be set, or when the result does not read
+    ///   back as the same pages, each changed one with its new tag; nothing is written then.
+    static func settingOrientations(_ values: [Int: Int], in bytes: [UInt8], pages: TIFFPages) throws -> [UInt8] {
+        let output = try TIFFEditor.settingOrientations(values, in: bytes, pages: pages)
+        let check = try TIFFPages.parse(output)
+        guard check.pages.count == pages.pages.count,
+            values.allSatisfy({ check.page($0.key).orientation?.read(output) == $0.value })
+        else {
+            throw DocOrientError(
+                .library, "the rewritten TIFF does not read back with its new tags; nothing was written")
+        }
+        return output
+    }
+}
+
 extension Fixer {
     /// Decides every page of the multi-page TIFF in `bytes` (its chain walked as `pages`) and,
     /// unless `options.dryRun`, sets the Orientation tag of each page the text says is shown
@@ -37,16 +57,7 @@ extension Fixer {
         }
         var output = bytes
         if !options.dryRun, !changes.isEmpty {
-            output = try TIFFEditor.settingOrientations(changes, in: bytes, pages: pages)
-            // What is written must read back as the same pages, each changed one with its new
-            // tag, or nothing is written.
-            let check = try TIFFPages.parse(output)
-            guard check.pages.count == pages.pages.count,
-                changes.allSatisfy({ check.page($0.key).orientation?.read(output) == $0.value })
-            else {
-                throw DocOrientError(
-                    .library, "the rewritten TIFF does not read back with its new tags; nothing was written")
-            }
+            output = try TIFFPages.settingOrientations(changes, in: bytes, pages: pages)
         }
         var record = Self.summary(of: records)
         record.elapsedMilliseconds = clock.duration(to: .now).milliseconds
