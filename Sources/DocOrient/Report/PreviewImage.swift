@@ -7,13 +7,24 @@ package struct PreviewImage: Sendable {
 
     private init(image: Raster) { self.image = image }
 
-    /// Decodes `bytes` (JPEG, or HEIF through libheif, as stored) small: the long side about `side` pixels.
+    /// Most pixels an image a preview is made of may have.
+    static let maxPixels = 200_000_000
+
+    /// Decodes `bytes` (JPEG and HEIF in colour, PNG and TIFF in grey through Leptonica; the
+    /// first image of a TIFF) as stored, small: the long side about `side` pixels.
     package init(_ bytes: [UInt8], metadata: ImageMetadata, side: Int) throws {
         var image: Raster
         switch metadata.format {
-        case .jpeg: image = try TurboJPEG.decodeScaled(bytes, minimumLongSide: side, maxPixels: 200_000_000, rgb: true)
-        case .heif: image = try Heif.decodeRGB(bytes, maxPixels: 200_000_000)
-        case .png, .tiff: throw DocOrientError(.invalidRequest, "previews are made for JPEG and HEIF only")
+        case .jpeg:
+            image = try TurboJPEG.decodeScaled(bytes, minimumLongSide: side, maxPixels: Self.maxPixels, rgb: true)
+        case .heif: image = try Heif.decodeRGB(bytes, maxPixels: Self.maxPixels)
+        case .png, .tiff:
+            guard metadata.width.multipliedReportingOverflow(by: metadata.height).partialValue <= Self.maxPixels else {
+                throw DocOrientError(.limitExceeded, "the image is over the limit of \(Self.maxPixels) pixels")
+            }
+            // Leptonica turns a TIFF by its Orientation tag while reading; a preview starts from the stored pixels.
+            let stored = metadata.format == .tiff ? try TIFFEditor.storedPixels(bytes) : bytes
+            image = try Self.grayAsRGB(Pix.decode(stored), side: side)
         }
         // Shrink further by whole steps so the page stays small.
         let w = image.width
@@ -51,6 +62,54 @@ package struct PreviewImage: Sendable {
             previews[page] = (stored, placement.shown)
         }
         return previews
+    }
+
+    /// The preview of page `page` (1 for the first) of the PDF or multi-page TIFF in `bytes`
+    /// (`pdfPages`, `tiffPage`), with the orientation the page shows it in now.
+    /// - Throws: `DocOrientError` when the file has no such page, or no preview of it can be made
+    ///   (a PDF page whose image docorient does not read).
+    package static func page(
+        _ page: Int, of bytes: [UInt8], side: Int
+    ) throws -> (stored: PreviewImage, shown: Orientation) {
+        guard PDFPages.isPDF(bytes) else { return try tiffPage(bytes, page: page, side: side) }
+        guard let preview = pdfPages(bytes, pages: [page], side: side)[page] else {
+            throw DocOrientError(.unsupportedFormat, "docorient reads no image of page \(page) to show")
+        }
+        return preview
+    }
+
+    /// The preview of page `page` (1 for the first) of the multi-page TIFF in `bytes`: its
+    /// stored pixels, with the orientation its own tag shows them in (1 when it has none).
+    /// - Throws: `DocOrientError` when the TIFF has no such page or the page does not decode.
+    package static func tiffPage(
+        _ bytes: [UInt8], page: Int, side: Int
+    ) throws -> (stored: PreviewImage, shown: Orientation) {
+        let pages = try TIFFPages.parse(bytes)
+        guard (1...pages.pages.count).contains(page) else {
+            throw DocOrientError(.invalidRequest, "the TIFF has \(pages.pages.count) pages, no page \(page)")
+        }
+        // The page as the first image of a copy of the file, its tag set to 1: its stored pixels.
+        let decoded = try Pix.decode(pages.stored(page: page - 1, of: bytes))
+        guard decoded.width.multipliedReportingOverflow(by: decoded.height).partialValue <= Self.maxPixels else {
+            throw DocOrientError(.limitExceeded, "page \(page) is over the limit of \(Self.maxPixels) pixels")
+        }
+        let shown = pages.page(page - 1).orientation?.read(bytes).flatMap(Orientation.init(exifValue:)) ?? .identity
+        return (PreviewImage(image: try grayAsRGB(decoded, side: side)), shown)
+    }
+
+    /// `pix` in grey, scaled down to a long side of about `side`, as RGB.
+    private static func grayAsRGB(_ pix: borrowing Pix, side: Int) throws -> Raster {
+        let long = max(pix.width, pix.height)
+        var gray = try pix.gray8()
+        if long > side { gray = try gray.scaled(by: Double(side) / Double(long)) }
+        let raster = try gray.grayRaster()
+        var rgb = [UInt8](repeating: 0, count: raster.pixels.count * 3)
+        for (i, value) in raster.pixels.enumerated() {
+            rgb[3 * i] = value
+            rgb[3 * i + 1] = value
+            rgb[3 * i + 2] = value
+        }
+        return Raster(width: raster.width, height: raster.height, channels: 3, pixels: rgb)
     }
 
     /// The preview as it looks after applying `orientation` (how a viewer displays it).
