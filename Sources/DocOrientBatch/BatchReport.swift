@@ -133,7 +133,10 @@ public struct BatchReport: Sendable {
         public var path: String
         /// The path relative to the journal's folder, nil outside it.
         public var relativePath: String?
-        /// The EXIF orientation (1-8) that shows the file upright.
+        /// The page of a PDF or multi-page TIFF a person turned (1 for the first), nil for a
+        /// single image.
+        public var page: Int? = nil
+        /// The EXIF orientation (1-8) that shows the file (or the page's image) upright.
         public var orientation: Int
         /// Who decided: always `person` here.
         public var decidedBy: JournalEntry.Decider
@@ -145,7 +148,7 @@ public struct BatchReport: Sendable {
         public var decidedAt: String
 
         enum CodingKeys: String, CodingKey {
-            case path, orientation, hash
+            case path, page, orientation, hash
             case relativePath = "relative_path"
             case decidedBy = "decided_by"
             case docorientOrientation = "docorient_orientation"
@@ -153,15 +156,41 @@ public struct BatchReport: Sendable {
         }
     }
 
-    /// Every decision a person made that still stands, as labelled examples, by path.
+    /// Every decision a person made that still stands, as labelled examples, by path (and a
+    /// file's pages by page number).
     public var labelledExamples: [LabelledExample] {
-        entries.compactMap { entry in
-            guard entry.personDecisionStands, let orientation = entry.personOrientation else { return nil }
-            return LabelledExample(
-                path: entry.path, relativePath: entry.relativePath, orientation: orientation,
-                decidedBy: entry.decidedBy, docorientOrientation: entry.detectedOrientation, hash: entry.hashAfter,
-                decidedAt: entry.updatedAt)
+        entries.flatMap { entry -> [LabelledExample] in
+            guard entry.personDecisionStands else { return [] }
+            func example(page: Int?, _ orientation: Int, docorient: Int?) -> LabelledExample {
+                LabelledExample(
+                    path: entry.path, relativePath: entry.relativePath, page: page, orientation: orientation,
+                    decidedBy: entry.decidedBy, docorientOrientation: docorient, hash: entry.hashAfter,
+                    decidedAt: entry.updatedAt)
+            }
+            if let orientation = entry.personOrientation {
+                return [example(page: nil, orientation, docorient: entry.detectedOrientation)]
+            }
+            let answers = Self.pageAnswers(entry)
+            return entry.personPages.sorted { $0.key < $1.key }.map { page, orientation in
+                example(page: page, orientation, docorient: answers[page])
+            }
         }
+    }
+
+    /// docorient's orientation for each page of a file of pages it decided, by page number,
+    /// from the entry's record.
+    static func pageAnswers(_ entry: JournalEntry) -> [Int: Int] {
+        guard
+            let record = try? JSONSerialization.jsonObject(with: Data(entry.record.utf8)) as? [String: Any],
+            let pages = record["pages"] as? [[String: Any]]
+        else { return [:] }
+        var answers: [Int: Int] = [:]
+        for page in pages {
+            if let number = page["page"] as? Int, let orientation = page["detected_orientation"] as? Int {
+                answers[number] = orientation
+            }
+        }
+        return answers
     }
 
     /// One self-contained HTML page: a contact sheet of every file a reviewer must see, grouped,

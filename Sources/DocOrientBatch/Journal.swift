@@ -52,6 +52,31 @@ public struct JournalEntry: Codable, Sendable, Equatable {
     /// The orientation (1-8) a person chose on the review page (`docorient review`), nil when
     /// docorient decided. `detectedOrientation`, `verdict` and `reason` stay docorient's answer.
     public var personOrientation: Int? = nil
+    /// Stored as `person_pages`: JSON, page number to orientation (`{"2":6}`); nil when no
+    /// person turned a page.
+    var personPagesJSON: String? = nil
+
+    /// The orientation (1-8) a person chose on the review page for each page of a PDF or a
+    /// multi-page TIFF they turned, by page number (1 for the first): the orientation the page
+    /// shows its image in, as `fix` records a page's. Empty for single images (their decision
+    /// is `personOrientation`) and where no person turned a page. Like `personOrientation`, it
+    /// stands while `personDecisionStands`.
+    public var personPages: [Int: Int] {
+        get {
+            guard let json = personPagesJSON,
+                let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Int]
+            else { return [:] }
+            return Dictionary(uniqueKeysWithValues: object.compactMap { key, value in Int(key).map { ($0, value) } })
+        }
+        set {
+            guard !newValue.isEmpty else {
+                personPagesJSON = nil
+                return
+            }
+            let fields = newValue.keys.sorted().map { "\"\($0)\":\(newValue[$0] ?? 0)" }
+            personPagesJSON = "{" + fields.joined(separator: ",") + "}"
+        }
+    }
 
     /// Who decided the orientation the file shows now: docorient, or a person on the review page.
     /// A later `fix` never decides again over a person (`BatchRunner`), whatever its mode.
@@ -85,6 +110,7 @@ public struct JournalEntry: Codable, Sendable, Equatable {
         case relativePath = "relative_path"
         case decider = "decided_by"
         case personOrientation = "person_orientation"
+        case personPagesJSON = "person_pages"
     }
 
     /// Whether docorient changed the file's bytes (a tag rewritten or added, pixels baked): what
@@ -218,6 +244,10 @@ public final class Journal: Sendable {
                 t.add(column: "decided_by", .text)
                 t.add(column: "person_orientation", .integer)
             }
+        }
+        // A person's turns of single pages (a PDF's, a multi-page TIFF's), one JSON object a file.
+        migrator.registerMigration("v4: a person's decisions per page") { db in
+            try db.alter(table: "file") { t in t.add(column: "person_pages", .text) }
         }
         return migrator
     }
