@@ -38,7 +38,9 @@ public struct ReviewRefusal: Error, CustomStringConvertible, Sendable, Equatable
         case notFound = "not_found"
         /// The file or its journal entry changed since the page showed it.
         case changed
-        /// The review cannot turn this file (a PDF, a TIFF of several pages, a file that failed).
+        /// The review cannot turn this file or page (a file that failed, a PDF page whose image
+        /// docorient does not read, a mirror a PDF page's annotations would not follow), or the
+        /// request names no page of a file of pages, or a page of a single image.
         case notTurnable = "not_turnable"
     }
 
@@ -57,30 +59,62 @@ public struct ReviewRefusal: Error, CustomStringConvertible, Sendable, Equatable
     public var description: String { message }
 }
 
-/// One file on the review page.
+/// One file on the review page, or one page of a PDF or multi-page TIFF.
 public struct ReviewItem: Sendable, Equatable {
     /// The file's path relative to the folder: its name on the page and in requests.
     public var file: String
+    /// The page of a PDF or multi-page TIFF (1 for the first), nil for a single image.
+    public var page: Int? = nil
+    /// How many pages the file's record has, nil for a single image.
+    public var pageCount: Int? = nil
     /// Why it needs a look first ("undecidable", "low confidence 0.62", "turned against its
     /// tag"); nil for the rest.
     public var attention: String?
-    /// How docorient's evidence related to the file's tag.
+    /// How docorient's evidence related to the file's tag (the page's, for a page).
     public var verdict: Verdict
-    /// The orientation docorient decided (1-8), nil when undecidable or failed.
+    /// The orientation docorient decided (1-8), nil when undecidable or failed. For a page, the
+    /// orientation its image shows upright in, as the page's record has it.
     public var docorientOrientation: Int?
     /// docorient's confidence in it, 0...1.
     public var confidence: Double
     /// docorient's reason, when it gave one.
     public var reason: String?
-    /// Who decided the orientation it shows now.
+    /// Who decided the orientation it shows now (for a page: a person, once one turned it).
     public var decidedBy: JournalEntry.Decider
     /// The orientation a person chose (1-8), nil when none did.
     public var personOrientation: Int?
-    /// The content hash the journal has for it now: the version a click must name, and the
-    /// thumbnail's cache key.
+    /// The content hash the journal has for the file now: the version a click must name, and
+    /// the thumbnail's cache key (one for all of a file's pages).
     public var version: String
-    /// Whether the page offers turns: one image whose tag the review can set.
+    /// Whether the page offers turns: one image whose tag the review can set, or a page whose
+    /// image docorient reads (its /Rotate, or its own Orientation tag).
     public var turnable: Bool
+}
+
+/// What a file's record says of one of its pages (`FixRecord.pages`).
+struct PageRecord: Sendable {
+    var page: Int
+    var verdict: Verdict
+    /// The orientation the page showed its image in when docorient read it; nil when it read none.
+    var shown: Int?
+    var detected: Int?
+    var confidence: Double
+    var reason: String?
+
+    /// The page records of `entry`'s record; empty for a single image.
+    static func all(_ entry: JournalEntry) -> [PageRecord] {
+        guard
+            let record = try? JSONSerialization.jsonObject(with: Data(entry.record.utf8)) as? [String: Any],
+            let pages = record["pages"] as? [[String: Any]]
+        else { return [] }
+        return pages.compactMap { page in
+            guard let number = page["page"] as? Int else { return nil }
+            return PageRecord(
+                page: number, verdict: (page["verdict"] as? String).flatMap(Verdict.init(rawValue:)) ?? .error,
+                shown: page["exif_orientation"] as? Int, detected: page["detected_orientation"] as? Int,
+                confidence: page["confidence"] as? Double ?? 0, reason: page["reason"] as? String)
+        }
+    }
 }
 
 /// The review of one batch: the files of a folder its journal records, the ones that need a look
@@ -124,43 +158,55 @@ public final class Review: Sendable {
 
     /// Every file of the folder the journal records: those that need a look first (undecidable,
     /// then low confidence, then turned against their tag), then the rest, each group by path.
+    /// A PDF's or multi-page TIFF's pages are items of their own, each in its group.
     public func items() throws -> [ReviewItem] {
-        let all = try journal.entries().values.compactMap { entry in
-            relative(entry).map { (rank: rank(entry), item: item($0, entry)) }
+        let all = try journal.entries().values.flatMap { entry -> [ReviewItem] in
+            guard let file = relative(entry) else { return [] }
+            let pages = PageRecord.all(entry)
+            return pages.isEmpty ? [item(file, entry)] : pages.map { item(file, entry, $0, of: pages.count) }
         }
-        return all.sorted { ($0.rank, $0.item.file) < ($1.rank, $1.item.file) }.map(\.item)
+        return all.map { (rank: rank($0), item: $0) }
+            .sorted { ($0.rank, $0.item.file, $0.item.page ?? 0) < ($1.rank, $1.item.file, $1.item.page ?? 0) }
+            .map(\.item)
     }
 
     /// The order of the groups on the page: undecidable, low confidence, turned against the tag, the rest.
-    private func rank(_ entry: JournalEntry) -> Int {
-        guard attention(entry) != nil else { return 3 }
-        switch entry.verdict {
+    private func rank(_ item: ReviewItem) -> Int {
+        guard item.attention != nil else { return 3 }
+        switch item.verdict {
         case .undecidable: return 0
         case .disagrees: return 2
         default: return 1
         }
     }
 
-    /// The item of one file, by its path relative to the folder.
-    public func item(_ file: String) throws -> ReviewItem {
+    /// The item of one file, or of one of its pages, by its path relative to the folder.
+    public func item(_ file: String, page: Int? = nil) throws -> ReviewItem {
         let (entry, _) = try entry(for: file)
-        return item(file, entry)
+        return try item(file, entry, page: page)
     }
 
-    /// Turns the file named `file` (relative to the folder) by `turn` from how it shows now:
-    /// sets its orientation tag as `fix` does (every other byte kept), keeps its original for
-    /// `undo`, and records the new orientation as a person's decision, which no later `fix`
-    /// overrides.
-    /// - Parameter version: the content hash the page showed (`ReviewItem.version`); a file or
-    ///   entry that changed since is refused.
+    /// Turns the file named `file` (relative to the folder), or its page `page`, by `turn` from
+    /// how it shows now, with the change `fix` makes: an image's orientation tag (HEIF's
+    /// `irot`/`imir`), a PDF page's /Rotate (a mirror drawn around its content where /Rotate
+    /// cannot show one), a multi-page TIFF page's own Orientation tag; every other byte kept.
+    /// Keeps the file's original for `undo`, and records the new orientation as a person's
+    /// decision (the page's, for a page), which no later `fix` overrides.
+    /// - Parameters:
+    ///   - page: the page of a PDF or multi-page TIFF (1 for the first); nil for a single image.
+    ///   - version: the content hash the page showed (`ReviewItem.version`); a file or entry
+    ///     that changed since is refused.
     /// - Throws: `ReviewRefusal`, or `DocOrientError` when the file cannot be changed; either
     ///   way nothing was written.
-    public func turn(_ file: String, _ turn: Turn, expecting version: String) throws -> ReviewItem {
+    public func turn(_ file: String, page: Int? = nil, _ turn: Turn, expecting version: String) throws -> ReviewItem {
         try turning.withLock { _ in
             let (entry, path) = try entry(for: file)
-            guard turnable(entry) else {
+            guard try item(file, entry, page: page).turnable else {
                 throw ReviewRefusal(
-                    .notTurnable, "the review turns single images; turn this file's pages with docorient tag")
+                    .notTurnable,
+                    page == nil
+                        ? "the review does not turn this file (it failed, or docorient read no image of it)"
+                        : "the review does not turn this page (it failed, or docorient read no image of it)")
             }
             guard entry.hashAfter == version else {
                 throw ReviewRefusal(.changed, "the journal has a newer state of this file: reload the page")
@@ -176,34 +222,59 @@ public final class Review: Sendable {
                     .changed,
                     "the file changed since the batch handled it; nothing was written (run docorient fix again)")
             }
-            let metadata = try ImageMetadata.read(bytes)
-            guard metadata.pageCount == 1 else {
-                throw ReviewRefusal(.notTurnable, "the file has \(metadata.pageCount) pages; nothing was written")
-            }
-            let target = (metadata.effectiveOrientation ?? .identity).followed(by: turn.transform)
+            let (target, change) = try Self.change(bytes, page: page, by: turn)
             var written: [UInt8]?
-            if let change = try Reorientation.change(showing: target, metadata: metadata, bytes: bytes, mode: .tag),
-                change.bytes != bytes
-            {
+            if let change, change.bytes != bytes {
                 try keepOriginal(of: entry, current: bytes, fixed: change.bytes)
                 _ = try FileActions.commit(change.bytes, original: bytes, path: path, destination: .inPlace)
                 written = change.bytes
             }
             let decided = try journalled(
-                entry, path: path, now: written ?? bytes, wrote: written != nil, target: target)
-            return item(file, decided)
+                entry, page: page, path: path, now: written ?? bytes, wrote: written != nil, target: target)
+            return try item(file, decided, page: page)
         }
     }
 
-    /// A small JPEG of the file as it shows now, its long side about `side` pixels.
+    /// What shows the image in `bytes` (or its page `page`) turned by `turn` from how it shows
+    /// now, and the change to its bytes that does it (nil when none is needed).
+    private static func change(
+        _ bytes: [UInt8], page: Int?, by turn: Turn
+    ) throws -> (target: Orientation, change: Reorientation.Change?) {
+        guard let page else {
+            let metadata = try ImageMetadata.read(bytes)
+            guard metadata.pageCount == 1 else {
+                throw ReviewRefusal(.notTurnable, "the file has \(metadata.pageCount) pages: name the page")
+            }
+            let target = (metadata.effectiveOrientation ?? .identity).followed(by: turn.transform)
+            return (target, try Reorientation.change(showing: target, metadata: metadata, bytes: bytes, mode: .tag))
+        }
+        do {
+            let target = try Reorientation.shown(page: page, in: bytes).followed(by: turn.transform)
+            return (target, try Reorientation.change(page: page, showing: target, in: bytes))
+        } catch let error as DocOrientError where error.code == .unsupportedFormat || error.code == .invalidRequest {
+            throw ReviewRefusal(.notTurnable, "\(error.message); nothing was written")
+        }
+    }
+
+    /// A small JPEG of the file (or of its page `page`) as it shows now, its long side about
+    /// `side` pixels: JPEG and HEIF in colour, PNG and TIFF pages in grey, a PDF page's image
+    /// as docorient reads it (its stored samples, placed and turned as the page shows them; no
+    /// renderer).
     /// - Throws: `ReviewRefusal` for a name outside the folder; `DocOrientError` when no
-    ///   preview can be made (PNG and TIFF get none).
-    public func preview(_ file: String, side: Int) throws -> [UInt8] {
+    ///   preview can be made (a PDF page whose image docorient does not read).
+    public func preview(_ file: String, page: Int? = nil, side: Int) throws -> [UInt8] {
         let (_, path) = try entry(for: file)
         let bytes = try FileIO.read(path)
-        let metadata = try ImageMetadata.read(bytes)
-        let stored = try PreviewImage(bytes, metadata: metadata, side: side)
-        guard let jpeg = stored.transformed(by: metadata.effectiveOrientation ?? .identity).jpeg else {
+        let shown: PreviewImage
+        if let page {
+            let preview = try PreviewImage.page(page, of: bytes, side: side)
+            shown = preview.stored.transformed(by: preview.shown)
+        } else {
+            let metadata = try ImageMetadata.read(bytes)
+            shown = try PreviewImage(bytes, metadata: metadata, side: side)
+                .transformed(by: metadata.effectiveOrientation ?? .identity)
+        }
+        guard let jpeg = shown.jpeg else {
             throw DocOrientError(.library, "the preview could not be encoded", path: path)
         }
         return jpeg
@@ -243,31 +314,61 @@ public final class Review: Sendable {
         return path.removePrefix(FilePath(folder)) && !path.isEmpty ? path.string : nil
     }
 
-    private func item(_ file: String, _ entry: JournalEntry) -> ReviewItem {
-        ReviewItem(
-            file: file, attention: attention(entry), verdict: entry.verdict,
-            docorientOrientation: entry.detectedOrientation, confidence: entry.confidence, reason: entry.reason,
-            decidedBy: entry.decidedBy, personOrientation: entry.personDecisionStands ? entry.personOrientation : nil,
-            version: entry.hashAfter, turnable: turnable(entry))
+    /// The item of the file `entry` records, or of its page `page`.
+    /// - Throws: `ReviewRefusal` `.notTurnable` for a page of a single image, or no page of a
+    ///   file of pages; `.notFound` for a page its record does not have.
+    private func item(_ file: String, _ entry: JournalEntry, page: Int?) throws -> ReviewItem {
+        let pages = PageRecord.all(entry)
+        guard let page else {
+            guard pages.isEmpty else {
+                throw ReviewRefusal(.notTurnable, "the file has \(pages.count) pages: name the page")
+            }
+            return item(file, entry)
+        }
+        guard !pages.isEmpty else { throw ReviewRefusal(.notTurnable, "the file is a single image: it has no pages") }
+        guard let record = pages.first(where: { $0.page == page }) else {
+            throw ReviewRefusal(.notFound, "the file's record has no page \(page)")
+        }
+        return item(file, entry, record, of: pages.count)
     }
 
-    /// Why the file needs a look first; nil once a person decided, and for the rest.
-    private func attention(_ entry: JournalEntry) -> String? {
-        if entry.personDecisionStands || entry.verdict == .error { return nil }
-        if entry.verdict == .undecidable { return "undecidable" }
-        if entry.verdict == .disagrees { return "turned against its tag" }
-        if entry.detectedOrientation != nil, entry.confidence < lowConfidence {
-            return "low confidence \(String(format: "%.2f", entry.confidence))"
+    /// The item of a single image.
+    private func item(_ file: String, _ entry: JournalEntry) -> ReviewItem {
+        let person = entry.personDecisionStands ? entry.personOrientation : nil
+        // One image docorient could read; a file of pages whose record has none failed whole.
+        let turnable = entry.verdict != .error && !entry.hashAfter.isEmpty && PageRecord.all(entry).isEmpty
+        return ReviewItem(
+            file: file,
+            attention: attention(
+                entry.verdict, decided: entry.detectedOrientation, entry.confidence,
+                byPerson: entry.personDecisionStands),
+            verdict: entry.verdict, docorientOrientation: entry.detectedOrientation, confidence: entry.confidence,
+            reason: entry.reason, decidedBy: entry.decidedBy, personOrientation: person, version: entry.hashAfter,
+            turnable: turnable)
+    }
+
+    /// The item of one page of a PDF or multi-page TIFF: turnable when docorient read how the
+    /// page shows its image and did not fail on it.
+    private func item(_ file: String, _ entry: JournalEntry, _ page: PageRecord, of count: Int) -> ReviewItem {
+        let person = entry.personDecisionStands ? entry.personPages[page.page] : nil
+        return ReviewItem(
+            file: file, page: page.page, pageCount: count,
+            attention: attention(page.verdict, decided: page.detected, page.confidence, byPerson: person != nil),
+            verdict: page.verdict, docorientOrientation: page.detected, confidence: page.confidence,
+            reason: page.reason, decidedBy: person != nil ? .person : .docorient, personOrientation: person,
+            version: entry.hashAfter,
+            turnable: page.verdict != .error && page.shown != nil && !entry.hashAfter.isEmpty)
+    }
+
+    /// Why a file or page needs a look first; nil once a person decided, and for the rest.
+    private func attention(_ verdict: Verdict, decided: Int?, _ confidence: Double, byPerson: Bool) -> String? {
+        if byPerson || verdict == .error { return nil }
+        if verdict == .undecidable { return "undecidable" }
+        if verdict == .disagrees { return "turned against its tag" }
+        if decided != nil, confidence < lowConfidence {
+            return "low confidence \(String(format: "%.2f", confidence))"
         }
         return nil
-    }
-
-    /// Whether the review can turn the file: one image (not a PDF or a TIFF of several pages,
-    /// whose records have their pages' records) that docorient could read.
-    private func turnable(_ entry: JournalEntry) -> Bool {
-        guard entry.verdict != .error, !entry.hashAfter.isEmpty else { return false }
-        let record = try? JSONSerialization.jsonObject(with: Data(entry.record.utf8)) as? [String: Any]
-        return (record?["pages"] as? [Any])?.isEmpty ?? true
     }
 
     /// Keeps the bytes the journal knows as the file's original (`hashBefore`) so that `undo`
@@ -293,7 +394,7 @@ public final class Review: Sendable {
 
     /// Records the person's decision: the file's new state, the orientation chosen, who chose.
     private func journalled(
-        _ entry: JournalEntry, path: String, now bytes: [UInt8], wrote: Bool, target: Orientation
+        _ entry: JournalEntry, page: Int?, path: String, now bytes: [UInt8], wrote: Bool, target: Orientation
     ) throws -> JournalEntry {
         var decided = entry
         if let facts = FileFacts.stat(path, hash: bytes) {
@@ -309,8 +410,17 @@ public final class Review: Sendable {
         } else if wrote {
             decided.action = .fixed(entry.action == .fixed(.baked) ? .baked : .tagRewritten)
         }
+        if let page {
+            // The pages a person turned before, unless undo took them back.
+            var pages = entry.personDecisionStands ? entry.personPages : [:]
+            pages[page] = target.exifValue
+            decided.personPages = pages
+            decided.personOrientation = nil
+        } else {
+            decided.personOrientation = target.exifValue
+            decided.personPages = [:]
+        }
         decided.decidedBy = .person
-        decided.personOrientation = target.exifValue
         decided.updatedAt = ISO8601DateFormatter().string(from: Date())
         try journal.save([decided])
         return decided

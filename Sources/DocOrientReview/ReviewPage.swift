@@ -24,6 +24,15 @@ struct ReviewPage: Sendable {
         self.library = library
     }
 
+    /// The page header's counts: the batch's summary line and how many files and pages still
+    /// need a look first (a turn answers with them, so the header follows the clicks).
+    func counts() throws -> (summary: String, attention: Int) {
+        (
+            try BatchReport(journals: [review.journal.path]).summaryLine,
+            try review.items().filter { $0.attention != nil }.count
+        )
+    }
+
     /// The page: the files that need a look, and with `all` the rest too.
     func render(all: Bool) throws -> String {
         let items = try review.items()
@@ -39,6 +48,8 @@ struct ReviewPage: Sendable {
             "attentionCount": attention.count,
             "rest": all ? rest.map { card($0) } : [],
             "restCount": rest.count,
+            // A section over a number renders for 0 too: the template tests a Bool.
+            "hasRest": !rest.isEmpty,
             "showRest": all && !rest.isEmpty,
             "restHref": "?all=1" + tokenQuery,
         ]
@@ -56,9 +67,10 @@ struct ReviewPage: Sendable {
         } else {
             answer = item.verdict.rawValue
         }
-        let previewable = ["jpg", "jpeg", "jpe", "heic", "heif", "hif", "avif"].contains(
-            item.file.split(separator: ".").last.map { $0.lowercased() } ?? "")
+        // Every image format gets a thumbnail; a PDF's pages do when docorient read their image.
+        let previewable = item.page == nil ? !item.file.lowercased().hasSuffix(".pdf") : item.turnable
         let tokenQuery = token.map { "&token=" + Self.queryEscaped($0) } ?? ""
+        let pageQuery = item.page.map { "&page=\($0)" } ?? ""
         var card: [String: Any] = [
             "file": item.file,
             "version": item.version,
@@ -69,7 +81,14 @@ struct ReviewPage: Sendable {
         if let attention = item.attention { card["attention"] = attention }
         if let reason = item.reason, !reason.isEmpty { card["reason"] = reason }
         if let person = item.personOrientation { card["personOrientation"] = person }
-        if previewable { card["previewURL"] = "preview?file=" + Self.queryEscaped(item.file) + tokenQuery }
+        if let page = item.page {
+            card["hasPage"] = true
+            card["page"] = page
+            card["pageCount"] = item.pageCount ?? page
+        }
+        if previewable {
+            card["previewURL"] = "preview?file=" + Self.queryEscaped(item.file) + pageQuery + tokenQuery
+        }
         return card
     }
 

@@ -47,9 +47,10 @@ public struct ReviewConfiguration: Sendable {
 }
 
 /// Builds the router of the review page over `review`:
-/// `GET /` the page (the files that need a look; `?all=1` the rest too), `GET /preview?file=` a
-/// file's thumbnail as it shows now, `POST /turn` a person's turn (JSON `{"file", "turn",
-/// "version"}`, the file's new state back). Every request must carry the token when there is
+/// `GET /` the page (the files that need a look; `?all=1` the rest too), `GET /preview?file=`
+/// (`&page=` for a PDF's or multi-page TIFF's page) a thumbnail as it shows now, `POST /turn` a
+/// person's turn (JSON `{"file", "page", "turn", "version"}`, `page` only for a page; the new
+/// state back, with the page header's counts). Every request must carry the token when there is
 /// one; a turn must be JSON from the page's own origin (a page elsewhere cannot send one).
 public func makeReviewRouter(
     review: Review, configuration: ReviewConfiguration, accessLog: Logger = Logger(label: "docorient.access")
@@ -66,7 +67,8 @@ public func makeReviewRouter(
         guard let file = request.uri.queryParameters.get("file") else {
             throw ServiceError(.badRequest, .invalidRequest, "name the file: /preview?file=PATH")
         }
-        let jpeg = try answering { try review.preview(file, side: configuration.previewSide) }
+        let number = try pageNumber(request.uri.queryParameters.get("page"))
+        let jpeg = try answering { try review.preview(file, page: number, side: configuration.previewSide) }
         // The address names the file's version (`v`), so a preview never goes stale in a cache.
         return Response(
             status: .ok, headers: [.contentType: "image/jpeg", .cacheControl: "private, max-age=86400"],
@@ -80,13 +82,19 @@ public func makeReviewRouter(
         } catch {
             throw ServiceError(
                 .badRequest, .invalidRequest,
-                "the body must be JSON: {\"file\": PATH, \"turn\": left|right|180|mirror|keep, \"version\": HASH}")
+                "the body must be JSON: {\"file\": PATH, \"page\": N (a PDF's or multi-page TIFF's), \"turn\": left|right|180|mirror|keep, \"version\": HASH}"
+            )
         }
         guard let turn = Turn(rawValue: asked.turn) else {
             throw ServiceError(.badRequest, .invalidRequest, "turn must be left, right, 180, mirror or keep")
         }
-        let item = try answering { try review.turn(asked.file, turn, expecting: asked.version) }
-        return jsonResponse(.ok, try TurnAnswer(item).json)
+        if let page = asked.page, page < 1 {
+            throw ServiceError(.badRequest, .invalidRequest, "page counts from 1")
+        }
+        let item = try answering { try review.turn(asked.file, page: asked.page, turn, expecting: asked.version) }
+        let counts = try answering { try page.counts() }
+        return jsonResponse(
+            .ok, try TurnAnswer(item, summary: counts.summary, attentionCount: counts.attention).json)
     }
     return router
 }
@@ -110,28 +118,40 @@ public func makeReviewApplication(
 /// A turn as the page sends it.
 struct TurnRequest: Decodable {
     var file: String
+    /// The page of a PDF or multi-page TIFF, absent for a single image.
+    var page: Int?
     var turn: String
     var version: String
 }
 
-/// The file's state after a turn, as the page reads it.
+/// The file's (or page's) state after a turn, and the page header's counts, as the page reads them.
 struct TurnAnswer: Encodable {
     var file: String
+    var page: Int?
+    /// The file's new version: every card of the file must name it in its next turn.
     var version: String
     var personOrientation: Int?
     var decidedBy: String
+    /// The batch's summary line, a person's decision counted.
+    var summary: String
+    /// How many files and pages still need a look first.
+    var attentionCount: Int
 
-    init(_ item: ReviewItem) {
+    init(_ item: ReviewItem, summary: String, attentionCount: Int) {
         file = item.file
+        page = item.page
         version = item.version
         personOrientation = item.personOrientation
         decidedBy = item.decidedBy.rawValue
+        self.summary = summary
+        self.attentionCount = attentionCount
     }
 
     enum CodingKeys: String, CodingKey {
-        case file, version
+        case file, page, version, summary
         case personOrientation = "person_orientation"
         case decidedBy = "decided_by"
+        case attentionCount = "attention_count"
     }
 
     var json: String {
@@ -200,6 +220,15 @@ struct ReviewAccessMiddleware<Context: RequestContext>: RouterMiddleware {
 extension HTTPField.Name {
     /// The review's token, for clients that would rather not put it in the address.
     static let docOrientToken = HTTPField.Name("X-DocOrient-Token")!
+}
+
+/// The `page` query parameter: nil when absent, else a page number from 1.
+private func pageNumber(_ text: String?) throws -> Int? {
+    guard let text else { return nil }
+    guard let page = Int(text), page >= 1 else {
+        throw ServiceError(.badRequest, .invalidRequest, "page is a page number, from 1")
+    }
+    return page
 }
 
 /// The whole body, refused with 413 past `limit` (before a byte is read when it says so).

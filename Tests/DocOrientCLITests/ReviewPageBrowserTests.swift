@@ -2,10 +2,13 @@ import DocOrientTestSupport
 import Foundation
 import Testing
 
-/// `docorient review` in a real browser: a batch over generated captures, some undecidable; the
-/// page lists those first; clicks and keys turn them; the files keep their pixels and carry the
-/// tags clicked; a second `fix` leaves the person's decisions alone; `undo` gives the original
-/// bytes back. Set DOCORIENT_SCREENSHOTS=docs/images to keep the page's screenshots there.
+/// `docorient review` in a real browser: a batch over generated captures, some undecidable, and a
+/// PDF (img2pdf) and a two-page TIFF (ImageMagick, tiffcp) of undecidable pages; the page lists
+/// those first, a page of a file a card of its own; clicks and keys turn them, and the header's
+/// counts follow; the images keep their pixels and carry the tags clicked, the PDF page its
+/// /Rotate (qpdf) and the TIFF page its own tag (tiffdump), every stream and entry else as it was;
+/// a second `fix` leaves the person's decisions alone; `undo` gives the original bytes back. Set
+/// DOCORIENT_SCREENSHOTS=docs/images to keep the page's screenshots there.
 struct ReviewPageBrowserTests {
     /// A running `docorient review`, stopped when released.
     final class ReviewServer {
@@ -74,15 +77,36 @@ struct ReviewPageBrowserTests {
             try FileManager.default.copyItem(
                 at: CLITests.samples.appendingPathComponent(name), to: root.appendingPathComponent(name))
         }
+        // A blank page and a photo, neither with text to decide by: as a PDF and as a two-page TIFF.
+        let pdf = root.appendingPathComponent("scan.pdf")
+        try ScannedPDF.make(["0017_blank.jpg", "0018_photo.jpg"], to: pdf.path)
+        let tiff = root.appendingPathComponent("fax.tif")
+        let tiffPages = try ["0017_blank.jpg", "0018_photo.jpg"].map {
+            try ScannedTIFF.page($0, .lzw, tag: 1, side: 800, in: dir)
+        }
+        try ScannedTIFF.join(tiffPages, to: tiff.path)
+        let (pdfBefore, tiffBefore) = (try Data(contentsOf: pdf), try Data(contentsOf: tiff))
         let fix = try CLITests.run(CLITests.binary, ["fix", "--json", "--jobs", "2", root.path])
         #expect(fix.status == 0, "\(fix.err)")
         var verdicts: [String: String] = [:]
+        var pageVerdicts: [String: [String]] = [:]
         for line in fix.lines {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             let name = URL(fileURLWithPath: try #require(object["path"] as? String)).lastPathComponent
-            verdicts[name] = object["verdict"] as? String
+            // A file of pages prints a line a page.
+            if object["page"] is Int {
+                pageVerdicts[name, default: []].append(object["verdict"] as? String ?? "")
+            } else {
+                verdicts[name] = object["verdict"] as? String
+            }
         }
-        let undecidable = verdicts.filter { $0.value == "undecidable" }.keys.sorted()
+        try #require(
+            pageVerdicts["scan.pdf"] == ["undecidable", "undecidable"]
+                && pageVerdicts["fax.tif"] == ["undecidable", "undecidable"], "\(pageVerdicts)")
+        #expect(try Data(contentsOf: pdf) == pdfBefore && Data(contentsOf: tiff) == tiffBefore, "fix left them alone")
+        let pdfPages = try ScannedPDF.pages(pdf.path)
+        let tiffEntries = try ScannedTIFF.entriesButOrientation(tiff.path)
+        let undecidable = verdicts.filter { $0.value == "undecidable" && Self.names.contains($0.key) }.keys.sorted()
         try #require(undecidable.count >= 2, "the blank page and the photo have no text to decide by: \(verdicts)")
         var before: [String: (bytes: Data, tag: Int?, pixels: String)] = [:]
         for name in Self.names {
@@ -122,6 +146,39 @@ struct ReviewPageBrowserTests {
         try browser.wait(for: "\(image).complete && \(image).naturalWidth > 0")
         #expect(try browser.evaluate("\(image).naturalHeight > \(image).naturalWidth") as? Bool == true)
 
+        // A click on "right" on the PDF's page 2 (a landscape photo shown as stored) turns that
+        // page; its thumbnail stands upright, and the header's counts follow without a reload.
+        func card(_ file: String, page: Int) -> String { ".card[data-file=\"\(file)\"][data-page=\"\(page)\"]" }
+        let waiting = try #require(
+            try browser.evaluate("document.getElementById('attention-count').textContent") as? String)
+        let summary = try browser.evaluate("document.getElementById('summary').textContent") as? String
+        try browser.click("\(card("scan.pdf", page: 2)) button[data-turn=\"right\"]")
+        try browser.wait(
+            for: "document.querySelector('\(card("scan.pdf", page: 2)) .status').classList.contains('done')")
+        let pageImage = "document.querySelector('\(card("scan.pdf", page: 2)) img')"
+        try browser.wait(
+            for: "\(pageImage).complete && \(pageImage).naturalWidth > 0 && \(pageImage).src.includes('page=2')")
+        try browser.wait(for: "\(pageImage).naturalHeight > \(pageImage).naturalWidth")
+        #expect(
+            try browser.evaluate("document.getElementById('attention-count').textContent") as? String
+                == String((Int(waiting) ?? 0) - 1))
+        let summaryNow = try browser.evaluate("document.getElementById('summary').textContent") as? String
+        #expect(summaryNow != summary && summaryNow?.hasSuffix("decided by a person") == true, "\(summaryNow ?? "")")
+        // Every card of the PDF now names its new version; the other page still turns.
+        #expect(
+            try browser.evaluate(
+                "document.querySelector('\(card("scan.pdf", page: 1))').dataset.version === document.querySelector('\(card("scan.pdf", page: 2))').dataset.version"
+            ) as? Bool == true)
+        // The TIFF's page 2: "right" sets that page's own tag.
+        try browser.click("\(card("fax.tif", page: 2)) button[data-turn=\"right\"]")
+        try browser.wait(
+            for: "document.querySelector('\(card("fax.tif", page: 2)) .status').classList.contains('done')")
+        // Every card shows a thumbnail: PNG, TIFF and PDF pages included.
+        #expect(
+            try browser.evaluate(
+                "[...document.querySelectorAll('#attention .card')].every(c => c.querySelector('.thumb img'))") as? Bool
+                == true)
+
         // The keys: select the second by clicking its name, then ↓ (180) and m (mirror).
         try browser.click(".card[data-file=\"\(second)\"] .file")
         try browser.press("ArrowDown")
@@ -157,8 +214,13 @@ struct ReviewPageBrowserTests {
             try browser.evaluate("[...document.querySelectorAll('#attention .card')].map(c => c.dataset.file)")
                 as? [String])
         #expect(!still.contains(first) && !still.contains(second), "\(still)")
+        let stillPages = try #require(
+            try browser.evaluate(
+                "[...document.querySelectorAll('#attention .card[data-page]')].map(c => c.dataset.file + ' ' + c.dataset.page)"
+            ) as? [String])
+        #expect(stillPages == ["fax.tif 1", "scan.pdf 1"], "the pages no one turned still need a look")
         try browser.click("#more")
-        try browser.wait(for: "document.querySelectorAll('#rest .card.person').length == 2")
+        try browser.wait(for: "document.querySelectorAll('#rest .card.person').length == 4")
 
         // The files: the same pixels, the tags as clicked (1 turned right is 6; 1 turned 180 is 3, mirrored 4).
         let expected = [first: 6, second: 4]
@@ -170,15 +232,27 @@ struct ReviewPageBrowserTests {
             #expect(try Self.pixels(url) == was.pixels, "\(name): the pixels are unchanged")
         }
 
-        // A second fix leaves the person's decisions alone.
+        // The PDF: page 2's /Rotate 90, page 1 as it was, every stream's bytes as they were.
+        let pdfNow = try ScannedPDF.pages(pdf.path)
+        #expect(pdfNow.map(\.rotate) == [nil, 90])
+        let streamsAsTheyWere = pdfNow.map(\.streams) == pdfPages.map(\.streams)
+        #expect(streamsAsTheyWere, "every content and image stream keeps its bytes")
+        // The TIFF: page 2's own tag (tiffdump), every other entry as it was.
+        #expect(try ScannedTIFF.orientations(tiff.path) == [1, 6])
+        #expect(try ScannedTIFF.entriesButOrientation(tiff.path) == tiffEntries)
+
+        // A second fix leaves the person's decisions alone, the pages' included.
+        let turnedFiles = [first, second, "scan.pdf", "fax.tif"]
+        let (pdfTurned, tiffTurned) = (try Data(contentsOf: pdf), try Data(contentsOf: tiff))
         let again = try CLITests.run(CLITests.binary, ["fix", "--json", root.path])
         #expect(again.status == 0, "\(again.err)")
-        #expect(!again.lines.contains { $0.contains(first) || $0.contains(second) })
+        #expect(!again.lines.contains { line in turnedFiles.contains { line.contains($0) } }, "\(again.out)")
         for (name, tag) in expected { #expect(try Self.tag(root.appendingPathComponent(name)) == tag) }
+        #expect(try Data(contentsOf: pdf) == pdfTurned && Data(contentsOf: tiff) == tiffTurned)
 
-        // The report counts them apart and exports them as labelled examples.
+        // The report counts them apart and exports them as labelled examples, a page's with its number.
         let report = try CLITests.run(CLITests.binary, ["report", root.path])
-        #expect(report.lines.first?.hasSuffix("2 decided by a person") == true, "\(report.out)")
+        #expect(report.lines.first?.hasSuffix("4 decided by a person") == true, "\(report.out)")
         let labels = try CLITests.run(CLITests.binary, ["report", "--labels", root.path])
         let examples = try labels.lines.map {
             try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
@@ -186,9 +260,12 @@ struct ReviewPageBrowserTests {
         #expect(
             Dictionary(
                 uniqueKeysWithValues: examples.map {
-                    ($0["relative_path"] as? String ?? "", $0["orientation"] as? Int ?? 0)
+                    (
+                        ($0["relative_path"] as? String ?? "") + (($0["page"] as? Int).map { " page \($0)" } ?? ""),
+                        $0["orientation"] as? Int ?? 0
+                    )
                 })
-                == expected)
+                == expected.merging(["scan.pdf page 2": 6, "fax.tif page 2": 6]) { $1 })
         #expect(examples.allSatisfy { $0["decided_by"] as? String == "person" })
 
         // Undo gives every file its original bytes back, those a person turned included.
@@ -198,5 +275,7 @@ struct ReviewPageBrowserTests {
             let original = try Data(contentsOf: CLITests.samples.appendingPathComponent(name))
             #expect(try Data(contentsOf: root.appendingPathComponent(name)) == original, "\(name)")
         }
+        #expect(try Data(contentsOf: pdf) == pdfBefore, "the PDF's original bytes")
+        #expect(try Data(contentsOf: tiff) == tiffBefore, "the TIFF's original bytes")
     }
 }

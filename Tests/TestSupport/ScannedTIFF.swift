@@ -131,7 +131,7 @@ public enum ScannedTIFF {
 
     /// Runs a command, returning its standard output; throws with its standard error when it fails.
     @discardableResult
-    static func run(_ arguments: [String]) throws -> String {
+    public static func run(_ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
