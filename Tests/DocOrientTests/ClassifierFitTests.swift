@@ -96,6 +96,21 @@ struct ClassifierFitTests {
         #expect(fit.fit(rows).trustAt == ClassifierFit.never)
     }
 
+    /// `decideAloneAt` is fitted on the pages it governs: a page of `pageMarks` marks or more is
+    /// answered alone from `narrowAt`, whatever that bar, so its wrong answer does not push the bar
+    /// to never (it is `narrowAt`'s to answer for).
+    @Test func decideAloneAtIgnoresThePagesNarrowAtGoverns() {
+        let marks = Calibration.embedded.classifier.pageMarks
+        let rows = [
+            ClassifierFit.Row(recording: Self.undecided("a", .identity, 0.93), truth: 1, decidable: true),
+            // A mirrored page of many marks named as its twin at 0.95: wrong whatever decideAloneAt.
+            ClassifierFit.Row(
+                recording: Self.undecided("m", .identity, 0.95, marks: marks + 10), truth: 2, decidable: true),
+            ClassifierFit.Row(recording: Self.undecided("c", .rotate180, 0.86), truth: 1, decidable: true),
+        ]
+        #expect(abs(ClassifierFit().fit(rows).decideAloneAt - 0.87) < 1e-9)
+    }
+
     /// A recording as `undecided`'s, the classifier also giving `nothing` to nothing to orient.
     static func undecided(_ name: String, _ best: Orientation, _ p: Double, nothing: Double) -> Recording {
         var recording = undecided(name, best, p)

@@ -11,7 +11,8 @@ import Foundation
 ///   the fit part; recorded with `docorient replay record --without-nothing-guard`, so that every
 ///   file's text reading is there to replay;
 /// - decideAloneAt: the lowest probability (0.50-0.93 by hundredths: the combined reading stays
-///   under 0.94) at which the classifier, answering alone where the text did not decide, gives no
+///   under 0.94) at which the classifier, answering alone where the text did not decide on a page
+///   of fewer marks than `pageMarks` (the pages this bar governs, `DecisionRules.answersAlone`), gives no
 ///   wrong answer on the fit part: mirrored pages, scenes answered with another orientation than
 ///   their own upright and files without an up answered at all counted as wrong (the project's
 ///   rule for `confidence.decideAt`);
@@ -162,7 +163,11 @@ package struct ClassifierFit: Sendable {
     /// The values fitted on `rows` (the fit part only).
     package func fit(_ rows: [Row]) -> Fitted {
         let nothingAt = fitNothingAt(rows)
-        let undecided = rows.filter { $0.recording.text.orientation == nil }
+        // The files `decideAloneAt` governs: the text did not decide, and the page has fewer marks
+        // than `pageMarks` (from there the classifier answers alone at `narrowAt`, whatever this bar).
+        let undecided = rows.filter {
+            $0.recording.text.orientation == nil && $0.recording.marks < base.classifier.pageMarks
+        }
         func aloneAnswers(_ at: Double) -> [(row: Row, answer: Int?)] {
             let c = calibration(
                 Fitted(
