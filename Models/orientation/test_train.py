@@ -36,7 +36,8 @@ pytestmark = pytest.mark.skipif(not os.access(BINARY, os.X_OK), reason="build fi
 def train(work, out, *extra, env=None):
     return subprocess.run(
         [sys.executable, os.path.join(HERE, "train.py"), "--docorient", BINARY, "--work", str(work), "--out", str(out)]
-        + ["--pages", "4", "--scripts", "2", "--photos", "3", "--phone", "1", "--epochs", "1", "--batch", "8"]
+        + ["--pages", "4", "--scripts", "2", "--composites", "2", "--photos", "3", "--phone", "1", "--epochs", "1"]
+        + ["--batch", "8"]
         + ["--jobs", "2", *extra],
         capture_output=True,
         text=True,
