@@ -310,6 +310,7 @@ def peer_docorient(files, jobs, binary=None, options=()):
             reason=obj.get("reason"),
             decided_by=obj.get("decided_by"),
             classifier=obj.get("classifier"),
+            candidates_read=len(obj.get("candidates") or []),
         )
     rc = p.wait()
     for path in files:
@@ -318,17 +319,14 @@ def peer_docorient(files, jobs, binary=None, options=()):
 
 
 # Who answered a file: the text, the classifier alone after the text was read, or the classifier
-# trusted with nothing read (`classifier.trustAt`: its reason, written by DecisionRules.arbitrate,
-# says "without reading"), or nobody.
+# trusted with nothing read (`classifier.trustAt`: its record lists no candidate read), or nobody.
 READERS = ["text", "classifier after reading", "classifier, nothing read", "undecided"]
-FAST_PATH_REASON = "without reading"
 
 
 def reader_of(record):
     by = record.get("decided_by")
     if by == "classifier":
-        trusted = FAST_PATH_REASON in (record.get("reason") or "")
-        return "classifier, nothing read" if trusted else "classifier after reading"
+        return "classifier, nothing read" if record.get("candidates_read") == 0 else "classifier after reading"
     return by or "undecided"
 
 
@@ -1199,6 +1197,7 @@ def score(entries, peer, res):
             "reason",
             "decided_by",
             "classifier",
+            "candidates_read",
         ):
             if r.get(k) is not None:
                 rec[k] = r[k]

@@ -645,12 +645,7 @@ def test_the_training_photos_part_is_the_fold_train_py_holds_aside_named_as_repl
 
 
 def test_the_reader_of_an_answer_tells_the_trusted_classifier_from_the_classifier_after_reading():
-    trusted = {
-        "decided_by": "classifier",
-        "reason": "the classifier sees 6 (97%): sure enough to answer without reading",
-    }
-    alone = {"decided_by": "classifier", "reason": "the classifier sees 6 (91%); the text did not decide"}
-    assert bench.reader_of(trusted) == "classifier, nothing read"
-    assert bench.reader_of(alone) == "classifier after reading"
-    assert bench.reader_of({"decided_by": "text"}) == "text"
+    assert bench.reader_of({"decided_by": "classifier", "candidates_read": 0}) == "classifier, nothing read"
+    assert bench.reader_of({"decided_by": "classifier", "candidates_read": 3}) == "classifier after reading"
+    assert bench.reader_of({"decided_by": "text", "candidates_read": 4}) == "text"
     assert bench.reader_of({"decided_by": None}) == "undecided"
