@@ -756,9 +756,10 @@ def tail_module(weights: dict):
     return Tail()
 
 
-def examples(sources: list[dict], found: list[dict], counts: np.ndarray) -> dict:
+def examples(sources: list[dict], found: list[dict], counts: np.ndarray, mirror_weight: float = 1.0) -> dict:
     """Every (variant, pose): its rows of the activations, class, weight, fold and name (the
-    source's, with the variant's number)."""
+    source's, with the variant's number). A mirrored pose weighs `mirror_weight` times an
+    unmirrored one."""
     starts = np.concatenate([[0], np.cumsum(counts * 8)])[:-1]
     first, count, cls, group, fold, name = [], [], [], [], [], []
     for v, (variant, start, k) in enumerate(zip(found, starts, counts)):
@@ -772,10 +773,11 @@ def examples(sources: list[dict], found: list[dict], counts: np.ndarray) -> dict
             name.append(f"{source['name']}:{variant['number']}")
     cls, group, fold = np.array(cls), np.array(group), np.array(fold)
     weight = np.zeros(len(cls))
+    pose_weight = np.where(cls < 0, mirror_weight, 1.0)
     for f in ("train", "validation"):  # pages and photos with nothing to orient weigh the same
         for g in ("page", "nothing"):
             chosen = (fold == f) & (group == g)
-            weight[chosen] = 0.5 / max(1, chosen.sum())
+            weight[chosen] = 0.5 * pose_weight[chosen] / max(1e-12, pose_weight[chosen].sum())
     return {
         "first": np.array(first),
         "count": np.array(count),
@@ -883,9 +885,8 @@ def train(work: str, acts, ex: dict, weights: dict, args) -> tuple[dict, float, 
     total = steps_per_epoch * args.epochs
     checkpoint = os.path.join(work, "train.pt")
     # What the training depends on beyond the activations: a checkpoint of other settings is not resumed.
-    settings = {
-        k: getattr(args, k) for k in ("seed", "epochs", "batch", "rate", "anchor", "distill", "threads", "mirrors")
-    }
+    keys = ("seed", "epochs", "batch", "rate", "anchor", "distill", "threads", "mirrors", "mirror_weight")
+    settings = {k: getattr(args, k) for k in keys}
     state = {"epoch": 0, "best": None, "best_loss": math.inf, "history": [], "settings": settings}
     if os.path.exists(checkpoint):
         saved = torch.load(checkpoint, weights_only=False)
@@ -1054,6 +1055,12 @@ def main(argv: list[str] | None = None) -> int:
         default="axis",
         help="a mirrored page's target: its two twins evenly (axis), or only not nothing (unnamed: model 3)",
     )
+    ap.add_argument(
+        "--mirror-weight",
+        type=float,
+        default=1.0,
+        help="a mirrored pose's weight beside an unmirrored one's (mirrored files are a few percent of real ones)",
+    )
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument(
         "--threads",
@@ -1090,7 +1097,7 @@ def main(argv: list[str] | None = None) -> int:
     log("sources: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())))
     found = variants(args.work, sources, args.phone, args.seed, args.jobs)
     acts, squares = activations(args.docorient, args.work, found, args.jobs)
-    ex = examples(sources, found, squares)
+    ex = examples(sources, found, squares, args.mirror_weight)
     log(f"examples: {len(ex['cls'])} ({len(found)} variants x 8 poses, {int(squares.sum())} squares)")
     weights = onnx_tail_weights()
     params, temperature, history = train(args.work, acts, ex, weights, args)
