@@ -92,18 +92,39 @@ extension Fixer {
     {
         let clock = ContinuousClock.now
         let document = try PDFDocument(bytes: bytes, maxPages: PDFPages.maxPages)
+        return try fixPages(
+            document.pageCount, of: bytes, started: clock, options: options, signal: signal,
+            decide: { index, record in
+                try decidePage(index, of: document, into: &record, budget: budget, signal: signal).map {
+                    (change: $0, reason: $0.description)
+                }
+            },
+            write: { changes in try PDFPageChange.written(changes, to: document) })
+    }
+
+    /// Each of `count` pages of the file `bytes` decided in turn into a record of its own (its
+    /// number, what is done, its time), a page that cannot be read failing alone in its record;
+    /// then, unless `options.dryRun`, every page's change written at once (`write`), and the
+    /// file's record summing the pages' (`summary`). The PDF's and the multi-page TIFF's fix.
+    /// `decide` fills a page's record and returns its change and the reason given for it, nil
+    /// where the page stays as it is.
+    func fixPages<Change>(
+        _ count: Int, of bytes: [UInt8], started clock: ContinuousClock.Instant, options: FixOptions,
+        signal: CancellationSignal?, decide: (Int, inout FixRecord) throws -> (change: Change, reason: String)?,
+        write: ([Change]) throws -> [UInt8]
+    ) throws -> FixedImage {
         var pages: [FixRecord] = []
-        var changes: [PDFPageChange] = []
-        for index in 0..<document.pageCount {
+        var changes: [Change] = []
+        for index in 0..<count {
             if signal?.isCancelled == true { throw CancellationError() }
             let pageClock = ContinuousClock.now
             var record = FixRecord(path: nil)
             record.page = index + 1
             do {
-                if let change = try decidePage(index, of: document, into: &record, budget: budget, signal: signal) {
-                    changes.append(change)
+                if let decided = try decide(index, &record) {
+                    changes.append(decided.change)
                     record.action = options.dryRun ? .wouldRewriteTag : .tagRewritten
-                    record.reason = change.description
+                    record.reason = decided.reason
                 }
             } catch let error as DocOrientError {
                 record.fail(error)
@@ -111,10 +132,7 @@ extension Fixer {
             record.elapsedMilliseconds = pageClock.duration(to: .now).milliseconds
             pages.append(record)
         }
-        var output = bytes
-        if !options.dryRun, !changes.isEmpty {
-            output = try PDFPageChange.written(changes, to: document)
-        }
+        let output = !options.dryRun && !changes.isEmpty ? try write(changes) : bytes
         var record = Self.summary(of: pages)
         record.elapsedMilliseconds = clock.duration(to: .now).milliseconds
         return FixedImage(bytes: output, record: record)

@@ -32,36 +32,21 @@ extension Fixer {
     func fixTIFFPages(
         bytes: [UInt8], pages: TIFFPages, options: FixOptions, budget: WorkBudget?, signal: CancellationSignal?
     ) throws -> FixedImage {
-        let clock = ContinuousClock.now
-        var records: [FixRecord] = []
-        var changes: [Int: Int] = [:]
-        for index in pages.pages.indices {
-            if signal?.isCancelled == true { throw CancellationError() }
-            let pageClock = ContinuousClock.now
-            var record = FixRecord(path: nil)
-            record.page = index + 1
-            do {
-                if let value = try decideTIFFPage(
-                    index, of: pages, in: bytes, into: &record, budget: budget, signal: signal)
-                {
-                    changes[index] = value
-                    record.action = options.dryRun ? .wouldRewriteTag : .tagRewritten
-                    record.reason =
-                        "Orientation tag \(value)" + (options.bake ? "; not baked: \(TIFFPages.notBakedReason)" : "")
+        try fixPages(
+            pages.pages.count, of: bytes, started: .now, options: options, signal: signal,
+            decide: { index, record in
+                try decideTIFFPage(index, of: pages, in: bytes, into: &record, budget: budget, signal: signal).map {
+                    (
+                        change: (page: index, value: $0),
+                        reason: "Orientation tag \($0)"
+                            + (options.bake ? "; not baked: \(TIFFPages.notBakedReason)" : "")
+                    )
                 }
-            } catch let error as DocOrientError {
-                record.fail(error)
-            }
-            record.elapsedMilliseconds = pageClock.duration(to: .now).milliseconds
-            records.append(record)
-        }
-        var output = bytes
-        if !options.dryRun, !changes.isEmpty {
-            output = try TIFFPages.settingOrientations(changes, in: bytes, pages: pages)
-        }
-        var record = Self.summary(of: records)
-        record.elapsedMilliseconds = clock.duration(to: .now).milliseconds
-        return FixedImage(bytes: output, record: record)
+            },
+            write: { changes in
+                try TIFFPages.settingOrientations(
+                    Dictionary(uniqueKeysWithValues: changes.map { ($0.page, $0.value) }), in: bytes, pages: pages)
+            })
     }
 
     /// Decides page `index`: fills `record` and returns the Orientation value that shows the
