@@ -290,6 +290,9 @@ struct Truths {
     /// them for the generated set (`photo`) and the manifests of ../shared (the others).
     static let scenes: Set = ["photo", "scene", "animal", "object", "food"]
 
+    /// Whether a manifest's file has an up: a page, or a textless scene of kind `kind`.
+    static func hasUp(page: Bool, kind: String?) -> Bool { page || scenes.contains(kind ?? "") }
+
     private var byName: [String: (truth: Int, decidable: Bool, hasUp: Bool, part: String)] = [:]
 
     init(manifest: String, realManifest: String?, trainManifest: String?, nothingManifest: String? = nil) throws {
@@ -297,7 +300,7 @@ struct Truths {
             guard let file = row["file"], let t = row["upright_orientation"].flatMap(Int.init) else { continue }
             let decidable = row["decidable"] == "1"
             byName[file] = (
-                t, decidable, decidable || Self.scenes.contains(row["kind"] ?? ""),
+                t, decidable, Self.hasUp(page: decidable, kind: row["kind"]),
                 row["split"] == "holdout" ? "held out" : "fit"
             )
         }
@@ -314,7 +317,7 @@ struct Truths {
                 let page = row["set"] == "docs"
                 for v in storedVariants(of: file) {
                     byName[v.name] = (
-                        v.truth, page, page || Self.scenes.contains(row["kind"] ?? ""), "training photos"
+                        v.truth, page, Self.hasUp(page: page, kind: row["kind"]), "training photos"
                     )
                 }
             }
@@ -322,7 +325,7 @@ struct Truths {
         if let nothingManifest {  // nothing to orient: never decidable, a scene has an up
             for row in try readCSV(nothingManifest) {
                 guard let file = row["file"] else { continue }
-                let scene = Self.scenes.contains(row["kind"] ?? "")
+                let scene = Self.hasUp(page: false, kind: row["kind"])
                 for v in storedVariants(of: file) { byName[v.name] = (v.truth, false, scene, "real nothing photos") }
             }
         }

@@ -284,7 +284,7 @@ struct DecisionRules: Sendable {
         if trusts(reading) {
             decision.orientation = seen
             decision.decidedBy = .classifier
-            decision.confidence = (min(sure * p.aloneConfidence, Self.maxAloneConfidence) * 1000).rounded() / 1000
+            decision.confidence = aloneConfidence(sure)
             decision.reason = "\(said): sure enough to answer without reading (trusted at \(p.trustAt))"
             return decision
         }
@@ -324,11 +324,17 @@ struct DecisionRules: Sendable {
         }
         decision.orientation = seen
         decision.decidedBy = .classifier
-        decision.confidence = (min(sure * p.aloneConfidence, Self.maxAloneConfidence) * 1000).rounded() / 1000
+        decision.confidence = aloneConfidence(sure)
         decision.reason =
             "\(said); the text did not decide" + (text.reason.map { " (\($0))" } ?? "")
             + "; a mirrored page could not be ruled out"
         return decision
+    }
+
+    /// The confidence of an answer of the classifier alone at probability `sure`: its share right
+    /// on the fit part (`aloneConfidence`) times it, under `maxAloneConfidence`.
+    func aloneConfidence(_ sure: Double) -> Double {
+        (min(sure * calibration.classifier.aloneConfidence, Self.maxAloneConfidence) * 1000).rounded() / 1000
     }
 
     /// The most an answer of the classifier alone is given: under 0.9, since the classifier cannot
