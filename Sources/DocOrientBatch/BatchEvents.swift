@@ -7,7 +7,8 @@ extension BatchRunner {
     public enum Event: Sendable, Equatable {
         /// A file was handled (in the order of the files given, as `run`'s `onRecord`).
         case record(FixRecord)
-        /// The counts so far: after each group of results and at least every ~0.25 s.
+        /// The counts so far: after each group of results and at least every
+        /// `BatchRunner.progressMilliseconds`.
         case progress(Progress)
         /// The run is over (every file handled, or stopped early: `stopped` says which); last event.
         case finished(Progress)

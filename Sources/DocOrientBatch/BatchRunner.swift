@@ -77,13 +77,17 @@ public final class BatchRunner: @unchecked Sendable {
     /// order, so a slow file holds finished ones back; this bounds how many (and the memory they
     /// hold): a worker does not start a file this far ahead of the last one reported.
     public static let reorderWindow = 64
+    /// The longest a run goes without reporting progress, in milliseconds: often enough for a
+    /// progress line to move, rarely enough to cost nothing beside a file's work.
+    public static let progressMilliseconds = 250
 
     /// Handles `files`.
     /// - Parameters:
     ///   - onRecord: called on the calling thread for each file handled, in the order of `files`
     ///     (for folders, `FileWalker`'s order), whatever order they finish in: two runs over the
     ///     same files print the same records in the same order.
-    ///   - onProgress: called on the calling thread after each batch of results and every ~0.25 s.
+    ///   - onProgress: called on the calling thread after each batch of results and at least every
+    ///     `progressMilliseconds`.
     ///   - shouldStop: polled; when it turns true no new file is started, in-flight files finish.
     public func run(
         files: [String], onRecord: (FixRecord) -> Void, onProgress: (Progress) -> Void,
@@ -129,7 +133,7 @@ public final class BatchRunner: @unchecked Sendable {
         var waiting: [Int: FileOutcome] = [:]
         var nextToReport = 0
         while true {
-            _ = signal.wait(timeout: .now() + .milliseconds(250))
+            _ = signal.wait(timeout: .now() + .milliseconds(Self.progressMilliseconds))
             condition.lock()
             let arrived = results
             results.removeAll(keepingCapacity: true)

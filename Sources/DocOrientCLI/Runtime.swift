@@ -38,13 +38,11 @@ enum Interrupts {
 enum Heaps {
     /// At most `count` heaps (arenas): one a worker. glibc gives threads that allocate at once
     /// heaps of their own, up to eight a core, and each heap keeps the most it ever held; a
-    /// worker's file, decoded, surveyed, read and classified, is tens of megabytes. Over 60 real
-    /// photos with `fix --jobs 2` the peak resident memory was 251-274 MiB in thirteen runs, and
-    /// 215-252 MiB in 23 with two heaps, in the same time. A `MALLOC_ARENA_MAX`, or
-    /// `glibc.malloc.arena_max` in `GLIBC_TUNABLES`, that the user set stands. (Keeping each
-    /// file's buffers for the next, `M_MMAP_THRESHOLD` 16 MB and `M_TRIM_THRESHOLD` 32 MB, took
-    /// the floor's kernel time over 150 real variants from 0.7-3 s to 0.1-0.2 s but a whole run's
-    /// by 2% at most, for 12 MiB more at the peak: not set.)
+    /// worker's file, decoded, surveyed, read and classified, is tens of megabytes, so heaps
+    /// beyond one a worker only raise the peak, in the same time (decision 12). A
+    /// `MALLOC_ARENA_MAX`, or `glibc.malloc.arena_max` in `GLIBC_TUNABLES`, that the user set
+    /// stands. Keeping each file's buffers for the next (`M_MMAP_THRESHOLD`, `M_TRIM_THRESHOLD`)
+    /// saved little time for more memory at the peak, and is not done (decision 12).
     static func limit(to count: Int) {
         #if canImport(Glibc)
             let environment = ProcessInfo.processInfo.environment

@@ -16,7 +16,7 @@ final class ServiceMetrics: Sendable {
     /// "client closed request"); no response reaches the client.
     static let clientClosedRequest = HTTPResponse.Status(code: 499, reasonPhrase: "Client Closed Request")
 
-    /// OCR of a large photo can take several seconds on a busy machine: buckets up to 30 s.
+    /// OCR of a large photo can take several seconds on a busy machine: the buckets reach well past.
     static let durationBuckets: [Duration] = [
         .milliseconds(10), .milliseconds(25), .milliseconds(50), .milliseconds(100), .milliseconds(250),
         .milliseconds(500), .seconds(1), .milliseconds(2500), .seconds(5), .seconds(10), .seconds(30),

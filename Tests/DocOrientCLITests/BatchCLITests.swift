@@ -49,7 +49,7 @@ struct BatchCLITests {
     }
 
     /// Noise photos in each of the six folders: enough that a batch is still running when it is
-    /// killed or interrupted (a run over the tree takes about 12 s in a debug build), few enough
+    /// killed or interrupted (a run over the tree takes seconds in a debug build), few enough
     /// that this suite, which runs the tree a dozen times, is not the test run's long pole.
     static let noisePerFolder = 20
     /// The image files a run handles: the noise photos, eight samples, and the read-only, corrupt

@@ -14,7 +14,7 @@ struct CascadeFitCLITests {
         "0029_sign.jpg", "0031_handnote.jpg", "0033_thermal.jpg", "0035_handnote.jpg",
     ]
 
-    /// The samples' reads, recorded once for both tests (about 2 s a file): the JSON lines of
+    /// The samples' reads, recorded once for both tests (seconds a file): the JSON lines of
     /// `replay record --reads`, or what went wrong.
     static let recorded: Result<String, RecordingFailed> = {
         let files = names.map { CLITests.samples.appendingPathComponent($0).path }

@@ -256,7 +256,7 @@ struct ServerTests {
 
     @Test func anOversizeBodyIs413AndTheServerKeepsServing() async throws {
         // Half again over the limit, so that the client has sent all of it before the server
-        // answers: with the whole JPEG (100 kB), the server's early 413 and close could land while
+        // answers: with the whole JPEG, many times the limit, the server's early 413 and close could land while
         // the client was still writing, and the client failed with "I/O on closed channel" on a
         // loaded machine (the server's behaviour, which this test is about, was right either way).
         let jpeg = try Data(contentsOf: ServerFixtures.samples.appendingPathComponent("0003_letter.jpg")).prefix(1500)

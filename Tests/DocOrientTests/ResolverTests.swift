@@ -437,7 +437,7 @@ struct ResolverTests {
     }
 
     @Test func aStripOfPaperAFewHundredthsOfTheFrameIsThePaper() throws {
-        // A mid-grey table, lighter on its left half; a white strip of paper of 3% of the frame.
+        // A mid-grey table, lighter on its left half; a white strip of paper, a few hundredths of the frame.
         let strip = PixelBox(x: 300, y: 60, width: 24, height: 200)
         let scene = try Self.scene(
             400, 400, background: 90, [(PixelBox(x: 0, y: 0, width: 200, height: 400), 140), (strip, 230)])

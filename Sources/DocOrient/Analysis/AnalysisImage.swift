@@ -250,7 +250,7 @@ extension AnalysisImage {
     static let stripMargin = 2
 
     /// The part of `gray` in `box`, its lines turned level by `skew`, scaled by `scale` (left as
-    /// it is within 8%), light corrected with background tiles of four letter heights
+    /// it is within `unscaledWithin`), light corrected with background tiles of four letter heights
     /// (`textHeight`, after scaling): what Tesseract reads, in windows and lines alike.
     private static func readingCrop(
         of gray: borrowing Pix, _ box: PixelBox, skew: Double, scale: Double, textHeight: Double
@@ -261,7 +261,7 @@ extension AnalysisImage {
             tile: max(minBackgroundTile, Int(textHeight * backgroundTileInTextHeights)), background: paperGray)
     }
 
-    /// A reading crop whose scale is within this fraction of 1 (8%) is read at its stored size, not
+    /// A reading crop whose scale is within this fraction of 1 is read at its stored size, not
     /// resampled. Chosen by hand, not fitted (decision 1).
     static let unscaledWithin = 0.08
     /// Side of a reading crop's background tiles, in text heights after scaling: four, larger than

@@ -5,9 +5,9 @@
 /// JPEG, Leptonica for PNG and TIFF), then area-scaled to whatever size is asked for.
 ///
 /// Once, at full size: a JPEG's entropy decoding has to run through the whole file at any DCT
-/// scale, and it is most of the cost of large, noisy or progressive files (a 4 MB 12 MP photo:
-/// 29 ms at 1/8, 33 ms at full size), so a small probe decode followed by a reading decode paid
-/// it twice; the scaled IDCTs other than 1/2, 1/4 and 1/8 (5/8, 3/4) are even slower than full size.
+/// scale, and it is most of the cost of large, noisy or progressive files (a scaled decode costs
+/// nearly a full one), so a small probe decode followed by a reading decode paid it twice; the
+/// scaled IDCTs other than 1/2, 1/4 and 1/8 (5/8, 3/4) are even slower than full size (decision 1).
 struct GraySource: ~Copyable {
     let full: Pix
     /// The halvings made of `full` so far, kept for the image's life: the classifier, the probes,
@@ -57,7 +57,7 @@ struct GraySource: ~Copyable {
 
     /// Grey pixels with a long side of at least `longSide`: the full image halved as often as
     /// that allows (Leptonica's area map by 1/2, 1/4, 1/8 costs about a tenth of any other
-    /// factor's: 1.1 ms against 11 ms from 5 MP), or the full image itself (shared, not copied).
+    /// factor's, decision 1), or the full image itself (shared, not copied).
     func gray(longSide: Int) throws -> Pix {
         var reduction = 1
         while reduction < Self.maxReduction, max(full.width, full.height) / (reduction * 2) >= longSide {

@@ -70,8 +70,8 @@ extension AnalysisImage {
                 alternatives.append(
                     (bounded(try normalized.otsuThreshold(in: frame, step: Self.otsuSampleStep)), frame))
             }
-            // The alternatives are judged by their glyphs alone, so the neighbour links are made
-            // for the one chosen only (on a grainy 8 MP page, 0.05 s less).
+            // The alternatives are judged by their glyphs alone, so the neighbour links, the
+            // costly part on a grainy page, are made for the one chosen only.
             var best: (glyphs: Int, threshold: Int, box: PixelBox)? = nil
             for (t, box) in alternatives {
                 let m = try glyphs(at: t, in: box, lines: false)
@@ -122,7 +122,7 @@ extension AnalysisImage {
 
     /// Least share of the frame a region must cover to be the paper: a fiftieth. A strip of paper
     /// with one line on it, shot whole from a phone's distance, covers a few hundredths of the
-    /// frame (3.7% for one such strip), and below a twentieth the paper was missed and the table's
+    /// frame, and below a twentieth the paper was missed and the table's
     /// grain set the page's line direction (decision 1).
     static let paperMinShare = 0.02
     /// Long side, in pixels, of the thumbnail the paper is judged on (the paper is many pixels even

@@ -97,8 +97,8 @@ extension AnalysisImage.GlyphMeasure {
     /// of its height across (not letters: words whose letters touch, or dashes), whose lengths
     /// differ by less than `dashedMaxLengthVariation` of their mean (standard deviation over mean),
     /// is a dashed or dotted rule: a form's leaders, a table of contents' dots. Words differ in
-    /// length by about half their mean, leaders by far less (decision 2); reading a form's eight
-    /// leaders in four orientations took 1.5 s.
+    /// length by about half their mean, leaders by far less; a form's leaders, read in four
+    /// orientations, cost more than its words (decision 2).
     static let dashedMinMarks = 6
     static let dashedMinAspect = 1.5
     static let dashedMaxLengthVariation = 0.15

@@ -71,7 +71,7 @@ enum TIFFEditor {
     /// shape), with the same next-IFD offset, and points the 4 bytes at `link` at it.
     /// - Returns: the absolute offset of the copy's next-IFD field.
     /// - Throws: `.malformed` when the IFD cannot be read, `.limitExceeded` when the copy would
-    ///   lie past the 4 GB a TIFF offset reaches.
+    ///   lie past what a TIFF's 32-bit offsets reach.
     private static func appendingCopy(
         ofDirectoryAt offset: Int, linkedFrom link: Int, orientation value: Int, in s: TIFFStructure,
         to out: inout [UInt8]

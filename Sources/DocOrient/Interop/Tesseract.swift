@@ -195,7 +195,7 @@ private struct WordCount {
 
 /// Debian's libtesseract runs parts of recognition in OpenMP parallel regions (libgomp). On two
 /// cores, with the caller's own threads busy, the region's spinning workers made each small
-/// recognition about 8x slower (0.35 s instead of 0.04 s per text window). OMP_THREAD_LIMIT only
+/// recognition several times slower (decision 12). OMP_THREAD_LIMIT only
 /// works when set before the process starts, so the resolver instead makes parallel regions run
 /// serially on the calling thread.
 enum OpenMP {

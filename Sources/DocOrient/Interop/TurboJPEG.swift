@@ -84,7 +84,7 @@ enum TurboJPEG {
     }
 
     /// Decodes at full size to grey straight into a Leptonica image: no intermediate buffer to
-    /// zero, fill and copy again (12 MB for a 12 MP photo). CMYK and YCCK files take
+    /// zero, fill and copy again (a byte a pixel). CMYK and YCCK files take
     /// `decodeGray`'s way, since they are converted pixel by pixel anyway.
     /// - Parameter maxPixels: refuse frames larger than this before allocating anything.
     static func decodeGrayPix(_ jpeg: [UInt8], maxPixels: Int) throws -> Pix {

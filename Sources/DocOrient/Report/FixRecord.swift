@@ -54,7 +54,7 @@ public struct FixRecord: Sendable, Encodable, Equatable {
     /// The work units the resolver spent (`WorkBudget`): what `--max-work` bounds. JSON `work`.
     public var work = 0
     /// Wall-clock time for this file, in milliseconds: reading, deciding and writing for a file,
-    /// deciding and rewriting for an image in memory. JSON `elapsed_ms`, to 0.1 ms.
+    /// deciding and rewriting for an image in memory. JSON `elapsed_ms`, to a tenth of a millisecond.
     public var elapsedMilliseconds: Double
 
     /// An empty record (verdict `.error` until something is decided) for `path`.
@@ -190,7 +190,7 @@ public struct FixRecord: Sendable, Encodable, Equatable {
     }
 
     /// The record as docorient prints it for people, e.g. "photo.jpg: tag 6 is wrong, text says 8
-    /// (confidence 97%); tag rewritten"; an image fixed in memory is called "image".
+    /// (confidence NN%); tag rewritten"; an image fixed in memory is called "image".
     public var humanLine: String {
         func o(_ v: Int?) -> String { v.map(String.init) ?? "none" }
         let conf = String(Int((confidence * 100).rounded()))

@@ -30,7 +30,7 @@ public struct ResolverConfiguration: Sendable, Equatable {
     /// What resolving one image may spend (Tesseract reads, words, pixels); the same image gets
     /// the same answer on any machine and under any load.
     public var budget: WorkBudget
-    /// Most Tesseract engines alive at once (each holds the loaded model, some 20-40 MB); callers
+    /// Most Tesseract engines alive at once (each holds the loaded model, tens of megabytes); callers
     /// beyond it wait for an engine. Default: the number of active processors.
     public var maxEngines: Int
     /// An engine unused for this long is freed (its model unloaded), the orientation classifier's

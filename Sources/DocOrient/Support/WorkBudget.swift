@@ -69,12 +69,12 @@ enum WorkCost {
     /// Laid-out pixels per unit.
     static let layoutPixelsPerUnit = 50_000
     /// Decoded pixels per unit: the stored image is decoded once, grey, at full size
-    /// (`GraySource`: 33 ms for a 12 MP photo, 2.75 ms a megapixel, about one unit).
+    /// (`GraySource`); a megapixel's decode costs about what a unit does (decision 5).
     static let decodedPixelsPerUnit = 1_000_000
     /// Units per square the orientation classifier is shown: one pass of the model in onnxruntime
-    /// on one thread took about 2 ms when the budget was fitted, about one unit (decision 5); model
-    /// 2 takes 5-6.6 ms here, about two, left at one since the budget was fitted with it (six
-    /// units a file at most). Cutting the squares is in the decode's share.
+    /// on one thread cost about one unit when the budget was fitted, and is left at one since the
+    /// budget was fitted with it (decision 5; six units a file at most). Cutting the squares is in
+    /// the decode's share.
     static let classifierSquareUnits = 1
 
     /// The units of decoding `pixels` stored pixels, rounded up.
