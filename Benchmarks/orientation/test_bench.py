@@ -405,7 +405,7 @@ def test_about_a_third_of_the_real_files_get_one_mirrored_variant():
 
 
 # A 3x2 upright image with six distinct colours; the display transform of each EXIF value
-# (bench._apply, written from DOMAIN.md's table and independent of PIL and generate.py)
+# (bench._apply, written from ../shared/DOMAIN.md's table and independent of PIL and generate.py)
 # applied to the stored pixels must give it back.
 UPRIGHT = ((1, 2, 3), (4, 5, 6))
 COLOURS = {1: (250, 0, 0), 2: (0, 250, 0), 3: (0, 0, 250), 4: (250, 250, 0), 5: (0, 250, 250), 6: (250, 0, 250)}

@@ -13,7 +13,7 @@ from .kinds import UNDECIDABLE
 from .pages import Doc
 
 SIZES = [1024, 1280, 1600, 2016, 2592, 3264, 4032]
-ANALYSIS_SIDE = 1800  # long side at which legibility is judged (DOMAIN.md: ~1800 px analysis images)
+ANALYSIS_SIDE = 1800  # long side at which legibility is judged (../shared/DOMAIN.md: ~1800 px analysis images)
 
 
 def smooth_noise(rng, shape, cells):

@@ -1,5 +1,5 @@
 """The orientation model: EXIF values as PIL transposes, and points and images from the upright
-page to stored pixels and back (DOMAIN.md, section 1)."""
+page to stored pixels and back (../shared/DOMAIN.md, section 1)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from PIL import Image
 
 # EXIF value -> PIL transpose op that a viewer applies to the stored pixels to
 # display them (PIL's ROTATE_* turn counter-clockwise, so "rotate 90 clockwise"
-# for tag 6 is ROTATE_270).  Matches PIL.ImageOps.exif_transpose and DOMAIN.md.
+# for tag 6 is ROTATE_270).  Matches PIL.ImageOps.exif_transpose and ../shared/DOMAIN.md.
 DISPLAY_OP = {
     2: Image.Transpose.FLIP_LEFT_RIGHT,
     3: Image.Transpose.ROTATE_180,

@@ -37,7 +37,7 @@ struct OrientationTests {
     }
 
     @Test func theRectTableOfDomainMDHoldsInBothDirections() {
-        // DOMAIN.md section 1: raw rect for a display rect (x, y, w, h) on a W x H raw image.
+        // ../shared/DOMAIN.md section 1: raw rect for a display rect (x, y, w, h) on a W x H raw image.
         func table(_ o: Orientation, _ r: Rect, _ W: Double, _ H: Double) -> Rect {
             let (x, y, w, h) = (r.x, r.y, r.width, r.height)
             switch o {

@@ -1,5 +1,5 @@
 // What a PDF viewer shows of a scanned page: the image's stored samples, placed by the content
-// stream's transform at its `Do`, then turned by the page's /Rotate (DOMAIN.md section 3). Both
+// stream's transform at its `Do`, then turned by the page's /Rotate (../shared/DOMAIN.md section 3). Both
 // steps are elements of the same group as the EXIF orientations, so what the page shows, and the
 // /Rotate that would show it upright, are compositions.
 

@@ -22,7 +22,7 @@ struct RecognizedWord: Sendable, Equatable, Codable {
 /// How Tesseract segments the page it is given (a subset of `TessPageSegMode`).
 ///
 /// psm 3 (auto) and 11 (sparse) can spend tens of seconds in layout analysis on dense fine print,
-/// which the word cap does not interrupt (DOMAIN.md section 7): sparse text is only for coarse
+/// which the word cap does not interrupt (../shared/DOMAIN.md section 7): sparse text is only for coarse
 /// images, whose layout analysis is bounded by their few pixels.
 enum PageSegmentation {
     /// psm 6: one uniform block of text.

@@ -2,7 +2,7 @@
 //
 // Every value is "mirror left-right first (or not), then rotate clockwise by a number of quarter
 // turns". Composition, inverses, point and rect mapping are all derived from that pair, so the
-// tables in DOMAIN.md are consequences (checked by the tests), not hand-written switches.
+// tables in ../shared/DOMAIN.md are consequences (checked by the tests), not hand-written switches.
 // This file imports nothing: every other layer builds on it.
 
 /// An EXIF orientation (TIFF tag 274): how a viewer must transform the stored pixels to display them.
