@@ -322,10 +322,3 @@ public final class Fixer: Sendable {
         ).map { ($0.bytes, $0.action, $0.note) }
     }
 }
-
-extension Duration {
-    var milliseconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
-    }
-}
