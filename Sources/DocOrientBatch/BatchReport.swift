@@ -101,17 +101,33 @@ public struct BatchReport: Sendable {
     /// The journalled record (what `fix --json` printed) with the review group and the undo
     /// command added (`group`, `undo_command`): one line of `report --json`.
     public func reviewLine(_ group: Group, _ entry: JournalEntry) -> String {
-        var object =
-            (try? JSONSerialization.jsonObject(with: Data(entry.record.utf8))) as? [String: Any] ?? ["path": entry.path]
-        object["group"] = group.rawValue
-        object["undo_command"] = undoCommand(for: entry) ?? NSNull()
-        guard
-            let data = try? JSONSerialization.data(
-                withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-        else {
-            return entry.record
+        let line = ReviewLine(
+            record: entry.fixRecord, path: entry.path, group: group, undoCommand: undoCommand(for: entry))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(line)).map { String(decoding: $0, as: UTF8.self) } ?? entry.record
+    }
+
+    /// A line of `report --json`: the record's keys (only `path` when the journal holds no
+    /// record), then `group` and `undo_command` (null when there is nothing to undo).
+    struct ReviewLine: Encodable {
+        var record: FixRecord?
+        var path: String
+        var group: Group
+        var undoCommand: String?
+
+        enum Key: String, CodingKey {
+            case path, group
+            case undoCommand = "undo_command"
         }
-        return String(decoding: data, as: UTF8.self)
+
+        func encode(to encoder: any Encoder) throws {
+            try record?.encode(to: encoder)
+            var c = encoder.container(keyedBy: Key.self)
+            if record == nil { try c.encode(path, forKey: .path) }
+            try c.encode(group, forKey: .group)
+            try c.encode(undoCommand, forKey: .undoCommand)
+        }
     }
 
     /// One line: how many files agreed, disagreed, were fixed, had no tag, were undecidable,
@@ -180,17 +196,9 @@ public struct BatchReport: Sendable {
     /// docorient's orientation for each page of a file of pages it decided, by page number,
     /// from the entry's record.
     static func pageAnswers(_ entry: JournalEntry) -> [Int: Int] {
-        guard
-            let record = try? JSONSerialization.jsonObject(with: Data(entry.record.utf8)) as? [String: Any],
-            let pages = record["pages"] as? [[String: Any]]
-        else { return [:] }
-        var answers: [Int: Int] = [:]
-        for page in pages {
-            if let number = page["page"] as? Int, let orientation = page["detected_orientation"] as? Int {
-                answers[number] = orientation
-            }
-        }
-        return answers
+        Dictionary(
+            entry.pageRecords.compactMap { page in page.record.detectedOrientation.map { (page.number, $0) } },
+            uniquingKeysWith: { first, _ in first })
     }
 
     /// One self-contained HTML page: a contact sheet of every file a reviewer must see, grouped,
@@ -314,15 +322,10 @@ public struct BatchReport: Sendable {
     /// now (read from the current file). Made from the image docorient decodes, not rendered.
     /// Nil for an image file's entry.
     static func pagePreviews(_ entry: JournalEntry, side: Int) -> (previews: [PagePreview], more: Int)? {
-        guard
-            let record = try? JSONSerialization.jsonObject(with: Data(entry.record.utf8)) as? [String: Any],
-            let pages = record["pages"] as? [[String: Any]]
-        else { return nil }
-        let read = pages.compactMap { page -> (page: Int, before: Orientation)? in
-            guard let number = page["page"] as? Int,
-                let before = (page["exif_orientation"] as? Int).flatMap(Orientation.init(exifValue:))
-            else { return nil }
-            return (number, before)
+        let pages = entry.pageRecords
+        guard !pages.isEmpty else { return nil }
+        let read = pages.compactMap { page in
+            page.record.exifOrientation.flatMap(Orientation.init(exifValue:)).map { (page: page.number, before: $0) }
         }
         let listed = read.prefix(maxPagePreviews)
         let now =
