@@ -89,7 +89,7 @@ struct ReportCommand: ParsableCommand {
         }
         if let html {
             do {
-                try FileIO.writeAtomically(Array(report.html().utf8), to: html, replacing: false)
+                try FileIO.writeAtomically(Array(try report.html().utf8), to: html, replacing: false)
             } catch let error as DocOrientError {
                 printError("docorient: \(error)")
                 throw ExitCode(1)
