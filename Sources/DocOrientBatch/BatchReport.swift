@@ -40,7 +40,8 @@ public struct BatchReport: Sendable {
             guard FileManager.default.fileExists(atPath: path) else {
                 throw DocOrientError(
                     .io,
-                    "no journal here (a batch over a folder writes one there; name the journal's file if it is elsewhere)",
+                    "no journal here (a batch over a folder writes one there; name the journal's file if it is "
+                        + "elsewhere)",
                     path: path)
             }
             for (key, entry) in try Journal(path: path, readOnly: true).entries() {
@@ -87,7 +88,8 @@ public struct BatchReport: Sendable {
         case .fixed(.baked):
             guard let detected = entry.detectedOrientation.flatMap(Orientation.init(exifValue:)) else { return nil }
             return
-                "docorient tag \(detected.inverse.exifValue) \(path) && docorient bake \(path) && docorient tag \(original) \(path)"
+                "docorient tag \(detected.inverse.exifValue) \(path) && docorient bake \(path) && docorient tag "
+                + "\(original) \(path)"
         default:
             return nil
         }
@@ -136,8 +138,9 @@ public struct BatchReport: Sendable {
         func count(_ f: (JournalEntry) -> Bool) -> Int { entries.filter(f).count }
         let fixed = count { $0.changedTheFile && !$0.personDecisionStands }
         return
-            "\(entries.count) files: \(count { $0.verdict == .agrees }) agreed, \(count { $0.verdict == .disagrees }) disagreed with their tag, "
-            + "\(fixed) fixed, \(count { $0.verdict == .noTag }) had no tag, \(count { $0.verdict == .undecidable }) undecidable, "
+            "\(entries.count) files: \(count { $0.verdict == .agrees }) agreed, "
+            + "\(count { $0.verdict == .disagrees }) disagreed with their tag, \(fixed) fixed, "
+            + "\(count { $0.verdict == .noTag }) had no tag, \(count { $0.verdict == .undecidable }) undecidable, "
             + "\(count { $0.verdict == .error }) failed, \(count(\.personDecisionStands)) decided by a person"
     }
 

@@ -22,7 +22,8 @@ public struct JournalEntry: Codable, Sendable, Equatable {
     /// FNV-1a 64 of the content before docorient changed it, 16 hex digits; empty when it could not be read.
     public var hashBefore: String
     /// FNV-1a 64 of the content as docorient left it (equal to `hashBefore` when the file itself
-    /// was not rewritten): a copy with this hash is recognised as done, and `undo` restores only files that still have it.
+    /// was not rewritten): a copy with this hash is recognised as done, and `undo` restores only
+    /// files that still have it.
     public var hashAfter: String
     /// How the evidence related to the original tag (stored as its raw value: "agrees", "disagrees",
     /// "no_tag", "undecidable" or "error").

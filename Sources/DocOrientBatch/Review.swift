@@ -120,7 +120,8 @@ public final class Review: Sendable {
         guard FileManager.default.fileExists(atPath: location) else {
             throw DocOrientError(
                 .io,
-                "no journal here: review shows the files of a batch; run docorient fix on the folder first (or name its journal with --journal)",
+                "no journal here: review shows the files of a batch; run docorient fix on the folder first (or name "
+                    + "its journal with --journal)",
                 path: location)
         }
         self.folder = real
@@ -362,7 +363,8 @@ public final class Review: Sendable {
             else {
                 throw ReviewRefusal(
                     .notTurnable,
-                    "its original was not kept and cannot be rebuilt, so undo could not give it back; nothing was written"
+                    "its original was not kept and cannot be rebuilt, so undo could not give it back; nothing was "
+                        + "written"
                 )
             }
             original = rebuilt

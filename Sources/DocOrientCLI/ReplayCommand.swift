@@ -34,9 +34,9 @@ struct ReplayCommand: ParsableCommand {
         var withoutNothingGuard = false
 
         @Flag(
-            help:
-                "Record every candidate of every text line and window read, with no budget and no nothing guard (for `replay fit-cascade`; minutes a file set)."
-        )
+            help: ArgumentHelp(
+                "Record every candidate of every text line and window read, with no budget and no nothing guard "
+                    + "(for `replay fit-cascade`; minutes a file set)."))
         var reads = false
 
         @Argument(help: "Image files (JPEG, PNG, TIFF, HEIF).")
@@ -90,7 +90,8 @@ struct ReplayCommand: ParsableCommand {
                 manifest (split fit or holdout; no split column: fit), the real set's stored variants \
                 (NAME.uT.EXT, as Benchmarks/orientation/bench.py --real-dir writes them) by the real \
                 manifest, the training photos' (bench.py --train: FOLDER__NAME.uT.EXT) by theirs. Only \
-                the fit part is fitted on: the generated fit rows and the training photos. Prints the fitted values as JSON (for \
+                the fit part is fitted on: the generated fit rows and the training photos. Prints the \
+                fitted values as JSON (for \
                 Models/calibration.json), the floors narrowAt and pageMarks must stay above, and each part's \
                 answers with the text alone, as shipped and with the fitted values.
                 """)
@@ -125,7 +126,8 @@ struct ReplayCommand: ParsableCommand {
                         "\($0) \(t.byReader[$0]!.right)/\(t.byReader[$0]!.wrong)"
                     }
                     print(
-                        "\(part) \(label): right \(t.right)/\(t.decidable), wrong \(t.wrong) (>= 0.9: \(t.confidentWrong)), "
+                        "\(part) \(label): right \(t.right)/\(t.decidable), wrong \(t.wrong) (>= 0.9: "
+                            + "\(t.confidentWrong)), "
                             + "undecided \(t.undecided), textless answered \(t.negativesAnswered)/\(t.negatives) "
                             + "(scenes answered upright \(t.scenesUpright)); "
                             + "right/wrong by reader: \(readers.joined(separator: ", "))")

@@ -83,7 +83,8 @@ struct ReportCommand: ParsableCommand {
                 let new = entry.detectedOrientation.map(String.init) ?? "-"
                 let undo = report.undoCommand(for: entry).map { "\tundo: \($0)" } ?? ""
                 print(
-                    "\(group.title)\t\(entry.verdict.rawValue)\t\(entry.path)\ttag \(old) -> \(new)\t\(entry.action)\t\(entry.reason ?? "")\(undo)"
+                    "\(group.title)\t\(entry.verdict.rawValue)\t\(entry.path)\ttag \(old) -> "
+                        + "\(new)\t\(entry.action)\t\(entry.reason ?? "")\(undo)"
                 )
             }
         }

@@ -198,7 +198,8 @@ public final class Fixer: Sendable {
         guard options.destination == .inPlace else {
             throw DocOrientError(
                 .invalidRequest,
-                "an image fixed in memory comes back as bytes: write them where they belong (destination must be .inPlace)"
+                "an image fixed in memory comes back as bytes: write them where they belong (destination must be "
+                    + ".inPlace)"
             )
         }
         if PDFPages.isPDF(bytes) { return try fixPDF(bytes: bytes, options: options, budget: budget, signal: signal) }

@@ -252,7 +252,8 @@ public struct FixRecord: Sendable, Codable, Equatable {
                     ? "; turned by \(reason ?? "/Rotate")"
                     : action == .wouldRewriteTag ? "; would set \(reason ?? "/Rotate") (dry run)" : ""
                 return
-                    "\(path): shown as \(o(exifOrientation)), \(says) \(o(detectedOrientation)) (confidence \(conf)%)\(done)"
+                    "\(path): shown as \(o(exifOrientation)), \(says) \(o(detectedOrientation)) (confidence "
+                    + "\(conf)%)\(done)"
             }
         }
         switch verdict {
@@ -264,7 +265,8 @@ public struct FixRecord: Sendable, Codable, Equatable {
         case .noTag: return "\(path): no tag; \(says) \(o(detectedOrientation)) (confidence \(conf)%)\(actionText)"
         case .disagrees:
             return
-                "\(path): tag \(o(exifOrientation)) is wrong, \(says) \(o(detectedOrientation)) (confidence \(conf)%)\(actionText)"
+                "\(path): tag \(o(exifOrientation)) is wrong, \(says) \(o(detectedOrientation)) (confidence "
+                + "\(conf)%)\(actionText)"
         }
     }
 
