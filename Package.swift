@@ -60,12 +60,16 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
         // Batches over folders: the walker, the SQLite journal (GRDB), resume, undo, the report.
+        // The report's page is a Mustache template, compiled into the binary (nothing to install
+        // beside it).
         .target(
             name: "DocOrientBatch",
             dependencies: [
                 "DocOrient", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "SystemPackage", package: "swift-system"),
-            ]),
+            ],
+            resources: [.embedInCode("report.mustache"), .embedInCode("report-cell.mustache")]),
         .executableTarget(
             name: "DocOrientCLI",
             dependencies: [

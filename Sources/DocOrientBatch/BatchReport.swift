@@ -40,7 +40,8 @@ public struct BatchReport: Sendable {
             guard FileManager.default.fileExists(atPath: path) else {
                 throw DocOrientError(
                     .io,
-                    "no journal here (a batch over a folder writes one there; name the journal's file if it is elsewhere)",
+                    "no journal here (a batch over a folder writes one there; name the journal's file if it is "
+                        + "elsewhere)",
                     path: path)
             }
             for (key, entry) in try Journal(path: path, readOnly: true).entries() {
@@ -87,7 +88,8 @@ public struct BatchReport: Sendable {
         case .fixed(.baked):
             guard let detected = entry.detectedOrientation.flatMap(Orientation.init(exifValue:)) else { return nil }
             return
-                "docorient tag \(detected.inverse.exifValue) \(path) && docorient bake \(path) && docorient tag \(original) \(path)"
+                "docorient tag \(detected.inverse.exifValue) \(path) && docorient bake \(path) && docorient tag "
+                + "\(original) \(path)"
         default:
             return nil
         }
@@ -101,17 +103,33 @@ public struct BatchReport: Sendable {
     /// The journalled record (what `fix --json` printed) with the review group and the undo
     /// command added (`group`, `undo_command`): one line of `report --json`.
     public func reviewLine(_ group: Group, _ entry: JournalEntry) -> String {
-        var object =
-            (try? JSONSerialization.jsonObject(with: Data(entry.record.utf8))) as? [String: Any] ?? ["path": entry.path]
-        object["group"] = group.rawValue
-        object["undo_command"] = undoCommand(for: entry) ?? NSNull()
-        guard
-            let data = try? JSONSerialization.data(
-                withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-        else {
-            return entry.record
+        let line = ReviewLine(
+            record: entry.fixRecord, path: entry.path, group: group, undoCommand: undoCommand(for: entry))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(line)).map { String(decoding: $0, as: UTF8.self) } ?? entry.record
+    }
+
+    /// A line of `report --json`: the record's keys (only `path` when the journal holds no
+    /// record), then `group` and `undo_command` (null when there is nothing to undo).
+    struct ReviewLine: Encodable {
+        var record: FixRecord?
+        var path: String
+        var group: Group
+        var undoCommand: String?
+
+        enum Key: String, CodingKey {
+            case path, group
+            case undoCommand = "undo_command"
         }
-        return String(decoding: data, as: UTF8.self)
+
+        func encode(to encoder: any Encoder) throws {
+            try record?.encode(to: encoder)
+            var c = encoder.container(keyedBy: Key.self)
+            if record == nil { try c.encode(path, forKey: .path) }
+            try c.encode(group, forKey: .group)
+            try c.encode(undoCommand, forKey: .undoCommand)
+        }
     }
 
     /// One line: how many files agreed, disagreed, were fixed, had no tag, were undecidable,
@@ -120,8 +138,9 @@ public struct BatchReport: Sendable {
         func count(_ f: (JournalEntry) -> Bool) -> Int { entries.filter(f).count }
         let fixed = count { $0.changedTheFile && !$0.personDecisionStands }
         return
-            "\(entries.count) files: \(count { $0.verdict == .agrees }) agreed, \(count { $0.verdict == .disagrees }) disagreed with their tag, "
-            + "\(fixed) fixed, \(count { $0.verdict == .noTag }) had no tag, \(count { $0.verdict == .undecidable }) undecidable, "
+            "\(entries.count) files: \(count { $0.verdict == .agrees }) agreed, "
+            + "\(count { $0.verdict == .disagrees }) disagreed with their tag, \(fixed) fixed, "
+            + "\(count { $0.verdict == .noTag }) had no tag, \(count { $0.verdict == .undecidable }) undecidable, "
             + "\(count { $0.verdict == .error }) failed, \(count(\.personDecisionStands)) decided by a person"
     }
 
@@ -180,166 +199,8 @@ public struct BatchReport: Sendable {
     /// docorient's orientation for each page of a file of pages it decided, by page number,
     /// from the entry's record.
     static func pageAnswers(_ entry: JournalEntry) -> [Int: Int] {
-        guard
-            let record = try? JSONSerialization.jsonObject(with: Data(entry.record.utf8)) as? [String: Any],
-            let pages = record["pages"] as? [[String: Any]]
-        else { return [:] }
-        var answers: [Int: Int] = [:]
-        for page in pages {
-            if let number = page["page"] as? Int, let orientation = page["detected_orientation"] as? Int {
-                answers[number] = orientation
-            }
-        }
-        return answers
-    }
-
-    /// One self-contained HTML page: a contact sheet of every file a reviewer must see, grouped,
-    /// as a viewer showed it before and as docorient shows it now, with the orientations,
-    /// confidence, reason and the command that undoes the change. Filters by group and by
-    /// confidence run in the page itself (plain JavaScript, no server), and can be set from the
-    /// address (`review.html#groups=changed,failed&below=0.9`).
-    public func html(thumbnailSide: Int = 220) -> String {
-        let listed = noteworthy
-        var rows = ""
-        for (group, entry) in listed {
-            func img(_ data: String?, _ alt: String) -> String {
-                guard let data else { return "<div class=none>no preview</div>" }
-                return "<img alt=\"\(alt)\" src=\"data:image/jpeg;base64,\(data)\">"
-            }
-            let cells: (before: String, after: String)
-            if let pages = Self.pagePreviews(entry, side: thumbnailSide) {
-                // A PDF: each page whose image docorient read, before and after, side by side.
-                func figures(_ which: KeyPath<PagePreview, String?>, _ alt: String) -> String {
-                    let shown = pages.previews.map {
-                        "<figure class=page data-page=\"\($0.page)\">\(img($0[keyPath: which], alt))<figcaption>page \($0.page)</figcaption></figure>"
-                    }
-                    let more = pages.more > 0 ? "<div class=none>and \(pages.more) more pages</div>" : ""
-                    return shown.isEmpty ? img(nil, alt) : shown.joined() + more
-                }
-                cells = (figures(\.before, "before"), figures(\.after, "after"))
-            } else {
-                let previews = Self.previews(entry, side: thumbnailSide)
-                cells = (img(previews.before, "before"), img(previews.after, "after"))
-            }
-            let old = entry.exifOrientation.map(String.init) ?? "none"
-            let new = entry.detectedOrientation.map(String.init) ?? "—"
-            let undo =
-                undoCommand(for: entry).map { "<div class=undo>undo: <code>\(Self.escape($0))</code></div>" } ?? ""
-            rows += """
-                <tr class="row \(entry.verdict.rawValue)" data-group="\(group.rawValue)" data-confidence="\(String(format: "%.3f", entry.confidence))">
-                <td class=group>\(group.title)</td><td>\(cells.before)</td><td>\(cells.after)</td>
-                <td><div class=path>\(Self.escape(entry.path))</div><div><b>\(entry.verdict.rawValue)</b> · action \(entry.action.rawValue)</div>
-                <div>tag \(old) → \(new) · confidence \(String(format: "%.2f", entry.confidence))</div>
-                <div class=reason>\(Self.escape(entry.reason ?? ""))</div>\(undo)</td></tr>
-
-                """
-        }
-        let counts = Group.allCases.map { g in "\(listed.filter { $0.group == g }.count) \(g.title)" }.joined(
-            separator: ", ")
-        let boxes = Group.allCases.map { g in
-            "<label><input type=checkbox class=groupfilter value=\"\(g.rawValue)\" checked> \(g.title)</label>"
-        }.joined(separator: " ")
-        return """
-            <!doctype html><html><head><meta charset="utf-8"><title>docorient report</title><style>
-            body{font:14px system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse}
-            td{border-bottom:1px solid #ddd;padding:8px;vertical-align:top}img{max-width:\(thumbnailSide)px;max-height:\(thumbnailSide)px;box-shadow:0 0 3px #999}
-            .path{font-family:monospace;word-break:break-all}.reason{color:#666}.none{color:#999;width:\(thumbnailSide)px}
-            .undo code{background:#f4f4f4;padding:1px 4px;word-break:break-all}.group{font-weight:bold;white-space:nowrap}
-            tr.error b{color:#b00}tr.undecidable b{color:#a60}tr.disagrees b{color:#06a}th{text-align:left;padding:8px}
-            #filters{margin:12px 0;padding:8px;background:#f7f7f7}figure.page{margin:0 0 8px}figcaption{color:#666;font-size:12px}
-            </style></head><body><h1>docorient report</h1><p>\(Self.escape(summaryLine))</p>
-            <p id=counts>\(listed.count) files to look at: \(counts).</p>
-            <div id=filters>Show: \(boxes) · confidence below <input id=below type=number min=0 max=1 step=0.05 value=1.01 style="width:5em">
-            · <span id=shown>\(listed.count)</span> shown</div>
-            <table id=files><tr><th>group</th><th>before (as a viewer showed it)</th><th>after (as docorient shows it)</th><th>file</th></tr>
-            \(rows)</table>
-            <script>
-            function applyFilters() {
-              const groups = new Set([...document.querySelectorAll('.groupfilter')].filter(b => b.checked).map(b => b.value));
-              const below = parseFloat(document.getElementById('below').value);
-              let shown = 0;
-              for (const row of document.querySelectorAll('tr.row')) {
-                const visible = groups.has(row.dataset.group) && !(parseFloat(row.dataset.confidence) >= below);
-                row.style.display = visible ? '' : 'none';
-                if (visible) shown++;
-              }
-              document.getElementById('shown').textContent = shown;
-            }
-            for (const input of document.querySelectorAll('#filters input')) input.addEventListener('input', applyFilters);
-            // Filters can come in the address: review.html#groups=changed,failed&below=0.9
-            const wanted = new URLSearchParams(location.hash.slice(1));
-            if (wanted.has('groups')) {
-              const keep = new Set(wanted.get('groups').split(','));
-              for (const box of document.querySelectorAll('.groupfilter')) box.checked = keep.has(box.value);
-            }
-            if (wanted.has('below')) document.getElementById('below').value = wanted.get('below');
-            applyFilters();
-            </script></body></html>
-            """
-    }
-
-    /// Small JPEG previews (base64): the file's pixels as a viewer showed them before the fix and as
-    /// they show now. Reconstructed from the current file and the journal, whatever the action was.
-    static func previews(_ entry: JournalEntry, side: Int) -> (before: String?, after: String?) {
-        guard let bytes = try? FileIO.read(entry.path), let metadata = try? ImageMetadata.read(bytes),
-            let stored = try? PreviewImage(bytes, metadata: metadata, side: side)
-        else { return (nil, nil) }
-        let original = entry.exifOrientation.flatMap(Orientation.init(exifValue:)) ?? .identity
-        let now = metadata.effectiveOrientation ?? .identity
-        // A baked file's pixels are the old pixels turned by the detected orientation.
-        var oldPixels = stored
-        if entry.action == .fixed(.baked),
-            let detected = entry.detectedOrientation.flatMap(Orientation.init(exifValue:))
-        {
-            oldPixels = stored.transformed(by: detected.inverse)
-        }
-        let before = oldPixels.transformed(by: original).jpegBase64
-        let after = stored.transformed(by: now).jpegBase64
-        return (before, after)
-    }
-
-    /// Most pages of one PDF the review page shows previews of.
-    static let maxPagePreviews = 50
-
-    /// One page of a PDF on the review page: base64 JPEG previews of its image before and after.
-    struct PagePreview {
-        var page: Int
-        var before: String?
-        var after: String?
-    }
-
-    /// For a PDF's entry (its record has page records), the previews of each page whose image
-    /// docorient read (the first `maxPagePreviews`; `more` counts the rest): the image as the
-    /// page showed it before the fix (the page record's orientation) and as the page shows it
-    /// now (read from the current file). Made from the image docorient decodes, not rendered.
-    /// Nil for an image file's entry.
-    static func pagePreviews(_ entry: JournalEntry, side: Int) -> (previews: [PagePreview], more: Int)? {
-        guard
-            let record = try? JSONSerialization.jsonObject(with: Data(entry.record.utf8)) as? [String: Any],
-            let pages = record["pages"] as? [[String: Any]]
-        else { return nil }
-        let read = pages.compactMap { page -> (page: Int, before: Orientation)? in
-            guard let number = page["page"] as? Int,
-                let before = (page["exif_orientation"] as? Int).flatMap(Orientation.init(exifValue:))
-            else { return nil }
-            return (number, before)
-        }
-        let listed = read.prefix(maxPagePreviews)
-        let now =
-            (try? FileIO.read(entry.path)).map {
-                PreviewImage.pdfPages($0, pages: listed.map(\.page), side: listed.count > 1 ? side / 2 : side)
-            } ?? [:]
-        let previews = listed.map { page in
-            let preview = now[page.page]
-            return PagePreview(
-                page: page.page, before: preview?.stored.transformed(by: page.before).jpegBase64,
-                after: preview.flatMap { $0.stored.transformed(by: $0.shown).jpegBase64 })
-        }
-        return (previews, read.count - listed.count)
-    }
-
-    static func escape(_ s: String) -> String {
-        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        Dictionary(
+            entry.pageRecords.compactMap { page in page.record.detectedOrientation.map { (page.number, $0) } },
+            uniquingKeysWith: { first, _ in first })
     }
 }

@@ -163,7 +163,7 @@ public final class BatchRunner: @unchecked Sendable {
                 onRecord(r)
                 if !options.dryRun, let entry = journalEntry(outcome) { pending.append(entry) }
             }
-            progress.elapsedSeconds = Self.seconds(start.duration(to: .now))
+            progress.elapsedSeconds = start.duration(to: .now).seconds
             if !pending.isEmpty, finished || pending.count >= 64 || lastSave.duration(to: .now) > .seconds(1) {
                 try journal?.save(pending)
                 pending.removeAll()
@@ -301,10 +301,6 @@ public final class BatchRunner: @unchecked Sendable {
         if relative.isAbsolute { return path }
         if relative.components.first?.kind == .currentDirectory { relative.components.removeFirst() }
         return FilePath(FileManager.default.currentDirectoryPath).pushing(relative).string
-    }
-
-    static func seconds(_ d: Duration) -> Double {
-        Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
     }
 }
 

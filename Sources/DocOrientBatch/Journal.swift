@@ -22,7 +22,8 @@ public struct JournalEntry: Codable, Sendable, Equatable {
     /// FNV-1a 64 of the content before docorient changed it, 16 hex digits; empty when it could not be read.
     public var hashBefore: String
     /// FNV-1a 64 of the content as docorient left it (equal to `hashBefore` when the file itself
-    /// was not rewritten): a copy with this hash is recognised as done, and `undo` restores only files that still have it.
+    /// was not rewritten): a copy with this hash is recognised as done, and `undo` restores only
+    /// files that still have it.
     public var hashAfter: String
     /// How the evidence related to the original tag (stored as its raw value: "agrees", "disagrees",
     /// "no_tag", "undecidable" or "error").
@@ -42,6 +43,13 @@ public struct JournalEntry: Codable, Sendable, Equatable {
     public var elapsedMs: Double
     /// The full `FixRecord` as JSON (what `--json` printed), for reports.
     public var record: String
+    /// `record` as a value; nil when it holds no record.
+    public var fixRecord: FixRecord? { try? JSONDecoder().decode(FixRecord.self, from: Data(record.utf8)) }
+    /// The records of a PDF's or multi-page TIFF's pages (`FixRecord.pages`) by page number, in
+    /// page order; empty for a single image.
+    var pageRecords: [(number: Int, record: FixRecord)] {
+        (fixRecord?.pages ?? []).compactMap { page in page.page.map { ($0, page) } }
+    }
     /// When the row was written, ISO 8601 in UTC ("2026-11-25T10:30:00Z").
     public var updatedAt: String
     /// The path relative to the journal's folder, so that a folder moved or copied with its
@@ -64,7 +72,7 @@ public struct JournalEntry: Codable, Sendable, Equatable {
     public var personPages: [Int: Int] {
         get {
             guard let json = personPagesJSON,
-                let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Int]
+                let object = try? JSONDecoder().decode([String: Int].self, from: Data(json.utf8))
             else { return [:] }
             return Dictionary(uniqueKeysWithValues: object.compactMap { key, value in Int(key).map { ($0, value) } })
         }

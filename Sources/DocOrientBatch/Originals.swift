@@ -117,7 +117,9 @@ public enum Undo {
             } else {
                 return (
                     result(
-                        .refused, "no original was kept (fixed without keeping originals, or the kept one was deleted)"),
+                        .refused,
+                        "no original was kept (fixed without keeping originals, or the kept one was "
+                            + "deleted)"),
                     nil
                 )
             }

@@ -91,32 +91,6 @@ public struct ReviewItem: Sendable, Equatable {
     public var turnable: Bool
 }
 
-/// What a file's record says of one of its pages (`FixRecord.pages`).
-struct PageRecord: Sendable {
-    var page: Int
-    var verdict: Verdict
-    /// The orientation the page showed its image in when docorient read it; nil when it read none.
-    var shown: Int?
-    var detected: Int?
-    var confidence: Double
-    var reason: String?
-
-    /// The page records of `entry`'s record; empty for a single image.
-    static func all(_ entry: JournalEntry) -> [PageRecord] {
-        guard
-            let record = try? JSONSerialization.jsonObject(with: Data(entry.record.utf8)) as? [String: Any],
-            let pages = record["pages"] as? [[String: Any]]
-        else { return [] }
-        return pages.compactMap { page in
-            guard let number = page["page"] as? Int else { return nil }
-            return PageRecord(
-                page: number, verdict: (page["verdict"] as? String).flatMap(Verdict.init(rawValue:)) ?? .error,
-                shown: page["exif_orientation"] as? Int, detected: page["detected_orientation"] as? Int,
-                confidence: page["confidence"] as? Double ?? 0, reason: page["reason"] as? String)
-        }
-    }
-}
-
 /// The review of one batch: the files of a folder its journal records, the ones that need a look
 /// first, and a person's turns, each the lossless change `fix` makes (`Reorientation`, tag mode),
 /// with the original kept for `undo` and the decision journalled as the person's.
@@ -146,7 +120,8 @@ public final class Review: Sendable {
         guard FileManager.default.fileExists(atPath: location) else {
             throw DocOrientError(
                 .io,
-                "no journal here: review shows the files of a batch; run docorient fix on the folder first (or name its journal with --journal)",
+                "no journal here: review shows the files of a batch; run docorient fix on the folder first (or name "
+                    + "its journal with --journal)",
                 path: location)
         }
         self.folder = real
@@ -162,7 +137,7 @@ public final class Review: Sendable {
     public func items() throws -> [ReviewItem] {
         let all = try journal.entries().values.flatMap { entry -> [ReviewItem] in
             guard let file = relative(entry) else { return [] }
-            let pages = PageRecord.all(entry)
+            let pages = entry.pageRecords
             return pages.isEmpty ? [item(file, entry)] : pages.map { item(file, entry, $0, of: pages.count) }
         }
         return all.map { (rank: rank($0), item: $0) }
@@ -318,7 +293,7 @@ public final class Review: Sendable {
     /// - Throws: `ReviewRefusal` `.notTurnable` for a page of a single image, or no page of a
     ///   file of pages; `.notFound` for a page its record does not have.
     private func item(_ file: String, _ entry: JournalEntry, page: Int?) throws -> ReviewItem {
-        let pages = PageRecord.all(entry)
+        let pages = entry.pageRecords
         guard let page else {
             guard pages.isEmpty else {
                 throw ReviewRefusal(.notTurnable, "the file has \(pages.count) pages: name the page")
@@ -326,7 +301,7 @@ public final class Review: Sendable {
             return item(file, entry)
         }
         guard !pages.isEmpty else { throw ReviewRefusal(.notTurnable, "the file is a single image: it has no pages") }
-        guard let record = pages.first(where: { $0.page == page }) else {
+        guard let record = pages.first(where: { $0.number == page }) else {
             throw ReviewRefusal(.notFound, "the file's record has no page \(page)")
         }
         return item(file, entry, record, of: pages.count)
@@ -336,7 +311,7 @@ public final class Review: Sendable {
     private func item(_ file: String, _ entry: JournalEntry) -> ReviewItem {
         let person = entry.personDecisionStands ? entry.personOrientation : nil
         // One image docorient could read; a file of pages whose record has none failed whole.
-        let turnable = entry.verdict != .error && !entry.hashAfter.isEmpty && PageRecord.all(entry).isEmpty
+        let turnable = entry.verdict != .error && !entry.hashAfter.isEmpty && entry.pageRecords.isEmpty
         return ReviewItem(
             file: file,
             attention: attention(
@@ -349,15 +324,19 @@ public final class Review: Sendable {
 
     /// The item of one page of a PDF or multi-page TIFF: turnable when docorient read how the
     /// page shows its image and did not fail on it.
-    private func item(_ file: String, _ entry: JournalEntry, _ page: PageRecord, of count: Int) -> ReviewItem {
-        let person = entry.personDecisionStands ? entry.personPages[page.page] : nil
+    private func item(
+        _ file: String, _ entry: JournalEntry, _ page: (number: Int, record: FixRecord), of count: Int
+    ) -> ReviewItem {
+        let person = entry.personDecisionStands ? entry.personPages[page.number] : nil
+        let record = page.record
         return ReviewItem(
-            file: file, page: page.page, pageCount: count,
-            attention: attention(page.verdict, decided: page.detected, page.confidence, byPerson: person != nil),
-            verdict: page.verdict, docorientOrientation: page.detected, confidence: page.confidence,
-            reason: page.reason, decidedBy: person != nil ? .person : .docorient, personOrientation: person,
+            file: file, page: page.number, pageCount: count,
+            attention: attention(
+                record.verdict, decided: record.detectedOrientation, record.confidence, byPerson: person != nil),
+            verdict: record.verdict, docorientOrientation: record.detectedOrientation, confidence: record.confidence,
+            reason: record.reason, decidedBy: person != nil ? .person : .docorient, personOrientation: person,
             version: entry.hashAfter,
-            turnable: page.verdict != .error && page.shown != nil && !entry.hashAfter.isEmpty)
+            turnable: record.verdict != .error && record.exifOrientation != nil && !entry.hashAfter.isEmpty)
     }
 
     /// Why a file or page needs a look first; nil once a person decided, and for the rest.
@@ -384,7 +363,8 @@ public final class Review: Sendable {
             else {
                 throw ReviewRefusal(
                     .notTurnable,
-                    "its original was not kept and cannot be rebuilt, so undo could not give it back; nothing was written"
+                    "its original was not kept and cannot be rebuilt, so undo could not give it back; nothing was "
+                        + "written"
                 )
             }
             original = rebuilt

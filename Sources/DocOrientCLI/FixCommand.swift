@@ -60,9 +60,10 @@ struct FixCommand: ParsableCommand {
     var dryRun = false
 
     @Flag(
-        help:
-            "Keep no originals for undo (by default the original bytes of every file changed in a way a tag edit cannot take back, such as --bake or a tag added, are kept in .docorient-originals beside the journal)."
-    )
+        help: ArgumentHelp(
+            "Keep no originals for undo (by default the original bytes of every file changed in a way a tag edit "
+                + "cannot take back, such as --bake or a tag added, are kept in .docorient-originals beside the "
+                + "journal)."))
     var noKeep = false
 
     @Flag(help: "Print one JSON object per file per line on stdout.")
@@ -162,7 +163,8 @@ struct FixCommand: ParsableCommand {
         writer.finish()
         if final.alreadyDone > 0 {
             printError(
-                "docorient: \(final.alreadyDone) file\(final.alreadyDone == 1 ? " was" : "s were") already handled (journal \(journalPath ?? "")), skipped"
+                "docorient: \(final.alreadyDone) file\(final.alreadyDone == 1 ? " was" : "s were") already handled "
+                    + "(journal \(journalPath ?? "")), skipped"
             )
         }
         if final.stopped {

@@ -34,9 +34,9 @@ struct ReplayCommand: ParsableCommand {
         var withoutNothingGuard = false
 
         @Flag(
-            help:
-                "Record every candidate of every text line and window read, with no budget and no nothing guard (for `replay fit-cascade`; minutes a file set)."
-        )
+            help: ArgumentHelp(
+                "Record every candidate of every text line and window read, with no budget and no nothing guard "
+                    + "(for `replay fit-cascade`; minutes a file set)."))
         var reads = false
 
         @Argument(help: "Image files (JPEG, PNG, TIFF, HEIF).")
@@ -90,7 +90,8 @@ struct ReplayCommand: ParsableCommand {
                 manifest (split fit or holdout; no split column: fit), the real set's stored variants \
                 (NAME.uT.EXT, as Benchmarks/orientation/bench.py --real-dir writes them) by the real \
                 manifest, the training photos' (bench.py --train: FOLDER__NAME.uT.EXT) by theirs. Only \
-                the fit part is fitted on: the generated fit rows and the training photos. Prints the fitted values as JSON (for \
+                the fit part is fitted on: the generated fit rows and the training photos. Prints the \
+                fitted values as JSON (for \
                 Models/calibration.json), the floors narrowAt and pageMarks must stay above, and each part's \
                 answers with the text alone, as shipped and with the fitted values.
                 """)
@@ -125,7 +126,8 @@ struct ReplayCommand: ParsableCommand {
                         "\($0) \(t.byReader[$0]!.right)/\(t.byReader[$0]!.wrong)"
                     }
                     print(
-                        "\(part) \(label): right \(t.right)/\(t.decidable), wrong \(t.wrong) (>= 0.9: \(t.confidentWrong)), "
+                        "\(part) \(label): right \(t.right)/\(t.decidable), wrong \(t.wrong) (>= 0.9: "
+                            + "\(t.confidentWrong)), "
                             + "undecided \(t.undecided), textless answered \(t.negativesAnswered)/\(t.negatives) "
                             + "(scenes answered upright \(t.scenesUpright)); "
                             + "right/wrong by reader: \(readers.joined(separator: ", "))")
@@ -296,7 +298,7 @@ struct Truths {
     private var byName: [String: (truth: Int, decidable: Bool, hasUp: Bool, part: String)] = [:]
 
     init(manifest: String, realManifest: String?, trainManifest: String?, nothingManifest: String? = nil) throws {
-        for row in try readCSV(manifest) {
+        for row in try CSV.rows(atPath: manifest) {
             guard let file = row["file"], let t = row["upright_orientation"].flatMap(Int.init) else { continue }
             let decidable = row["decidable"] == "1"
             byName[file] = (
@@ -305,14 +307,14 @@ struct Truths {
             )
         }
         if let realManifest {
-            for row in try readCSV(realManifest) {
+            for row in try CSV.rows(atPath: realManifest) {
                 guard let file = row["file"] else { continue }
                 let decidable = row["decidable"] == "1"
                 for v in storedVariants(of: file) { byName[v.name] = (v.truth, decidable, decidable, "real") }
             }
         }
         if let trainManifest {  // stored upright: every page decidable
-            for row in try readCSV(trainManifest) {
+            for row in try CSV.rows(atPath: trainManifest) {
                 guard let file = row["file"] else { continue }
                 let page = row["set"] == "docs"
                 for v in storedVariants(of: file) {
@@ -323,7 +325,7 @@ struct Truths {
             }
         }
         if let nothingManifest {  // nothing to orient: never decidable, a scene has an up
-            for row in try readCSV(nothingManifest) {
+            for row in try CSV.rows(atPath: nothingManifest) {
                 guard let file = row["file"] else { continue }
                 let scene = Self.hasUp(page: false, kind: row["kind"])
                 for v in storedVariants(of: file) { byName[v.name] = (v.truth, false, scene, "real nothing photos") }
@@ -380,46 +382,4 @@ private func readJSONLines<T: Decodable>(_ path: String, as type: T.Type) throws
     return try String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
         .split(separator: "\n").filter { $0.hasPrefix("{") }
         .map { try decoder.decode(T.self, from: Data($0.utf8)) }
-}
-
-/// The rows of a CSV file with a header line (RFC 4180: quoted fields may hold commas, quotes
-/// doubled and line breaks), each as its header's names to its values.
-func readCSV(_ path: String) throws -> [[String: String]] {
-    let chars = Array(String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self))
-    var rows: [[String]] = []
-    var row: [String] = []
-    var field = ""
-    var quoted = false
-    var i = 0
-    while i < chars.count {
-        let c = chars[i]
-        i += 1
-        if quoted {
-            if c != "\"" {
-                field.append(c)
-            } else if i < chars.count, chars[i] == "\"" {
-                field.append("\"")
-                i += 1
-            } else {
-                quoted = false
-            }
-        } else if c == "\"" {
-            quoted = true
-        } else if c == "," {
-            row.append(field)
-            field = ""
-        } else if c == "\n" || c == "\r\n" {
-            row.append(field)
-            rows.append(row)
-            (row, field) = ([], "")
-        } else if c != "\r" {
-            field.append(c)
-        }
-    }
-    if !field.isEmpty || !row.isEmpty {
-        row.append(field)
-        rows.append(row)
-    }
-    guard let header = rows.first else { return [] }
-    return rows.dropFirst().map { Dictionary(zip(header, $0), uniquingKeysWith: { a, _ in a }) }
 }

@@ -83,13 +83,14 @@ struct ReportCommand: ParsableCommand {
                 let new = entry.detectedOrientation.map(String.init) ?? "-"
                 let undo = report.undoCommand(for: entry).map { "\tundo: \($0)" } ?? ""
                 print(
-                    "\(group.title)\t\(entry.verdict.rawValue)\t\(entry.path)\ttag \(old) -> \(new)\t\(entry.action)\t\(entry.reason ?? "")\(undo)"
+                    "\(group.title)\t\(entry.verdict.rawValue)\t\(entry.path)\ttag \(old) -> "
+                        + "\(new)\t\(entry.action)\t\(entry.reason ?? "")\(undo)"
                 )
             }
         }
         if let html {
             do {
-                try FileIO.writeAtomically(Array(report.html().utf8), to: html, replacing: false)
+                try FileIO.writeAtomically(Array(try report.html().utf8), to: html, replacing: false)
             } catch let error as DocOrientError {
                 printError("docorient: \(error)")
                 throw ExitCode(1)

@@ -65,7 +65,8 @@ struct ResolverOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "The orientation classifier's model file (default: $DOCORIENT_MODELS, then /usr/share/docorient, then the source tree's Models/orientation).",
+            "The orientation classifier's model file (default: $DOCORIENT_MODELS, then /usr/share/docorient, then "
+                + "the source tree's Models/orientation).",
             valueName: "FILE"))
     var classifier: String?
 
@@ -124,7 +125,8 @@ struct BudgetOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Work budget: most recognition steps Tesseract may start per image (words in its API; with its LSTM engine, text lines).",
+            "Work budget: most recognition steps Tesseract may start per image (words in its API; with its LSTM "
+                + "engine, text lines).",
             valueName: "N"))
     var maxWords = WorkBudget.standard.words
 

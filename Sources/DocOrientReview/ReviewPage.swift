@@ -38,58 +38,76 @@ struct ReviewPage: Sendable {
         let items = try review.items()
         let attention = items.filter { $0.attention != nil }
         let rest = items.filter { $0.attention == nil }
-        let summary = try BatchReport(journals: [review.journal.path]).summaryLine
-        let tokenQuery = token.map { "&token=" + Self.queryEscaped($0) } ?? ""
-        let context: [String: Any] = [
-            "folderName": FilePathName.last(review.folder),
-            "summary": summary,
-            "token": token ?? "",
-            "attention": attention.map { card($0) },
-            "attentionCount": attention.count,
-            "rest": all ? rest.map { card($0) } : [],
-            "restCount": rest.count,
-            // A section over a number renders for 0 too: the template tests a Bool.
-            "hasRest": !rest.isEmpty,
-            "showRest": all && !rest.isEmpty,
-            "restHref": "?all=1" + tokenQuery,
-        ]
-        guard let html = library.render(context, withTemplate: "review") else {
+        let page = PageView(
+            folderName: FilePathName.last(review.folder),
+            summary: try BatchReport(journals: [review.journal.path]).summaryLine, token: token ?? "",
+            attentionCards: attention.map { CardView($0, tokenQuery: tokenQuery) }, attentionCount: attention.count,
+            restCards: all ? rest.map { CardView($0, tokenQuery: tokenQuery) } : [], restCount: rest.count,
+            hasRest: !rest.isEmpty, showRest: all && !rest.isEmpty, restHref: "?all=1" + tokenQuery)
+        guard let html = library.render(page, withTemplate: "review") else {
             throw DocOrientError(.library, "the review page's template is missing")
         }
         return html
     }
 
-    private func card(_ item: ReviewItem) -> [String: Any] {
-        let answer: String
-        if let orientation = item.docorientOrientation {
-            answer =
-                "\(item.verdict.rawValue), orientation \(orientation), confidence \(String(format: "%.2f", item.confidence))"
-        } else {
-            answer = item.verdict.rawValue
+    /// The token as the rest of a query (`&token=...`), empty without one.
+    private var tokenQuery: String { token.map { "&token=" + Self.queryEscaped($0) } ?? "" }
+
+    /// What `review.mustache` shows. A name a card lacks (a nil) is looked up in the page, as
+    /// Mustache does: so no card's name is also the page's.
+    struct PageView {
+        var folderName: String
+        var summary: String
+        var token: String
+        var attentionCards: [CardView]
+        var attentionCount: Int
+        var restCards: [CardView]
+        var restCount: Int
+        // A section over a number renders for 0 too: the template tests a Bool.
+        var hasRest: Bool
+        var showRest: Bool
+        var restHref: String
+    }
+
+    /// What `card.mustache` shows of one file or page.
+    struct CardView {
+        var file: String
+        var version: String
+        var turnable: Bool
+        var answer: String
+        var byPerson: Bool
+        var attention: String?
+        var reason: String?
+        var personOrientation: Int?
+        var hasPage: Bool
+        var page: Int?
+        var pageCount: Int?
+        var previewURL: String?
+
+        init(_ item: ReviewItem, tokenQuery: String) {
+            file = item.file
+            version = item.version
+            turnable = item.turnable
+            if let orientation = item.docorientOrientation {
+                let confidence = String(format: "%.2f", item.confidence)
+                answer = "\(item.verdict.rawValue), orientation \(orientation), confidence \(confidence)"
+            } else {
+                answer = item.verdict.rawValue
+            }
+            byPerson = item.personOrientation != nil
+            attention = item.attention
+            reason = item.reason.flatMap { $0.isEmpty ? nil : $0 }
+            personOrientation = item.personOrientation
+            hasPage = item.page != nil
+            page = item.page
+            pageCount = item.page.map { item.pageCount ?? $0 }
+            // Every image format gets a thumbnail; a PDF's pages do when docorient read their image.
+            let previewable = item.page == nil ? !item.file.lowercased().hasSuffix(".pdf") : item.turnable
+            let pageQuery = item.page.map { "&page=\($0)" } ?? ""
+            if previewable {
+                previewURL = "preview?file=" + ReviewPage.queryEscaped(item.file) + pageQuery + tokenQuery
+            }
         }
-        // Every image format gets a thumbnail; a PDF's pages do when docorient read their image.
-        let previewable = item.page == nil ? !item.file.lowercased().hasSuffix(".pdf") : item.turnable
-        let tokenQuery = token.map { "&token=" + Self.queryEscaped($0) } ?? ""
-        let pageQuery = item.page.map { "&page=\($0)" } ?? ""
-        var card: [String: Any] = [
-            "file": item.file,
-            "version": item.version,
-            "turnable": item.turnable,
-            "answer": answer,
-            "byPerson": item.personOrientation != nil,
-        ]
-        if let attention = item.attention { card["attention"] = attention }
-        if let reason = item.reason, !reason.isEmpty { card["reason"] = reason }
-        if let person = item.personOrientation { card["personOrientation"] = person }
-        if let page = item.page {
-            card["hasPage"] = true
-            card["page"] = page
-            card["pageCount"] = item.pageCount ?? page
-        }
-        if previewable {
-            card["previewURL"] = "preview?file=" + Self.queryEscaped(item.file) + pageQuery + tokenQuery
-        }
-        return card
     }
 
     /// `text` as a query parameter's value.

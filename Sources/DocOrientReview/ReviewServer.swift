@@ -82,7 +82,8 @@ public func makeReviewRouter(
         } catch {
             throw ServiceError(
                 .badRequest, .invalidRequest,
-                "the body must be JSON: {\"file\": PATH, \"page\": N (a PDF's or multi-page TIFF's), \"turn\": left|right|180|mirror|keep, \"version\": HASH}"
+                "the body must be JSON: {\"file\": PATH, \"page\": N (a PDF's or multi-page TIFF's), \"turn\": "
+                    + "left|right|180|mirror|keep, \"version\": HASH}"
             )
         }
         guard let turn = Turn(rawValue: asked.turn) else {
@@ -269,7 +270,8 @@ private func htmlResponse(_ html: String) -> Response {
             .contentType: "text/html; charset=utf-8",
             // The page runs its own script only, and is never framed by another.
             .contentSecurityPolicy:
-                "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'",
+                "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; "
+                + "connect-src 'self'; frame-ancestors 'none'",
             .cacheControl: "no-store",
         ],
         body: .init(byteBuffer: ByteBuffer(string: html)))

@@ -1,3 +1,4 @@
+import DocOrient
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -44,8 +45,7 @@ package struct AccessLogMiddleware<Context: RequestContext>: RouterMiddleware {
         _ request: Request, _ context: Context, status: Int, bytesOut: Int?, since start: ContinuousClock.Instant,
         id: String
     ) {
-        let elapsed = start.duration(to: .now)
-        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        let milliseconds = start.duration(to: .now).milliseconds
         var metadata: Logger.Metadata = [
             "request_id": .string(id),
             "method": .string(request.method.rawValue),

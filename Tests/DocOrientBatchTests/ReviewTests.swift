@@ -49,7 +49,8 @@ struct ReviewTests {
         var entry = try entry(for: target, relative: name, verdict: "undecidable")
         if pages > 0 {
             let records = (1...pages).map {
-                "{\"page\":\($0),\"verdict\":\"undecidable\",\"exif_orientation\":1,\"confidence\":0,\"action\":\"none\",\"reason\":\"too little text\"}"
+                "{\"page\":\($0),\"verdict\":\"undecidable\",\"exif_orientation\":1,\"confidence\":0,"
+                    + "\"action\":\"none\",\"reason\":\"too little text\"}"
             }
             entry.record = "{\"path\":\"\(target.path)\",\"pages\":[\(records.joined(separator: ","))]}"
             entry.exifOrientation = nil

@@ -191,6 +191,12 @@ struct BatchCLITests {
         #expect(merged.out.hasPrefix("\(Self.handled) files:"), "\(merged.out.prefix(200))")
     }
 
+    /// `text` as Mustache writes it into a page.
+    static func htmlEscaped(_ text: String) -> String {
+        let escapes: [Character: String] = ["&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;"]
+        return text.map { escapes[$0] ?? String($0) }.joined()
+    }
+
     @Test func theHTMLReportListsEveryDisagreementUndecidableAndError() throws {
         let tree = try Self.makeTree()
         defer { try? FileManager.default.removeItem(at: tree.root.deletingLastPathComponent()) }
@@ -204,7 +210,7 @@ struct BatchCLITests {
         for line in listed {
             let path = try #require(
                 (try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["path"] as? String)
-            #expect(html.contains(BatchReport.escape(path)), "\(path) missing from the page")
+            #expect(html.contains(Self.htmlEscaped(path)), "\(path) missing from the page")
         }
         #expect(html.contains("data:image/jpeg;base64,"), "thumbnails are embedded")
         #expect(!html.contains("src=\"http"), "the page is self-contained")

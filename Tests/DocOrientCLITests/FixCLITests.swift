@@ -1,3 +1,4 @@
+import DocOrient
 import Foundation
 import Testing
 
@@ -11,16 +12,10 @@ struct FixCLITests {
     }
 
     static func manifest() throws -> [Sample] {
-        let text = try String(contentsOf: CLITests.samples.appendingPathComponent("manifest.csv"), encoding: .utf8)
-        var rows = text.split(separator: "\n").map {
-            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        }
-        let header = rows.removeFirst()
-        func column(_ name: String) -> Int { header.firstIndex(of: name)! }
-        return rows.map {
+        try CSV.rows(atPath: CLITests.samples.appendingPathComponent("manifest.csv").path).map {
             Sample(
-                file: $0[column("file")], upright: Int($0[column("upright_orientation")])!,
-                decidable: $0[column("decidable")] == "1", tag: Int($0[column("exif_orientation")]))
+                file: try #require($0["file"]), upright: try #require($0["upright_orientation"].flatMap(Int.init)),
+                decidable: $0["decidable"] == "1", tag: $0["exif_orientation"].flatMap(Int.init))
         }
     }
 

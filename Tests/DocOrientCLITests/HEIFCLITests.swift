@@ -21,7 +21,8 @@ struct HEIFCLITests {
         #expect(inspect.status == 0)
         #expect(
             inspect.out.contains(
-                "HEIF 1600x1200 (brand heic), irot none, imir none, EXIF 6 (rotate 90 cw) (informational), displays as 1 (upright)"
+                "HEIF 1600x1200 (brand heic), irot none, imir none, EXIF 6 (rotate 90 cw) (informational), displays "
+                    + "as 1 (upright)"
             ), "\(inspect.out)")
 
         let tag = try CLITests.docorient("tag", "7", path)

@@ -167,7 +167,8 @@ struct ReviewPageBrowserTests {
         // Every card of the PDF now names its new version; the other page still turns.
         #expect(
             try browser.evaluate(
-                "document.querySelector('\(card("scan.pdf", page: 1))').dataset.version === document.querySelector('\(card("scan.pdf", page: 2))').dataset.version"
+                "document.querySelector('\(card("scan.pdf", page: 1))').dataset.version === "
+                    + "document.querySelector('\(card("scan.pdf", page: 2))').dataset.version"
             ) as? Bool == true)
         // The TIFF's page 2: "right" sets that page's own tag.
         try browser.click("\(card("fax.tif", page: 2)) button[data-turn=\"right\"]")
@@ -203,7 +204,8 @@ struct ReviewPageBrowserTests {
             try browser.open(server.address)
             try browser.wait(
                 for:
-                    "document.querySelectorAll('.card img').length > 0 && [...document.querySelectorAll('.card img')].slice(0, 2).every(i => i.complete)"
+                    "document.querySelectorAll('.card img').length > 0 && [...document.querySelectorAll('.card "
+                    + "img')].slice(0, 2).every(i => i.complete)"
             )
             try browser.screenshot().write(to: out.appendingPathComponent("review-phone.png"))
         }
@@ -216,7 +218,8 @@ struct ReviewPageBrowserTests {
         #expect(!still.contains(first) && !still.contains(second), "\(still)")
         let stillPages = try #require(
             try browser.evaluate(
-                "[...document.querySelectorAll('#attention .card[data-page]')].map(c => c.dataset.file + ' ' + c.dataset.page)"
+                "[...document.querySelectorAll('#attention .card[data-page]')].map(c => c.dataset.file + ' ' + "
+                    + "c.dataset.page)"
             ) as? [String])
         #expect(stillPages == ["fax.tif 1", "scan.pdf 1"], "the pages no one turned still need a look")
         try browser.click("#more")

@@ -102,6 +102,28 @@ struct ReviewServerTests {
         #expect(try ImageMetadata.read(bytes).exifOrientation == 1)
     }
 
+    /// A card without a reason to look (a file a person turned) shows none: not the reasons of
+    /// the cards above it (a name a card lacks is looked up in the page, as Mustache does).
+    @Test func aCardInTheRestShowsNoOtherCardsReasonToLook() async throws {
+        let folder = try Self.batch(["0000_receipt.jpg", "0017_blank.jpg"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let version = Self.hash([UInt8](try Data(contentsOf: folder.appendingPathComponent("0000_receipt.jpg"))))
+        try await Self.app(folder).test(.live) { client in
+            try await client.execute(
+                uri: "/turn", method: .post, headers: Self.json, body: Self.turn("0000_receipt.jpg", "keep", version)
+            ) { response in
+                #expect(response.status == .ok, "\(String(buffer: response.body))")
+            }
+            try await client.execute(uri: "/?all=1", method: .get) { response in
+                let cards = String(buffer: response.body).components(separatedBy: "<article class=\"card").dropFirst()
+                #expect(cards.count == 2)
+                let rest = try #require(cards.first { $0.contains("data-file=\"0000_receipt.jpg\"") })
+                #expect(!rest.contains("class=\"attention\""), "\(rest)")
+                #expect(cards.filter { $0.contains("class=\"attention\"") }.count == 1)
+            }
+        }
+    }
+
     @Test func hostileRequestsAreRefusedWithNothingWritten() async throws {
         let folder = try Self.batch(["0000_receipt.jpg"])
         let outside = try Self.batch(["0003_letter.jpg"])

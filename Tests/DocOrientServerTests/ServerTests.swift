@@ -103,16 +103,18 @@ struct ServerTests {
     /// One page showing `jpeg` (stored `width` x `height`) as img2pdf does, without /Rotate.
     static func scannedPDF(jpeg: [UInt8], width: Int, height: Int) -> [UInt8] {
         let content = Array("q \(width) 0 0 \(height) 0 0 cm /Im0 Do Q".utf8)
+        let page: String =
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(width) \(height)] /Contents 4 0 R "
+            + "/Resources << /XObject << /Im0 5 0 R >> >> >>"
+        let image: String =
+            "<< /Type /XObject /Subtype /Image /Width \(width) /Height \(height) /ColorSpace /DeviceRGB "
+            + "/BitsPerComponent 8 /Filter /DCTDecode /Length \(jpeg.count) >>\nstream\n"
         let objects: [[UInt8]] = [
             Array("<< /Type /Catalog /Pages 2 0 R >>".utf8),
             Array("<< /Type /Pages /Kids [3 0 R] /Count 1 >>".utf8),
-            Array(
-                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 \(width) \(height)] /Contents 4 0 R /Resources << /XObject << /Im0 5 0 R >> >> >>"
-                    .utf8),
+            Array(page.utf8),
             Array("<< /Length \(content.count) >>\nstream\n".utf8) + content + Array("\nendstream".utf8),
-            Array(
-                "<< /Type /XObject /Subtype /Image /Width \(width) /Height \(height) /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode /Length \(jpeg.count) >>\nstream\n"
-                    .utf8) + jpeg + Array("\nendstream".utf8),
+            Array(image.utf8) + jpeg + Array("\nendstream".utf8),
         ]
         var out = Array("%PDF-1.7\n".utf8)
         var offsets: [Int] = []

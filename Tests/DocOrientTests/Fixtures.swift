@@ -46,7 +46,11 @@ enum Fixtures {
         var segments: [UInt8] = try JPEGEditor.app1(JPEGStructure.exifHeader + tiff)
         if xmp {
             let packet = """
-                <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:tiff="http://ns.adobe.com/tiff/1.0/" tiff:Orientation="\(orientation)" tiff:Make="Canon"/></rdf:RDF></x:xmpmeta>\(String(repeating: " ", count: 200))<?xpacket end="w"?>
+                <?xpacket begin="\u{FEFF}" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/">\
+                <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">\
+                <rdf:Description rdf:about="" xmlns:tiff="http://ns.adobe.com/tiff/1.0/" \
+                tiff:Orientation="\(orientation)" tiff:Make="Canon"/></rdf:RDF></x:xmpmeta>\
+                \(String(repeating: " ", count: 200))<?xpacket end="w"?>
                 """
             segments += try JPEGEditor.app1(JPEGStructure.xmpHeader + Array(packet.utf8))
         }

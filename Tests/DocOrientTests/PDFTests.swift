@@ -24,9 +24,11 @@ struct PDFTests {
         return pdf([
             "<< /Type /Catalog /Pages 2 0 R >>",
             "<< /Type /Pages /Kids [3 0 R] /Count 1 /Rotate \(inheritedRotate) >>",
-            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 200] /Contents 4 0 R /Resources << /XObject << /Im0 5 0 R >> >> >>",
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 200] /Contents 4 0 R /Resources << /XObject << /Im0 5 0 "
+                + "R >> >> >>",
             "<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream",
-            "<< /Type /XObject /Subtype /Image /Width 4 /Height 2 /ColorSpace /DeviceGray /BitsPerComponent 8 /Length 8 >>\nstream\n\u{0}\u{0}\u{0}\u{0}\u{7f}\u{7f}\u{7f}\u{7f}\nendstream",
+            "<< /Type /XObject /Subtype /Image /Width 4 /Height 2 /ColorSpace /DeviceGray /BitsPerComponent 8 "
+                + "/Length 8 >>\nstream\n\u{0}\u{0}\u{0}\u{0}\u{7f}\u{7f}\u{7f}\u{7f}\nendstream",
         ])
     }
 

@@ -57,7 +57,8 @@ struct ResolverDebug {
             try AnalysisImage.lines(source: source, survey: survey, parameters: calibration.analysis, count: lineCount)
             ?? AnalysisImage.make(source: source, parameters: calibration.analysis, windows: request, survey: survey)
         print(
-            "analysis \(clock.now - start): \(analysis.windows.count) windows, text \(analysis.textHeight) glyphs \(analysis.glyphs) pairs \(analysis.horizontalPairs)/\(analysis.verticalPairs)"
+            "analysis \(clock.now - start): \(analysis.windows.count) windows, text \(analysis.textHeight) glyphs "
+                + "\(analysis.glyphs) pairs \(analysis.horizontalPairs)/\(analysis.verticalPairs)"
         )
         let coarse = calibration.page
         try coarse.pageImage(source: source, paper: analysis.paper, skew: analysis.skew)
@@ -81,9 +82,8 @@ struct ResolverDebug {
                 let t0 = clock.now
                 let words = try engine.recognize(
                     view, mode: .singleBlock, meter: WorkMeter(budget: .unlimited), maxWords: .max)
-                print(
-                    "window \(i) \(w) as \(o.exifValue): \(clock.now - t0) \(words.map { "\($0.text)/\(Int($0.confidence))\($0.isFromDictionary ? "d" : "")" }.joined(separator: " "))"
-                )
+                let read = words.map { "\($0.text)/\(Int($0.confidence))\($0.isFromDictionary ? "d" : "")" }
+                print("window \(i) \(w) as \(o.exifValue): \(clock.now - t0) \(read.joined(separator: " "))")
                 _ = view
             }
         }
@@ -115,7 +115,8 @@ struct ProbeDebug {
             binary.writeDebugPNG("/tmp/probe-thr\(t).png")
             let m = AnalysisImage.measureGlyphs(try normalized.inkComponents(darkerThan: t, inside: box))
             print(
-                "threshold \(t): glyphs \(m.glyphs.count) height \(String(describing: m.textHeight)) pairs \(m.horizontalPairs)/\(m.verticalPairs)"
+                "threshold \(t): glyphs \(m.glyphs.count) height \(String(describing: m.textHeight)) pairs "
+                    + "\(m.horizontalPairs)/\(m.verticalPairs)"
             )
         }
     }
@@ -157,7 +158,9 @@ struct PaperDebug {
                 try normalized.thresholded(probe.threshold).componentBoxes(), lines: true)
             let glyphs = m.glyphs.map { "[\($0.box.x),\($0.box.y),\($0.box.width),\($0.box.height)]" }
             return
-                "{\"file\":\"\(file)\",\"w\":\(gray.width),\"h\":\(gray.height),\"paper\":[\(paper.x),\(paper.y),\(paper.width),\(paper.height)],\"threshold\":\(probe.threshold),\"glyphs\":[\(glyphs.joined(separator: ","))]}"
+                "{\"file\":\"\(file)\",\"w\":\(gray.width),\"h\":\(gray.height),"
+                + "\"paper\":[\(paper.x),\(paper.y),\(paper.width),\(paper.height)],\"threshold\":\(probe.threshold),"
+                + "\"glyphs\":[\(glyphs.joined(separator: ","))]}"
         }
     }
 }
@@ -178,7 +181,8 @@ struct SkewDebug {
             let reach = AnalysisImage.GlyphMeasure.lineAngleReach * .pi / 180
             let near = measure.links.filter { NeighbourLink.difference($0.angle, lines.radians) <= reach }.count
             return
-                "{\"file\":\"\(file)\",\"glyphs\":\(measure.glyphs.count),\"links\":\(measure.links.count),\"near\":\(near),\"skew\":\(lines.skew * 180 / .pi)}"
+                "{\"file\":\"\(file)\",\"glyphs\":\(measure.glyphs.count),\"links\":\(measure.links.count),"
+                + "\"near\":\(near),\"skew\":\(lines.skew * 180 / .pi)}"
         }
     }
 }

@@ -12,7 +12,8 @@ import Testing
 ///       --filter ResolverEvaluation
 ///
 /// DOCORIENT_EVAL_EXHAUSTIVE=1 reads every candidate at every stage (what `docorient replay
-/// record --reads` records for `replay fit-cascade`, without the page stage); DOCORIENT_EVAL_JOBS runs that many files at once (timings are per file either way);
+/// record --reads` records for `replay fit-cascade`, without the page stage); DOCORIENT_EVAL_JOBS
+/// runs that many files at once (timings are per file either way);
 /// DOCORIENT_EVAL_CALIBRATION changes calibration values for the run (a JSON object).
 struct ResolverEvaluation {
     struct Row: Codable {

@@ -27,18 +27,14 @@ struct ResolverSample: CustomTestStringConvertible, Sendable {
 
     static func load(_ folder: String) -> [ResolverSample] {
         let directory = corpus.appendingPathComponent(folder)
-        guard let text = try? String(contentsOf: directory.appendingPathComponent("manifest.csv"), encoding: .utf8)
-        else { return [] }
-        let lines = text.split(separator: "\n").map {
-            $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        }
-        guard let header = lines.first, let f = header.firstIndex(of: "file"),
-            let u = header.firstIndex(of: "upright_orientation"), let d = header.firstIndex(of: "decidable"),
-            let k = header.firstIndex(of: "kind")
-        else { return [] }
-        return lines.dropFirst().filter { $0.count == header.count }.map {
-            ResolverSample(
-                file: $0[f], upright: Int($0[u]) ?? 0, decidable: $0[d] == "1", kind: $0[k], directory: directory)
+        let rows = (try? CSV.rows(atPath: directory.appendingPathComponent("manifest.csv").path)) ?? []
+        return rows.compactMap { row in
+            guard let file = row["file"], let upright = row["upright_orientation"], let kind = row["kind"] else {
+                return nil
+            }
+            return ResolverSample(
+                file: file, upright: Int(upright) ?? 0, decidable: row["decidable"] == "1", kind: kind,
+                directory: directory)
         }
     }
 

@@ -296,6 +296,20 @@ def test_fix_gives_the_tree_builds_records_and_bytes_on_every_sample(package, ro
         assert (root / "tmp/fixed" / name).read_bytes() == (host_fixed / name).read_bytes(), name
 
 
+def test_the_installed_command_renders_the_report_page_from_its_compiled_in_templates(root):
+    # The report's and the review's Mustache templates are compiled into the binary
+    # (`.embedInCode`): the package ships no resource bundle beside it, and needs none.
+    batch = root / "tmp/report-batch"
+    batch.mkdir()
+    for name in sorted(p.name for p in SAMPLES.iterdir() if p.suffix == ".jpg")[:2]:
+        shutil.copy(SAMPLES / name, batch / name)
+    in_root(root, "docorient", "fix", "--jobs", "1", "/tmp/report-batch", env=["OMP_THREAD_LIMIT=1"], check=False)
+    in_root(root, "docorient", "report", "--html", "/tmp/report.html", "/tmp/report-batch")
+    page = (root / "tmp/report.html").read_text()
+    assert page.startswith("<!doctype html>") and "<table id=files>" in page and "applyFilters()" in page
+    assert not list((root / "usr/bin").glob("*.resources")), "a resource bundle beside the binary"
+
+
 def test_debian_s_ocrmypdf_runs_the_package_s_plugin_with_the_package_s_docorient(package, tmp_path):
     # On this machine (Debian's ocrmypdf is too large a download for the clean root): the package's
     # files unpacked, python3 finding the module where the package puts it, the unpacked docorient

@@ -47,7 +47,8 @@ public enum Bake {
         guard !pixels.overflow, pixels.partialValue <= maxPixels else {
             throw DocOrientError(
                 .limitExceeded,
-                "the image is \(metadata.width)x\(metadata.height), over the limit of \(maxPixels) pixels; raise the pixel limit to read it"
+                "the image is \(metadata.width)x\(metadata.height), over the limit of \(maxPixels) pixels; raise the "
+                    + "pixel limit to read it"
             )
         }
         let target = orientation ?? metadata.effectiveOrientation ?? .identity
@@ -59,7 +60,8 @@ public enum Bake {
         case .heif:
             throw DocOrientError(
                 .invalidRequest,
-                "a HEIF image cannot be baked without re-encoding it (lossy); rewrite its orientation (irot/imir) instead, which every HEIF viewer applies"
+                "a HEIF image cannot be baked without re-encoding it (lossy); rewrite its orientation (irot/imir) "
+                    + "instead, which every HEIF viewer applies"
             )
         }
         if target == .identity {
@@ -74,7 +76,9 @@ public enum Bake {
         } catch let error as DocOrientError where error.code == .imperfectTransform {
             let header = try TurboJPEG.header(bytes)
             let reason =
-                "\(metadata.width)x\(metadata.height) is not a multiple of the \(header.mcuWidth)x\(header.mcuHeight) MCU on an edge the transform moves; trimming drops the partial blocks (a few edge pixels)"
+                "\(metadata.width)x\(metadata.height) is not a multiple of the "
+                + "\(header.mcuWidth)x\(header.mcuHeight) MCU on an edge the transform moves; trimming drops the "
+                + "partial blocks (a few edge pixels)"
             return Result(
                 bytes: try TagRewrite.setting(target, in: bytes), outcome: .tagRewrittenInstead(target, reason: reason))
         }
@@ -147,7 +151,8 @@ public enum Bake {
         guard pages == 1 else {
             throw DocOrientError(
                 .invalidRequest,
-                "a TIFF of \(pages) pages is not baked: \(TIFFPages.notBakedReason); rewrite the tags instead (fix without --bake, or tag)"
+                "a TIFF of \(pages) pages is not baked: \(TIFFPages.notBakedReason); rewrite the tags instead (fix "
+                    + "without --bake, or tag)"
             )
         }
         guard target != .identity || metadata.exifOrientation.map({ $0 != 1 }) == true else {

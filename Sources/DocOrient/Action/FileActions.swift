@@ -61,7 +61,8 @@ public enum FileActions {
             guard !FileIO.isReadOnly(path) else {
                 throw DocOrientError(
                     .io,
-                    "the file is read-only; docorient does not replace read-only files (write a copy to another folder instead)",
+                    "the file is read-only; docorient does not replace read-only files (write a copy to another "
+                        + "folder instead)",
                     path: path)
             }
             try FileIO.writeAtomically(bytes, to: path)

@@ -198,7 +198,8 @@ public final class Fixer: Sendable {
         guard options.destination == .inPlace else {
             throw DocOrientError(
                 .invalidRequest,
-                "an image fixed in memory comes back as bytes: write them where they belong (destination must be .inPlace)"
+                "an image fixed in memory comes back as bytes: write them where they belong (destination must be "
+                    + ".inPlace)"
             )
         }
         if PDFPages.isPDF(bytes) { return try fixPDF(bytes: bytes, options: options, budget: budget, signal: signal) }
@@ -320,12 +321,5 @@ public final class Fixer: Sendable {
             showing: target, metadata: metadata, bytes: bytes, mode: options.mode, dryRun: options.dryRun,
             maxPixels: resolver.configuration.maxPixels
         ).map { ($0.bytes, $0.action, $0.note) }
-    }
-}
-
-extension Duration {
-    var milliseconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
     }
 }

@@ -35,12 +35,14 @@ struct PDFPageChange: CustomStringConvertible {
         }
         if content.annotations > 0 {
             return .leftAlone(
-                "\(mirrored), and its \(content.annotations) annotation(s) would not be mirrored with its content: left alone"
+                "\(mirrored), and its \(content.annotations) annotation(s) would not be mirrored with its content: "
+                    + "left alone"
             )
         }
         if content.unbalancedRestores > 0 {
             return .leftAlone(
-                "\(mirrored), and its content restores graphics states it did not save, which would undo a mirror around it: left alone"
+                "\(mirrored), and its content restores graphics states it did not save, which would undo a mirror "
+                    + "around it: left alone"
             )
         }
         guard let matrix = PDFTurn.mirrorMatrix(mirror, mediaBox: content.mediaBox, cropBox: content.cropBox) else {

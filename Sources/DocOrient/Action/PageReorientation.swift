@@ -37,7 +37,8 @@ extension Reorientation {
             let (content, placement) = try placement(of: page, in: document)
             guard placement.shown != target else { return nil }
             let mirrored =
-                "page \(page) would show mirrored (shown as \(placement.shown.exifValue), to show as \(target.exifValue))"
+                "page \(page) would show mirrored (shown as \(placement.shown.exifValue), to show as "
+                + "\(target.exifValue))"
             switch PDFPageChange.planned(
                 page - 1, content: content, placement: placement, target: target, mirrored: mirrored)
             {

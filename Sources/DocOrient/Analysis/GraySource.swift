@@ -38,7 +38,8 @@ struct GraySource: ~Copyable {
             if format == .tiff, try TIFFStructure.parse(bytes, base: 0, end: bytes.count).isTiled {
                 throw DocOrientError(
                     .unsupportedFormat,
-                    "the TIFF image is stored in tiles, which docorient's TIFF decoder (Leptonica) does not read; store it in strips (tiffcp -s in.tif out.tif), or set its tag with docorient tag"
+                    "the TIFF image is stored in tiles, which docorient's TIFF decoder (Leptonica) does not read; "
+                        + "store it in strips (tiffcp -s in.tif out.tif), or set its tag with docorient tag"
                 )
             }
             // Leptonica turns a TIFF by its Orientation tag while reading; the resolver reads stored pixels.

@@ -62,9 +62,10 @@ enum PDFPageImage {
             guard
                 let rowBytes = PDFSamples.rowBytes(width: content.width, bitsPerComponent: bits, components: components)
             else {
-                return .leftAlone(
-                    "the page's image has \(components == 0 ? "a colour space docorient does not read" : "\(components) components at \(bits) bits"): left alone"
-                )
+                let what =
+                    components == 0
+                    ? "a colour space docorient does not read" : "\(components) components at \(bits) bits"
+                return .leftAlone("the page's image has \(what): left alone")
             }
             let data = try document.imageData(
                 page: index, maxBytes: rowBytes * content.height + PDFPages.sampleSlackBytes)
@@ -77,7 +78,8 @@ enum PDFPageImage {
         case .ccitt(let fax):
             guard fax.k < 0, !fax.byteAligned else {
                 return .leftAlone(
-                    "the page's image is Group 3 fax-coded (or byte-aligned), which docorient does not decode: left alone"
+                    "the page's image is Group 3 fax-coded (or byte-aligned), which docorient does not decode: left "
+                        + "alone"
                 )
             }
             let data = try document.imageData(page: index, maxBytes: FileIO.defaultMaxFileBytes)

@@ -196,7 +196,8 @@ enum HEIFEditor {
             guard list.count <= 255 else {
                 throw DocOrientError(
                     .invalidRequest,
-                    "item \(associations.entries[entryIndex].item) would have \(list.count) properties, more than 'ipma' can list"
+                    "item \(associations.entries[entryIndex].item) would have \(list.count) properties, more than "
+                        + "'ipma' can list"
                 )
             }
             associations.entries[entryIndex].associations = list
@@ -238,7 +239,8 @@ enum HEIFEditor {
             if let other = s.topLevel.first(where: { !movableTopLevel.contains($0.type) }) {
                 throw DocOrientError(
                     .invalidRequest,
-                    "the file holds a top-level '\(other.type)' box whose offsets docorient does not update; adding the orientation would move them"
+                    "the file holds a top-level '\(other.type)' box whose offsets docorient does not update; adding "
+                        + "the orientation would move them"
                 )
             }
         }
@@ -273,7 +275,8 @@ enum HEIFEditor {
                 if insideChange(at) {
                     throw DocOrientError(
                         .invalidRequest,
-                        "item \(l.item)'s data is said to lie inside the 'iprp' box; docorient does not rewrite such a file"
+                        "item \(l.item)'s data is said to lie inside the 'iprp' box; docorient does not rewrite such "
+                            + "a file"
                     )
                 }
                 if at >= changeEnd { patches.append((e.offsetField, e.offset + delta)) }

@@ -96,7 +96,8 @@ struct HEIFStructure: Sendable {
             throw DocOrientError(
                 metas.isEmpty ? .unsupportedFormat : .malformed,
                 metas.isEmpty
-                    ? "unsupported format: HEIF file (brand '\(major)') without a still image ('meta' box): an image sequence, a video or a broken file"
+                    ? "unsupported format: HEIF file (brand '\(major)') without a still image ('meta' box): an image "
+                        + "sequence, a video or a broken file"
                     : "the file has \(metas.count) top-level 'meta' boxes")
         }
         guard meta.payload.count >= 4 else { throw DocOrientError(.malformed, "the 'meta' box is cut off") }
@@ -325,16 +326,19 @@ struct HEIFStructure: Sendable {
                     stack[stack.count - 1].next += 1
                     let source = sources[top.next]
                     if onPath.contains(source) {
+                        let loop = (path + [source]).map(String.init).joined(separator: " -> ")
                         throw DocOrientError(
                             .malformed,
-                            "item \(source) derives from itself through 'dimg' references (\((path + [source]).map(String.init).joined(separator: " -> "))): a loop no decoder ends"
+                            "item \(source) derives from itself through 'dimg' references (\(loop)): "
+                                + "a loop no decoder ends"
                         )
                     }
                     if !done.contains(source) {
                         guard path.count <= maxDerivationDepth else {
                             throw DocOrientError(
                                 .malformed,
-                                "item \(start) derives from images nested more than \(maxDerivationDepth) deep through 'dimg' references"
+                                "item \(start) derives from images nested more than \(maxDerivationDepth) deep "
+                                    + "through 'dimg' references"
                             )
                         }
                         stack.append((source, 0))

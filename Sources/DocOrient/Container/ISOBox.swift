@@ -64,7 +64,8 @@ struct ISOBox: Sendable, Equatable {
                 guard topLevel else {
                     throw DocOrientError(
                         .malformed,
-                        "the '\(type)' box at byte \(at) inside \(parent) has size 0 (allowed only for the file's last box)"
+                        "the '\(type)' box at byte \(at) inside \(parent) has size 0 (allowed only for the file's "
+                            + "last box)"
                     )
                 }
                 size = left

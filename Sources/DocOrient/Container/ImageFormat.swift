@@ -53,7 +53,8 @@ public enum ImageFormat: String, Sendable, Codable {
         if Bytes.hasPrefix(b, [0x49, 0x49, 0x2B, 0x00]) || Bytes.hasPrefix(b, [0x4D, 0x4D, 0x00, 0x2B]) {
             // Its 64-bit offsets are a different directory layout from the one docorient edits in place.
             return
-                "BigTIFF (64-bit offsets), which docorient does not edit; a file under 4 GB can be converted to classic TIFF (tiffcp in.tif out.tif)"
+                "BigTIFF (64-bit offsets), which docorient does not edit; a file under 4 GB can be converted to "
+                + "classic TIFF (tiffcp in.tif out.tif)"
         }
         if ascii(0..<2) == "BM" { return "BMP image" }
         if Bytes.hasPrefix(b, [0xFF, 0xD8]) { return "JPEG without a valid first marker" }

@@ -71,7 +71,8 @@ extension ImageMetadata {
         guard pageCount == 1 else {
             throw DocOrientError(
                 .invalidRequest,
-                "the TIFF has \(pageCount) pages, each decided on its own: fix it (with dryRun to change nothing) for one record per page"
+                "the TIFF has \(pageCount) pages, each decided on its own: fix it (with dryRun to change nothing) "
+                    + "for one record per page"
             )
         }
         return self

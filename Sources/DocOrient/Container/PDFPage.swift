@@ -136,7 +136,9 @@ enum PDFSamples {
         guard let rowBytes = rowBytes(width: width, bitsPerComponent: bits, components: components) else {
             throw DocOrientError(
                 .unsupportedFormat,
-                "the page's image has \(components == 0 ? "a colour space docorient does not read" : "\(components) components") at \(bits) bits"
+                "the page's image has "
+                    + "\(components == 0 ? "a colour space docorient does not read" : "\(components) components") at "
+                    + "\(bits) bits"
             )
         }
         guard data.count >= rowBytes * height else {

@@ -53,7 +53,8 @@ struct TIFFPages: Sendable {
             guard visited.insert(offset).inserted else {
                 throw DocOrientError(
                     .malformed,
-                    "the TIFF's IFD chain loops: IFD \(number) is at offset \(offset), where an earlier IFD is; nothing was read"
+                    "the TIFF's IFD chain loops: IFD \(number) is at offset \(offset), where an earlier IFD is; "
+                        + "nothing was read"
                 )
             }
             guard directories.count < maxDirectories else {
@@ -107,5 +108,7 @@ struct TIFFPages: Sendable {
 
     /// Why a multi-page TIFF is not baked.
     static let notBakedReason =
-        "the pages of a multi-page TIFF are turned by their Orientation tags: baking re-encodes a TIFF's pixels and keeps only its first image, its pixels and resolution, which would drop the other pages and every page's other tags"
+        "the pages of a multi-page TIFF are turned by their Orientation tags: baking re-encodes a TIFF's pixels and "
+        + "keeps only its first image, its pixels and resolution, which would drop the other pages and every page's "
+        + "other tags"
 }

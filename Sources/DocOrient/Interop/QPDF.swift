@@ -61,7 +61,8 @@ struct PDFDocument: ~Copyable {
     }
 
     /// The stream data of the image `describePage(index)` chose: the JPEG file itself for `.dct`,
-    /// the fax-coded rows for `.ccitt`, the decoded samples for `.samples`, at most `maxBytes`. Stands for `docorient_pdf_image_data`.
+    /// the fax-coded rows for `.ccitt`, the decoded samples for `.samples`, at most `maxBytes`.
+    /// Stands for `docorient_pdf_image_data`.
     /// - Throws: `.limitExceeded` when the data decodes to more than `maxBytes` (decoding stops there).
     func imageData(page index: Int, maxBytes: Int) throws -> [UInt8] {
         var data: UnsafeMutablePointer<UInt8>?
@@ -115,7 +116,8 @@ struct PDFDocument: ~Copyable {
         case DOCORIENT_PDF_ENCRYPTED:
             return DocOrientError(
                 .encrypted,
-                "the PDF is encrypted; docorient does not rewrite encrypted PDFs (decrypt a copy first: qpdf --decrypt in.pdf out.pdf)"
+                "the PDF is encrypted; docorient does not rewrite encrypted PDFs (decrypt a copy first: qpdf "
+                    + "--decrypt in.pdf out.pdf)"
             )
         case DOCORIENT_PDF_SIGNED:
             return DocOrientError(

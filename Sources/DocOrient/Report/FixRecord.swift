@@ -1,7 +1,7 @@
 import Foundation
 
 /// What docorient decided and did for one file: one line of `fix --json` and of `--report`.
-public struct FixRecord: Sendable, Encodable, Equatable {
+public struct FixRecord: Sendable, Codable, Equatable {
     /// The file, nil for an image fixed in memory.
     public var path: String?
     /// For a page of a PDF or of a multi-page TIFF, its number (1 for the first); nil for an
@@ -182,6 +182,50 @@ public struct FixRecord: Sendable, Encodable, Equatable {
         try c.encode(rounded(elapsedMilliseconds, 1), forKey: .elapsedMilliseconds)
     }
 
+    /// A record as `jsonLine` wrote it, so that a report reads the journal's records as values
+    /// (and writes them back the same); a key a record of an older docorient lacks takes the value
+    /// an empty record has.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        self.init(path: try c.decodeIfPresent(String.self, forKey: .path))
+        page = try c.decodeIfPresent(Int.self, forKey: .page)
+        pages = try c.decodeIfPresent([FixRecord].self, forKey: .pages) ?? []
+        exifOrientation = try c.decodeIfPresent(Int.self, forKey: .exifOrientation)
+        detectedOrientation = try c.decodeIfPresent(Int.self, forKey: .detectedOrientation)
+        confidence = try c.decodeIfPresent(Double.self, forKey: .confidence) ?? 0
+        margin = try c.decodeIfPresent(Double.self, forKey: .margin) ?? 0
+        verdict = try c.decodeIfPresent(String.self, forKey: .verdict).flatMap(Verdict.init(rawValue:)) ?? .error
+        action = try c.decodeIfPresent(String.self, forKey: .action).flatMap(FixAction.init(rawValue:)) ?? .none
+        reason = try c.decodeIfPresent(String.self, forKey: .reason)
+        errorCode = try c.decodeIfPresent(String.self, forKey: .errorCode).flatMap(DocOrientError.Code.init)
+        errorCause = try c.decodeIfPresent(DocOrientError.Cause.self, forKey: .errorCause)
+        if c.contains(.candidates) {
+            var list = try c.nestedUnkeyedContainer(forKey: .candidates)
+            while !list.isAtEnd {
+                let item = try list.nestedContainer(keyedBy: CandidateKey.self)
+                guard let orientation = Orientation(exifValue: try item.decode(Int.self, forKey: .orientation)) else {
+                    continue
+                }
+                candidates.append(
+                    CandidateScore(
+                        orientation: orientation, score: try item.decode(Double.self, forKey: .score),
+                        characters: try item.decode(Int.self, forKey: .characters),
+                        meanConfidence: try item.decode(Double.self, forKey: .meanConfidence)))
+            }
+        }
+        decidedBy = try c.decodeIfPresent(String.self, forKey: .decidedBy).flatMap(Reader.init(rawValue:))
+        if c.contains(.classifier) {
+            let probabilities = try c.nestedContainer(keyedBy: ExifKey.self, forKey: .classifier)
+            for key in probabilities.allKeys {
+                guard let o = Int(key.stringValue).flatMap(Orientation.init(exifValue:)) else { continue }
+                classifier[o] = try probabilities.decode(Double.self, forKey: key)
+            }
+        }
+        nothing = try c.decodeIfPresent(Double.self, forKey: .nothing)
+        work = try c.decodeIfPresent(Int.self, forKey: .work) ?? 0
+        elapsedMilliseconds = try c.decodeIfPresent(Double.self, forKey: .elapsedMilliseconds) ?? 0
+    }
+
     private func rounded(_ v: Double, _ digits: Int) -> Double {
         guard v.isFinite else { return 0 }
         var scale = 1.0
@@ -208,7 +252,8 @@ public struct FixRecord: Sendable, Encodable, Equatable {
                     ? "; turned by \(reason ?? "/Rotate")"
                     : action == .wouldRewriteTag ? "; would set \(reason ?? "/Rotate") (dry run)" : ""
                 return
-                    "\(path): shown as \(o(exifOrientation)), \(says) \(o(detectedOrientation)) (confidence \(conf)%)\(done)"
+                    "\(path): shown as \(o(exifOrientation)), \(says) \(o(detectedOrientation)) (confidence "
+                    + "\(conf)%)\(done)"
             }
         }
         switch verdict {
@@ -220,7 +265,8 @@ public struct FixRecord: Sendable, Encodable, Equatable {
         case .noTag: return "\(path): no tag; \(says) \(o(detectedOrientation)) (confidence \(conf)%)\(actionText)"
         case .disagrees:
             return
-                "\(path): tag \(o(exifOrientation)) is wrong, \(says) \(o(detectedOrientation)) (confidence \(conf)%)\(actionText)"
+                "\(path): tag \(o(exifOrientation)) is wrong, \(says) \(o(detectedOrientation)) (confidence "
+                + "\(conf)%)\(actionText)"
         }
     }
 

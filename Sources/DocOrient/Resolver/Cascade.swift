@@ -219,7 +219,8 @@ struct Cascade<Reader: PartReader & ~Copyable>: ~Copyable {
         let reads = considered.map { reader.partEvidence($0).count }.reduce(0, +)
         conclude(
             note:
-                "read \(reads) text window part\(reads == 1 ? "" : "s") in \(considered.count) orientation\(considered.count == 1 ? "" : "s")"
+                "read \(reads) text window part\(reads == 1 ? "" : "s") in \(considered.count) "
+                + "orientation\(considered.count == 1 ? "" : "s")"
         )
         return true
     }

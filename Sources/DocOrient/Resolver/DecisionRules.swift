@@ -146,7 +146,8 @@ struct DecisionRules: Sendable {
             return Decision(
                 orientation: nil, confidence: rounded, margin: roundedMargin,
                 reason:
-                    "no readable words: \(evidence(winner).confidentWords) confident marks, none a dictionary word or an amount",
+                    "no readable words: \(evidence(winner).confidentWords) confident marks, none a dictionary word "
+                    + "or an amount",
                 candidates: scores)
         }
         if confidence < model.decideAt {

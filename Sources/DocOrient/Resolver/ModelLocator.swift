@@ -35,7 +35,8 @@ enum ModelLocator {
         let places = searched.joined(separator: ", ")
         throw DocOrientError(
             .missingModel,
-            "\(missing).traineddata not found in \(places): install \(debianPackage(for: missing)), or set the configuration's tessdata to the directory that holds it"
+            "\(missing).traineddata not found in \(places): install \(debianPackage(for: missing)), or set the "
+                + "configuration's tessdata to the directory that holds it"
         )
     }
 

@@ -122,7 +122,7 @@ extension DocOrientError {
     }
 }
 
-extension DocOrientError.Cause: Encodable {
+extension DocOrientError.Cause: Codable {
     enum Key: String, CodingKey { case call, errno, message }
 
     /// `{"call": "open", "errno": 2, "message": "No such file or directory"}`; `errno` is null for
@@ -132,5 +132,13 @@ extension DocOrientError.Cause: Encodable {
         try c.encode(call, forKey: .call)
         try c.encode(errno?.rawValue, forKey: .errno)
         try c.encode(message, forKey: .message)
+    }
+
+    /// The cause `encode(to:)` wrote.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Key.self)
+        call = try c.decode(String.self, forKey: .call)
+        errno = try c.decodeIfPresent(Int32.self, forKey: .errno).map(Errno.init(rawValue:))
+        message = try c.decode(String.self, forKey: .message)
     }
 }

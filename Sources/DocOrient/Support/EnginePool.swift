@@ -92,7 +92,7 @@ final class EnginePool<Engine: AnyObject>: @unchecked Sendable {
     }
 
     private func scheduleTrim() {
-        let delay = max(0.01, idleTimeout.milliseconds / 1000)
+        let delay = max(0.01, idleTimeout.seconds)
         DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + delay) { [weak self] in self?.trimIdle() }
     }
 
