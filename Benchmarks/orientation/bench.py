@@ -440,7 +440,6 @@ def peer_path(entry, peer):
     return entry["path"]
 
 
-CORPUS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Corpus")
 MODELS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Models")
 
 
@@ -448,8 +447,6 @@ def _kinds():
     """Corpus/corpusgen/kinds.py: which generated pages are decidable (`is_decidable`) and what a
     judged file is (`judged_as`: a page, a scene or a file with no up). Imported when first needed,
     not at the top: the peers' worker processes import this file, and their peak memory is measured."""
-    if CORPUS_DIR not in sys.path:
-        sys.path.insert(0, CORPUS_DIR)
     from corpusgen import kinds
 
     return kinds
@@ -520,16 +517,6 @@ def real_orientations(name):
     return [1, 3, 6, 8] + ([MIRRORS[(h // 3) % 4]] if h % 3 == 0 else [])
 
 
-def _generate_module():
-    """Corpus/generate.py, for its D4 definitions (store_for_upright, display): importing
-    it only defines things."""
-    if CORPUS_DIR not in sys.path:
-        sys.path.insert(0, CORPUS_DIR)
-    import generate
-
-    return generate
-
-
 def real_entries(manifest, out_dir, limit=0, part="real", orientations=None, rows=None):
     """Turn every file of the real set into its stored variants, written to out_dir.
 
@@ -540,9 +527,10 @@ def real_entries(manifest, out_dir, limit=0, part="real", orientations=None, row
     `orientations(name)` the variants written (default `real_orientations`)."""
     from PIL import Image
 
-    g = _generate_module()
-    kinds = _kinds()
+    from corpusgen.orientation import display, store_for_upright
     from corpusgen.shared import manifest_file
+
+    kinds = _kinds()
 
     if rows is None:
         with open(manifest, newline="") as fh:
@@ -556,7 +544,7 @@ def real_entries(manifest, out_dir, limit=0, part="real", orientations=None, row
         with Image.open(src) as im:
             im.load()
             is_png = im.format == "PNG"
-            upright = g.display(im, int(r.get("upright_orientation") or 1))
+            upright = display(im, int(r.get("upright_orientation") or 1))
         if not is_png and upright.mode not in ("RGB", "L"):
             if "A" in upright.getbands() or "transparency" in upright.info:
                 rgba = upright.convert("RGBA")
@@ -571,7 +559,7 @@ def real_entries(manifest, out_dir, limit=0, part="real", orientations=None, row
         for u in (orientations or real_orientations)(r["file"]):
             name = f"{stem}.u{u}.{'png' if is_png else 'jpg'}"
             path = os.path.join(out_dir, name)
-            stored = g.store_for_upright(upright, u)
+            stored = store_for_upright(upright, u)
             if is_png:
                 stored.save(path, format="PNG")
             else:
@@ -1346,19 +1334,20 @@ def main(argv=None):
 
 
 def self_check(args):
-    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Corpus"))
-    import generate as g
     import numpy as np
+
+    from corpusgen.orientation import store_for_upright
+    from corpusgen.pages import doc_letter
 
     peers = [p.strip() for p in args.peers.split(",") if p.strip() and p.strip() not in DOCORIENT_PEERS]
     with tempfile.TemporaryDirectory(prefix="orient-selfcheck-") as tmp:
         rng = np.random.default_rng(11)
         # full size (200 dpi): OSD is unreliable on 90/270 when the text is small
-        page = g.doc_letter(rng).image.convert("RGB")
+        page = doc_letter(rng).image.convert("RGB")
         files, want = [], {}
         for u in range(1, 9):
             path = os.path.join(tmp, f"u{u}.png")
-            g.store_for_upright(page, u).save(path)
+            store_for_upright(page, u).save(path)
             files.append(path)
             want[path] = u
         ok = True

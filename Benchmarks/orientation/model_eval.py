@@ -45,9 +45,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "Corpus"))
-sys.path.insert(0, HERE)
 import bench
+
 from corpusgen.kinds import PAGE
 from corpusgen.shared import REAL_MANIFEST
 

@@ -4,11 +4,10 @@ Run: python3 -m pytest -q Benchmarks/orientation
 """
 
 import os
-import sys
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import bench
+
+from corpusgen import output
 
 
 def test_composition_follows_the_dihedral_group():
@@ -535,13 +534,12 @@ def test_twin_summary_compares_each_heic_answer_with_its_jpegs():
 
 @pytest.mark.skipif(shutil.which("heif-enc") is None, reason="libheif-examples not installed")
 def test_a_generated_set_with_heic_twins_gives_the_other_peers_the_jpeg_and_docorient_the_heic(tmp_path):
-    g = bench._generate_module()
     # two small pages (about 1 s each to make): a sign and a one-line strip, mild camera
     specs = [
-        g.Spec(0, "sign", 6, "wrong", 31, long_side=640, wrong_tag=1, family="DejaVu Sans", heic=True, mild=True),
-        g.Spec(1, "oneline", 1, "absent", 32, long_side=640, family="DejaVu Sans", heic=True, mild=True),
+        output.Spec(0, "sign", 6, "wrong", 31, long_side=640, wrong_tag=1, family="DejaVu Sans", heic=True, mild=True),
+        output.Spec(1, "oneline", 1, "absent", 32, long_side=640, family="DejaVu Sans", heic=True, mild=True),
     ]
-    g.generate(specs, str(tmp_path / "set"), jobs=1)
+    output.generate(specs, str(tmp_path / "set"), jobs=1)
     manifest = str(tmp_path / "set" / "manifest.csv")
     entries = {e["file"]: e for e in bench.generated_entries(manifest)}
     assert sorted(entries) == ["0000_sign.heic", "0000_sign.jpg", "0001_oneline.heic", "0001_oneline.jpg"]
@@ -587,9 +585,8 @@ def test_the_paper_finder_measure_tells_a_box_on_the_sheet_from_one_beside_it():
 
 @pytest.mark.skipif(docorient_binary() is None, reason="build docorient first (swift build -c release)")
 def test_the_floor_peer_times_docorient_before_any_text_is_read(tmp_path):
-    g = bench._generate_module()
-    specs = [g.Spec(0, "letter", 6, "wrong", 41, long_side=900, wrong_tag=1, family="DejaVu Sans", mild=True)]
-    g.generate(specs, str(tmp_path / "set"), jobs=1)
+    specs = [output.Spec(0, "letter", 6, "wrong", 41, long_side=900, wrong_tag=1, family="DejaVu Sans", mild=True)]
+    output.generate(specs, str(tmp_path / "set"), jobs=1)
     jsonl, md = tmp_path / "b.jsonl", tmp_path / "b.md"
     argv = ["--manifest", str(tmp_path / "set" / "manifest.csv"), "--peers", "docorient-floor,docorient"]
     argv += ["--jsonl", str(jsonl), "--markdown", str(md), "--docorient", docorient_binary()]

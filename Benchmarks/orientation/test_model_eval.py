@@ -6,13 +6,9 @@ Run: python3 -m pytest -q Benchmarks/orientation/test_model_eval.py
 import argparse
 import csv
 import os
-import sys
-
-from PIL import Image
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import model_eval
+from PIL import Image
 
 
 def write_manifest(path, columns, rows):

@@ -5,13 +5,9 @@ Run: python3 -m pytest -q Benchmarks/service   (after `swift build`)
 """
 
 import os
-import sys
-
-import pytest
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import load
+import pytest
 
 DEBUG_BINARY = os.path.join(load.ROOT, ".build", "debug", "docorient")
 

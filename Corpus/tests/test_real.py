@@ -12,14 +12,13 @@ import csv
 import hashlib
 import os
 import re
-import sys
 
 import pytest
 from PIL import Image
 
-CORPUS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, CORPUS)
 from corpusgen.shared import REAL, require
+
+CORPUS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 COLUMNS = [
     "file",

@@ -50,7 +50,6 @@ def test_the_training_script_trains_exports_and_resumes_to_the_same_bytes(tmp_pa
     import onnx
     import onnxruntime as ort
 
-    sys.path.insert(0, os.path.join(ROOT, "Corpus"))
     from corpusgen.shared import TRAIN, require
 
     require(TRAIN)

@@ -80,7 +80,6 @@ STD = np.array([0.229, 0.224, 0.225], np.float32)
 CUT = "p2o.pd_op.hardswish.24.0"
 CHUNK = 24
 
-sys.path.insert(0, CORPUS)
 from corpusgen import capture as camera  # the corpus's camera model
 from corpusgen import orientation as d4  # the corpus's D4 definitions
 from corpusgen.pages import Doc, new_page
@@ -353,9 +352,10 @@ def composite_words(rng, lo: int, hi: int) -> str:
 
 def composite_image(photo, rng, layout: str):
     """`photo` (RGB, upright) with words placed as `layout` says; returns the upright image."""
+    from PIL import Image, ImageDraw
+
     from corpusgen.fonts import font
     from corpusgen.text import wrap
-    from PIL import Image, ImageDraw
 
     long_side = max(photo.size)
     if long_side > 1400:

@@ -21,17 +21,13 @@ import sys
 import time
 import types
 
-import pytest
-
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "PDF"))
 import pdfs
+import pytest
 
 BIN = pdfs.binary()
 PLUGIN = os.path.join(pdfs.ROOT, "Packaging", "ocrmypdf")
 REAL = os.path.join(os.path.dirname(pdfs.ROOT), "shared", "real")
 pytestmark = pytest.mark.skipif(BIN is None, reason="docorient is not built (swift build)")
-
-sys.path.insert(0, PLUGIN)
 
 
 def absent(what):

@@ -11,14 +11,12 @@ import hashlib
 import io
 import os
 import subprocess
-import sys
 
 import img2pdf
 import pikepdf
 from PIL import Image
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "Corpus"))
 from corpusgen.orientation import DISPLAY_OP
 
 SAMPLES = os.path.join(ROOT, "Corpus", "samples")

@@ -9,13 +9,10 @@ Run: python3 -m pytest -q Tests/Paperless   (needs a built docorient, pikepdf, i
 import os
 import shutil
 import subprocess
-import sys
 
+import pdfs
 import pikepdf
 import pytest
-
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "PDF"))
-import pdfs
 
 BIN = pdfs.binary()
 SCRIPT = os.path.join(pdfs.ROOT, "Packaging", "paperless", "docorient-pre-consume")

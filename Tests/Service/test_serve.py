@@ -4,7 +4,7 @@ client that goes away mid-upload or mid-decision neither crashes nor wedges the 
 Each wait is for a state the server reports (its port, /metrics gauges, a refused connection),
 bounded so that a broken server fails the test instead of hanging it.
 
-Run: python3 -m pytest -q Benchmarks/service   (after `swift build`)
+Run: python3 -m pytest -q Tests/Service   (after `swift build`)
 """
 
 import http.client
@@ -14,11 +14,8 @@ import re
 import signal
 import socket
 import subprocess
-import sys
 
 import pytest
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from serving import counted, gauge, metrics, until
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

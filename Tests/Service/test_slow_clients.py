@@ -13,21 +13,17 @@
 
 Every loop is bounded in time; the test fails rather than hangs.
 
-Run: python3 -m pytest -q Benchmarks/service/test_slow_clients.py   (after `swift build`)
+Run: python3 -m pytest -q Tests/Service/test_slow_clients.py   (after `swift build`)
 """
 
 import os
 import select
 import signal
 import socket
-import sys
 import threading
 import time
 
 import pytest
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
 from serving import (
     BINARY,
     LARGE,

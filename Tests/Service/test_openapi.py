@@ -8,7 +8,7 @@ Bounded: each request 30 s, the whole run 240 s. Each operation gets schemathesi
 phase and 50 fuzzed examples, once. No --max-time: schemathesis 4 takes it as a budget to fill by
 fuzzing again, which adds requests but no status of any endpoint.
 
-Run: python3 -m pytest -q Benchmarks/service/test_openapi.py   (after `swift build`)
+Run: python3 -m pytest -q Tests/Service/test_openapi.py   (after `swift build`)
 """
 
 import http.client
@@ -19,9 +19,6 @@ import subprocess
 import sys
 
 import pytest
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
 from serving import BINARY, ROOT, Server, counted, metrics, server_errors
 
 DOCUMENT = os.path.join(ROOT, "API", "openapi.json")

@@ -6,20 +6,16 @@ hanging; afterwards the server answers normally.
 
 Short limits (--header-timeout 2, --body-rate-window 2) keep the stalled kinds quick.
 
-Run: python3 -m pytest -q Benchmarks/service/test_malformed.py   (after `swift build`)
+Run: python3 -m pytest -q Tests/Service/test_malformed.py   (after `swift build`)
 """
 
 import os
 import random
 import socket
-import sys
 import threading
 import time
 
 import pytest
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
 from serving import BINARY, SMALL, Server, metrics, post, server_errors
 
 pytestmark = pytest.mark.skipif(not os.access(BINARY, os.X_OK), reason="build first: swift build")
