@@ -18,7 +18,7 @@ from PIL import Image, ImageFilter
 
 from .capture import apply_capture, pen_marks, photograph, random_shot
 from .fonts import FAMILY_BY_NAME, LEGACY_FAMILY, family_override
-from .kinds import DOC_MAKERS, NEW_MAKERS, UNDECIDABLE, is_decidable
+from .kinds import DOC_MAKERS, LAYOUT_MAKERS, UNDECIDABLE, is_decidable
 from .layouts import apply_printer
 from .orientation import store_for_upright, stored_points
 from .pages import prepare_pdfs, scene_photo, use_pdfs
@@ -109,10 +109,10 @@ def make_file(spec: Spec, out_dir: str) -> dict:
         upright = Image.fromarray(np.clip(a, 0, 255).astype(np.uint8))
         tags = [f"frame:{W}x{H}", "scene", f"noise:{shot.noise:.1f}"]
     else:
-        if kind in NEW_MAKERS:
+        if kind in LAYOUT_MAKERS:
             if fam is None:
                 raise ValueError(f"kind {kind} needs a family")
-            doc = NEW_MAKERS[kind](rng, fam)
+            doc = LAYOUT_MAKERS[kind](rng, fam)
         else:
             with family_override(fam):
                 doc = DOC_MAKERS[kind](rng)

@@ -9,24 +9,10 @@ import numpy as np
 
 from .capture import CAPTURE_WEIGHTS, CAPTURES, OPT_IN_CAPTURES
 from .fonts import FAMILIES, FAMILY_BY_NAME, FONT_CLASSES
-from .kinds import KIND_CLASSES, UNDECIDABLE, families_for
+from .kinds import KIND_CLASSES, LAYOUT_MAKERS, UNDECIDABLE, families_for
 from .output import Spec
 
-NEW_KINDS = [
-    "flyer",
-    "menu",
-    "label",
-    "vlabels",
-    "rotheads",
-    "marginnote",
-    "spread",
-    "oneline",
-    "sign",
-    "phototext",
-    "handnote",
-    "dotmatrix",
-    "thermal",
-]
+LAYOUT_KINDS = list(LAYOUT_MAKERS)
 KIND_WEIGHTS = (
     [
         ("receipt", 0.09),
@@ -37,7 +23,7 @@ KIND_WEIGHTS = (
         ("mixed", 0.04),
         ("pdfpage", 0.08),
     ]
-    + [(k, 0.49 / len(NEW_KINDS)) for k in NEW_KINDS]
+    + [(k, 0.49 / len(LAYOUT_KINDS)) for k in LAYOUT_KINDS]
     + [("blank", 0.02), ("photo", 0.02), ("twowords", 0.02), ("barcode", 0.02)]
 )
 KINDS = [k for k, _ in KIND_WEIGHTS]
@@ -150,9 +136,9 @@ SAMPLES = [
     ("twowords", 3, "wrong", 6, 1280, False),
     ("barcode", 8, "png", None, 1024, False),
 ]
-# Corpus 2 samples (appended: the 21 above keep their bytes): one of each new kind,
-# in chosen families (fit and holdout) and capture profiles; JPEG quality 70 to stay small.
-SAMPLES_2 = [
+# The layout kinds' samples (after the 21 above, whose bytes stay as they are): one of each
+# layout kind, in chosen families (fit and holdout) and capture profiles; JPEG quality 70 to stay small.
+LAYOUT_SAMPLES = [
     # kind,        upright, tag mode, wrong, long side, landscape, family, capture
     ("flyer", 6, "wrong", 1, 1600, False, "Bebas Neue", "flat"),
     ("menu", 3, "absent", None, 1280, False, "TeX Gyre Pagella", "flat"),
@@ -191,7 +177,7 @@ def samples_plan() -> list:
                 quality=80 if ls >= 3000 else None,
             )
         )
-    for j, (kind, u, mode, wrong, ls, land, fam, cap) in enumerate(SAMPLES_2):
+    for j, (kind, u, mode, wrong, ls, land, fam, cap) in enumerate(LAYOUT_SAMPLES):
         i = len(SAMPLES) + j
         fseed = int(np.random.SeedSequence([SAMPLES_SEED, i]).generate_state(1)[0])
         specs.append(

@@ -125,7 +125,7 @@ def test_regenerating_the_samples_profile_reproduces_the_committed_bytes(tmp_pat
 
 
 # ---------------------------------------------------------------------------
-# Corpus 2: typeface families, layouts, capture profiles, splits
+# Typeface families, layouts, capture profiles, splits
 # ---------------------------------------------------------------------------
 
 
@@ -178,7 +178,7 @@ def test_opt_in_captures_are_made_only_when_named():
 def test_the_split_follows_splits_json_and_keeps_todays_families_and_kinds_fit():
     sp = splits()
     assert set(sp["holdout_families"]) <= set(fonts.FAMILY_BY_NAME)
-    assert set(sp["holdout_kinds"]) <= set(plans.NEW_KINDS)
+    assert set(sp["holdout_kinds"]) <= set(plans.LAYOUT_KINDS)
     today = {f.name for f in fonts.FAMILIES[:12]}
     assert today.isdisjoint(sp["holdout_families"])
     assert {
@@ -274,7 +274,7 @@ def test_the_captures_option_restricts_the_profiles():
         plans.bench_plan(seed=5, count=4, captures=["sideways"])
 
 
-def test_new_kinds_are_byte_identical_for_a_seed_whatever_the_worker_count(tmp_path):
+def test_layout_kinds_are_byte_identical_for_a_seed_whatever_the_worker_count(tmp_path):
     chosen = ["flyer", "handnote", "dotmatrix", "thermal", "spread", "label"]
     a = small(plans.bench_plan(seed=11, count=6, kinds=chosen))
     b = small(plans.bench_plan(seed=11, count=6, kinds=chosen))
@@ -284,9 +284,9 @@ def test_new_kinds_are_byte_identical_for_a_seed_whatever_the_worker_count(tmp_p
     same_tree(tmp_path / "a", tmp_path / "b")
 
 
-def test_samples_cover_every_new_kind_and_capture():
+def test_samples_cover_every_layout_kind_and_capture():
     rows = read_manifest(SAMPLES)
-    assert set(plans.NEW_KINDS) <= {r["kind"] for r in rows}
+    assert set(plans.LAYOUT_KINDS) <= {r["kind"] for r in rows}
     assert {r["capture"] for r in rows} == set(capture.DEFAULT_CAPTURES)
     assert {r["split"] for r in rows} == {"fit", "holdout"}
     assert {r["font_class"] for r in rows} - {""} == set(fonts.FONT_CLASSES)
