@@ -8,6 +8,7 @@ import os
 import bench
 
 from corpusgen import output
+from corpusgen.output import MANIFEST_COLUMNS, write_manifest
 
 
 def test_composition_follows_the_dihedral_group():
@@ -45,29 +46,8 @@ import math
 import pytest
 from PIL import Image
 
-OLD_COLUMNS = [
-    "file",
-    "upright_orientation",
-    "decidable",
-    "exif_orientation",
-    "kind",
-    "degradations",
-    "format",
-    "width",
-    "height",
-    "seed",
-    "source",
-]
-NEW_COLUMNS = OLD_COLUMNS + ["family", "font_class", "capture", "split"]
-
-
-def write_manifest(path, columns, rows):
-    with open(path, "w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=columns, lineterminator="\n")
-        w.writeheader()
-        for r in rows:
-            w.writerow({c: r.get(c, "") for c in columns})
-    return str(path)
+# A manifest from before the typeface, capture and split columns.
+UNSPLIT_COLUMNS = MANIFEST_COLUMNS[: MANIFEST_COLUMNS.index("family")]
 
 
 def rec(
@@ -112,7 +92,7 @@ def rec(
 def test_a_manifest_without_split_columns_is_all_fit_with_the_font_token_as_family(tmp_path):
     m = write_manifest(
         tmp_path / "manifest.csv",
-        OLD_COLUMNS,
+        UNSPLIT_COLUMNS,
         [
             {
                 "file": "0000_receipt.jpg",
@@ -142,7 +122,7 @@ def test_a_manifest_without_split_columns_is_all_fit_with_the_font_token_as_fami
 def test_the_split_column_decides_the_part(tmp_path):
     m = write_manifest(
         tmp_path / "manifest.csv",
-        NEW_COLUMNS,
+        MANIFEST_COLUMNS,
         [
             {
                 "file": "a.jpg",
@@ -173,7 +153,7 @@ def test_the_split_column_decides_the_part(tmp_path):
     assert (b["part"], b["family"], b["capture"]) == ("fit", "DejaVu Sans", "handheld")
     bad = write_manifest(
         tmp_path / "bad.csv",
-        NEW_COLUMNS,
+        MANIFEST_COLUMNS,
         [{"file": "c.jpg", "upright_orientation": "1", "decidable": "1", "kind": "letter", "split": "test"}],
     )
     with pytest.raises(SystemExit):
@@ -249,7 +229,7 @@ def test_a_two_word_page_is_decidable_right_when_upright_and_wrong_otherwise(tmp
     # A set generated before issue 60 labels its two-word pages undecidable: bench judges by the kind.
     m = write_manifest(
         tmp_path / "manifest.csv",
-        NEW_COLUMNS,
+        MANIFEST_COLUMNS,
         [
             {"file": f"{i}.jpg", "upright_orientation": "6", "decidable": "0", "kind": kind, "split": "holdout"}
             for i, kind in enumerate(("twowords", "sign", "photo", "barcode"))
@@ -622,10 +602,7 @@ def test_the_training_photos_part_is_the_fold_train_py_holds_aside_named_as_repl
     for folder in ("docs", "nothing"):
         (tmp_path / folder).symlink_to(os.path.join(TRAIN, folder))
     manifest = tmp_path / "manifest.csv"
-    with open(manifest, "w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(chosen)
+    write_manifest(manifest, list(rows[0]), chosen)
 
     entries = bench.train_entries(str(manifest), str(tmp_path / "variants"))
     held_aside = {r["file"]: r["set"] for r in chosen if train.in_validation_fold(r["file"])}

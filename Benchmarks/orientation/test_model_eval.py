@@ -4,19 +4,12 @@ Run: python3 -m pytest -q Benchmarks/orientation/test_model_eval.py
 """
 
 import argparse
-import csv
 import os
 
 import model_eval
 from PIL import Image
 
-
-def write_manifest(path, columns, rows):
-    with open(path, "w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=columns, lineterminator="\n")
-        w.writeheader()
-        w.writerows({c: r.get(c, "") for c in columns} for r in rows)
-    return str(path)
+from corpusgen.output import write_manifest
 
 
 def answer(top, p, nothing=None, seconds=0.01):

@@ -292,9 +292,16 @@ def generate(specs: list, out_dir: str, jobs: int) -> list:
     finally:
         shutil.rmtree(work, ignore_errors=True)
     rows.sort(key=lambda r: r["file"])
-    with open(os.path.join(out_dir, "manifest.csv"), "w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=MANIFEST_COLUMNS, lineterminator="\n")
-        w.writeheader()
-        for r in rows:
-            w.writerow(r)
+    write_manifest(os.path.join(out_dir, "manifest.csv"), MANIFEST_COLUMNS, rows)
     return rows
+
+
+def write_manifest(path, columns: list, rows: list) -> str:
+    """Writes `rows` (dictionaries) to the CSV file `path` under the header `columns`, a value a row
+    lacks left empty: the generator's manifests (MANIFEST_COLUMNS), and the small manifests the
+    benchmarks' tests write. Returns the path, as a string."""
+    with open(path, "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=columns, lineterminator="\n")
+        w.writeheader()
+        w.writerows({c: r.get(c, "") for c in columns} for r in rows)
+    return str(path)
