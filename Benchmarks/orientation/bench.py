@@ -71,6 +71,8 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+from corpusgen import built
+
 ALL_PEERS = [
     "tesseract-cli",
     "osd-inprocess",
@@ -1232,7 +1234,7 @@ def main(argv=None):
     ap.add_argument("--peers", default=",".join(DEFAULT_PEERS), help="comma-separated: " + ",".join(ALL_PEERS))
     ap.add_argument(
         "--docorient",
-        default=os.environ.get("DOCORIENT", ".build/release/docorient"),
+        default=built.docorient(),
         help="docorient binary (skipped with a message when missing)",
     )
     ap.add_argument("--limit", type=int, default=0, help="only the first N rows of each manifest")
@@ -1265,7 +1267,7 @@ def main(argv=None):
             ap.error(f"unknown peer {p}; known: {', '.join(ALL_PEERS)}")
     if "docorient-baseline" in peers and not (args.baseline and os.access(args.baseline, os.X_OK)):
         ap.error("the docorient-baseline peer needs --baseline BINARY (another docorient build)")
-    if DOCORIENT_PEERS & set(peers) and not (os.path.isfile(args.docorient) and os.access(args.docorient, os.X_OK)):
+    if DOCORIENT_PEERS & set(peers) and not built.is_built(args.docorient):
         for p in (DOCORIENT_PEERS - {"docorient-baseline"}) & set(peers):
             print(
                 f"[{p}] skipped: binary {args.docorient} not found (build it, then pass --docorient PATH)",

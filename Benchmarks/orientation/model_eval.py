@@ -47,6 +47,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 import bench
 
+from corpusgen import built
 from corpusgen.kinds import PAGE
 from corpusgen.shared import REAL_MANIFEST
 
@@ -200,7 +201,7 @@ def report(name: str, judged: list[dict], answers: dict[str, dict], nothing_at: 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--docorient", default=os.path.join(ROOT, ".build", "release", "docorient"))
+    ap.add_argument("--docorient", default=built.docorient())
     ap.add_argument("--manifest", help="a generated set's manifest.csv (its held-out rows; --fit adds fit rows)")
     ap.add_argument("--fit", action="store_true", help="judge the generated set's fit rows too")
     ap.add_argument("--real", help=f"the real set's manifest (default with --real-dir: {REAL_MANIFEST})")

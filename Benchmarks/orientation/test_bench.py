@@ -486,15 +486,6 @@ def test_real_jpeg_files_are_written_as_jpeg_without_exif_and_alpha_is_flattened
 import json
 import shutil
 
-REPO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-
-
-def docorient_binary():
-    for b in (os.environ.get("DOCORIENT"), os.path.join(REPO, ".build", "release", "docorient")):
-        if b and os.path.isfile(b) and os.access(b, os.X_OK):
-            return b
-    return None
-
 
 def test_twin_summary_compares_each_heic_answer_with_its_jpegs():
     h1 = {**rec(path="a.heic", answer=6, truth=6, confidence=0.97, seconds=2.0), "file": "a.heic", "twin": "a.jpg"}
@@ -513,7 +504,7 @@ def test_twin_summary_compares_each_heic_answer_with_its_jpegs():
 
 
 @pytest.mark.skipif(shutil.which("heif-enc") is None, reason="libheif-examples not installed")
-def test_a_generated_set_with_heic_twins_gives_the_other_peers_the_jpeg_and_docorient_the_heic(tmp_path):
+def test_a_generated_set_with_heic_twins_gives_the_other_peers_the_jpeg_and_docorient_the_heic(docorient, tmp_path):
     # two small pages (about 1 s each to make): a sign and a one-line strip, mild camera
     specs = [
         output.Spec(0, "sign", 6, "wrong", 31, long_side=640, wrong_tag=1, family="DejaVu Sans", heic=True, mild=True),
@@ -527,11 +518,10 @@ def test_a_generated_set_with_heic_twins_gives_the_other_peers_the_jpeg_and_doco
     assert (h["format"], h["twin"], h["truth"], h["exif_orientation"]) == ("heic", "0000_sign.jpg", 6, 1)
     assert bench.peer_path(h, "osd-inprocess") == entries["0000_sign.jpg"]["path"]
     assert bench.peer_path(h, "docorient") == h["path"]
-    peers = ["osd-inprocess"] + (["docorient"] if docorient_binary() else [])
+    peers = ["osd-inprocess", "docorient"]
     jsonl, md = tmp_path / "b.jsonl", tmp_path / "b.md"
     argv = ["--manifest", manifest, "--peers", ",".join(peers), "--jsonl", str(jsonl), "--markdown", str(md)]
-    if docorient_binary():
-        argv += ["--docorient", docorient_binary()]
+    argv += ["--docorient", docorient]
     assert bench.main(argv) == 0
     recs = {(r["peer"], r["file"]): r for r in map(json.loads, open(jsonl))}
     assert len(recs) == 4 * len(peers)
@@ -543,12 +533,11 @@ def test_a_generated_set_with_heic_twins_gives_the_other_peers_the_jpeg_and_doco
         assert osd_h["format"] == "heic" and osd_h["truth"] == osd_j["truth"]
     text = md.read_text()
     assert "by format" in text
-    if "docorient" in peers:
-        for name in ("0000_sign", "0001_oneline"):
-            d_h, d_j = recs[("docorient", name + ".heic")], recs[("docorient", name + ".jpg")]
-            assert "read_twin" not in d_h and d_h.get("note") != "missing" and d_h.get("verdict")
-            assert d_h["answer"] == d_j["answer"], name  # the same stored pixels
-        assert "docorient on HEIC twins vs the same captures as JPEG" in text
+    for name in ("0000_sign", "0001_oneline"):
+        d_h, d_j = recs[("docorient", name + ".heic")], recs[("docorient", name + ".jpg")]
+        assert "read_twin" not in d_h and d_h.get("note") != "missing" and d_h.get("verdict")
+        assert d_h["answer"] == d_j["answer"], name  # the same stored pixels
+    assert "docorient on HEIC twins vs the same captures as JPEG" in text
 
 
 def test_the_paper_finder_measure_tells_a_box_on_the_sheet_from_one_beside_it():
@@ -563,13 +552,12 @@ def test_the_paper_finder_measure_tells_a_box_on_the_sheet_from_one_beside_it():
     assert 0.4 < half[0] < 0.6
 
 
-@pytest.mark.skipif(docorient_binary() is None, reason="build docorient first (swift build -c release)")
-def test_the_floor_peer_times_docorient_before_any_text_is_read(tmp_path):
+def test_the_floor_peer_times_docorient_before_any_text_is_read(docorient, tmp_path):
     specs = [output.Spec(0, "letter", 6, "wrong", 41, long_side=900, wrong_tag=1, family="DejaVu Sans", mild=True)]
     output.generate(specs, str(tmp_path / "set"), jobs=1)
     jsonl, md = tmp_path / "b.jsonl", tmp_path / "b.md"
     argv = ["--manifest", str(tmp_path / "set" / "manifest.csv"), "--peers", "docorient-floor,docorient"]
-    argv += ["--jsonl", str(jsonl), "--markdown", str(md), "--docorient", docorient_binary()]
+    argv += ["--jsonl", str(jsonl), "--markdown", str(md), "--docorient", docorient]
     assert bench.main(argv) == 0
     recs = {r["peer"]: r for r in map(json.loads, open(jsonl))}
     # the product reads the letter's text; the floor spends its budget before the first read

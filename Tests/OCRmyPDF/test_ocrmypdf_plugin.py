@@ -24,10 +24,14 @@ import types
 import pdfs
 import pytest
 
-BIN = pdfs.binary()
+from corpusgen import built
+
+# A module-wide docorient, for the helpers below that run it (the tests' `docorient` fixture finds
+# it the same way).
+BIN = built.docorient("debug", "release")
 PLUGIN = os.path.join(pdfs.ROOT, "Packaging", "ocrmypdf")
 REAL = os.path.join(os.path.dirname(pdfs.ROOT), "shared", "real")
-pytestmark = pytest.mark.skipif(BIN is None, reason="docorient is not built (swift build)")
+pytestmark = pytest.mark.skipif(not built.is_built(BIN), reason="docorient is not built (swift build)")
 
 
 def absent(what):

@@ -22,18 +22,6 @@ from corpusgen.orientation import DISPLAY_OP
 SAMPLES = os.path.join(ROOT, "Corpus", "samples")
 
 
-def binary():
-    """The built docorient: $DOCORIENT, else the debug build, else the release build."""
-    for b in (
-        os.environ.get("DOCORIENT"),
-        os.path.join(ROOT, ".build", "debug", "docorient"),
-        os.path.join(ROOT, ".build", "release", "docorient"),
-    ):
-        if b and os.path.isfile(b) and os.access(b, os.X_OK):
-            return b
-    return None
-
-
 def decidable_images(manifest, limit=0):
     """The folder of an image manifest (Corpus/samples', shared/real's) and its decidable JPEG and
     PNG rows, the first `limit` of them (0: all): the pages the PDF benchmarks make."""

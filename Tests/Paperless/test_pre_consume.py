@@ -14,9 +14,13 @@ import pdfs
 import pikepdf
 import pytest
 
-BIN = pdfs.binary()
+from corpusgen import built
+
+# A module-wide docorient, for the helpers below that run it (the tests' `docorient` fixture finds
+# it the same way).
+BIN = built.docorient("debug", "release")
 SCRIPT = os.path.join(pdfs.ROOT, "Packaging", "paperless", "docorient-pre-consume")
-pytestmark = pytest.mark.skipif(BIN is None, reason="docorient is not built (swift build)")
+pytestmark = pytest.mark.skipif(not built.is_built(BIN), reason="docorient is not built (swift build)")
 INVOICE = pdfs.sample("0007_invoice.jpg")
 
 

@@ -18,8 +18,7 @@ import re
 import subprocess
 import sys
 
-import pytest
-from serving import BINARY, ROOT, Server, counted, metrics, server_errors
+from serving import ROOT, Server, counted, metrics, server_errors
 
 DOCUMENT = os.path.join(ROOT, "API", "openapi.json")
 
@@ -44,9 +43,8 @@ def test_the_binary_embeds_the_document_as_it_is():
     assert done.returncode == 0, done.stderr
 
 
-@pytest.mark.skipif(not os.access(BINARY, os.X_OK), reason="build first: swift build")
-def test_schemathesis_finds_no_server_error_and_no_answer_outside_the_document(tmp_path):
-    server = Server(log_path=str(tmp_path / "serve.log"))
+def test_schemathesis_finds_no_server_error_and_no_answer_outside_the_document(docorient, tmp_path):
+    server = Server(docorient, log_path=str(tmp_path / "serve.log"))
     try:
         conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
         conn.request("GET", "/openapi.json")

@@ -19,18 +19,15 @@ import pytest
 from serving import counted, gauge, metrics, until
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BINARY = os.path.join(ROOT, ".build", "debug", "docorient")
 SAMPLES = os.path.join(ROOT, "Corpus", "samples")
 LARGE = os.path.join(SAMPLES, "0008_invoice.jpg")  # the largest committed sample
 SMALL = os.path.join(SAMPLES, "0003_letter.jpg")
 
-pytestmark = pytest.mark.skipif(not os.access(BINARY, os.X_OK), reason="build first: swift build")
-
 
 @pytest.fixture
-def server():
+def server(docorient):
     process = subprocess.Popen(
-        [BINARY, "serve", "--host", "127.0.0.1", "--port", "0"],
+        [docorient, "serve", "--host", "127.0.0.1", "--port", "0"],
         stderr=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         text=True,
