@@ -9,6 +9,7 @@ import bench
 
 from corpusgen import output
 from corpusgen.output import MANIFEST_COLUMNS, write_manifest
+from corpusgen.shared import REAL_COLUMNS
 
 
 def test_composition_follows_the_dihedral_group():
@@ -406,19 +407,7 @@ def test_real_files_are_stored_so_each_orientation_displays_them_upright(tmp_pat
     small.save(src / "img" / "page.png")
     m = write_manifest(
         src / "manifest.csv",
-        [
-            "file",
-            "upright_orientation",
-            "decidable",
-            "kind",
-            "capture",
-            "language",
-            "source",
-            "commit",
-            "path",
-            "licence",
-            "notes",
-        ],
+        REAL_COLUMNS,
         [{"file": "img/page.png", "upright_orientation": "1", "decidable": "1", "kind": "book", "capture": "scan"}],
     )
     out = tmp_path / "variants"

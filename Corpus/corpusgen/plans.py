@@ -160,8 +160,12 @@ SAMPLES_SEED = 20240601
 
 
 def samples_plan() -> list:
+    # Both tables as one: the first in the old per-kind typefaces, flat, JPEG quality 80 where large;
+    # the layout kinds' at quality 70 (lowq sets its own).
+    rows = [(*row, None, "flat", 80 if row[4] >= 3000 else None) for row in SAMPLES]
+    rows += [(*row, None if row[7] == "lowq" else 70) for row in LAYOUT_SAMPLES]
     specs = []
-    for i, (kind, u, mode, wrong, ls, land) in enumerate(SAMPLES):
+    for i, (kind, u, mode, wrong, ls, land, fam, cap, quality) in enumerate(rows):
         fseed = int(np.random.SeedSequence([SAMPLES_SEED, i]).generate_state(1)[0])
         specs.append(
             Spec(
@@ -174,24 +178,7 @@ def samples_plan() -> list:
                 long_side=ls,
                 landscape=land,
                 wrong_tag=wrong,
-                quality=80 if ls >= 3000 else None,
-            )
-        )
-    for j, (kind, u, mode, wrong, ls, land, fam, cap) in enumerate(LAYOUT_SAMPLES):
-        i = len(SAMPLES) + j
-        fseed = int(np.random.SeedSequence([SAMPLES_SEED, i]).generate_state(1)[0])
-        specs.append(
-            Spec(
-                i,
-                kind,
-                u,
-                mode,
-                fseed,
-                mild=True,
-                long_side=ls,
-                landscape=land,
-                wrong_tag=wrong,
-                quality=None if cap == "lowq" else 70,
+                quality=quality,
                 family=fam,
                 capture=cap,
             )
