@@ -94,13 +94,13 @@ def test_the_parts_are_bench_py_s_with_old_two_word_pages_judged_as_pages(tmp_pa
     for f in fs:
         got.setdefault((f["part"], f["judged"]), 0)
         got[(f["part"], f["judged"])] += 1
-    real_variants = len(model_eval.bench.real_orientations("r.jpg"))
+    real_variants = len(model_eval.scoring.real_orientations("r.jpg"))
     assert got == {
         ("held out", "page"): 1,
         ("held out", "scene"): 1,
         ("held out", "no up"): 1,
         ("real", "page"): real_variants,
-        ("real", "no up"): len(model_eval.bench.real_orientations("g.jpg")),
+        ("real", "no up"): len(model_eval.scoring.real_orientations("g.jpg")),
         ("nothing photos", "scene"): 2,
     }
     assert all(f["hand"] == (f["source_file"] == "r.jpg") for f in fs if f["part"] == "real")
