@@ -163,6 +163,23 @@ def _lept():
     return lept
 
 
+def leptonica_reads(lept, files, orientation):
+    """A result per file: Leptonica reads it (pixRead), `orientation(pix)` gives the answer and the
+    fields beside it, the Pix is freed; the time runs from the read to the answer. A file Leptonica
+    cannot read is an abstention."""
+    for path in files:
+        t0 = time.perf_counter()
+        pix = C.c_void_p(lept.pixRead(path.encode()))
+        if not pix:
+            yield result(path, None, time.perf_counter() - t0, note="unreadable")
+            continue
+        try:
+            answer, extra = orientation(pix)
+        finally:
+            lept.pixDestroy(C.byref(pix))
+        yield result(path, answer, time.perf_counter() - t0, **extra)
+
+
 def peer_osd_inprocess(files, jobs):
     lept = _lept()
     tess = C.CDLL("libtesseract.so.5")
@@ -188,27 +205,20 @@ def peer_osd_inprocess(files, jobs):
         raise SystemExit(f"osd.traineddata not found in {TESSDATA}: install tesseract-ocr-osd")
     # the CLI peer's stderr gets "Estimating resolution" chatter; keep this one quiet too
     tess.TessBaseAPISetVariable(api, b"debug_file", b"/dev/null")
+
+    def orientation(pix):
+        deg, oconf, sconf = C.c_int(), C.c_float(), C.c_float()
+        script = C.c_char_p()
+        tess.TessBaseAPISetImage2(api, pix)
+        ok = tess.TessBaseAPIDetectOrientationScript(api, C.byref(deg), C.byref(oconf), C.byref(script), C.byref(sconf))
+        tess.TessBaseAPIClear(api)
+        # best_script_name points into Tesseract's unicharset here (5.3): not freed by us
+        if ok:
+            return TESS_ORIENT_DEG_TO_EXIF[deg.value % 360], {"confidence": round(oconf.value, 3)}
+        return None, {"note": "too few characters"}
+
     try:
-        for path in files:
-            t0 = time.perf_counter()
-            pix = C.c_void_p(lept.pixRead(path.encode()))
-            if not pix:
-                yield result(path, None, time.perf_counter() - t0, note="unreadable")
-                continue
-            deg, oconf, sconf = C.c_int(), C.c_float(), C.c_float()
-            script = C.c_char_p()
-            tess.TessBaseAPISetImage2(api, pix)
-            ok = tess.TessBaseAPIDetectOrientationScript(
-                api, C.byref(deg), C.byref(oconf), C.byref(script), C.byref(sconf)
-            )
-            tess.TessBaseAPIClear(api)
-            lept.pixDestroy(C.byref(pix))
-            # best_script_name points into Tesseract's unicharset here (5.3): not freed by us
-            dt = time.perf_counter() - t0
-            if ok:
-                yield result(path, TESS_ORIENT_DEG_TO_EXIF[deg.value % 360], dt, confidence=round(oconf.value, 3))
-            else:
-                yield result(path, None, dt, note="too few characters")
+        yield from leptonica_reads(lept, files, orientation)
     finally:
         tess.TessBaseAPIEnd(api)
         tess.TessBaseAPIDelete(api)
@@ -216,14 +226,9 @@ def peer_osd_inprocess(files, jobs):
 
 def peer_leptonica(files, jobs):
     lept = _lept()
-    for path in files:
-        t0 = time.perf_counter()
-        pix = C.c_void_p(lept.pixRead(path.encode()))
-        if not pix:
-            yield result(path, None, time.perf_counter() - t0, note="unreadable")
-            continue
+
+    def orientation(pix):
         bin1 = C.c_void_p(lept.pixConvertTo1Adaptive(pix))  # background-normalised Otsu
-        lept.pixDestroy(C.byref(pix))
         up, left = C.c_float(), C.c_float()
         orient = C.c_int32()
         lept.pixOrientDetect(bin1, C.byref(up), C.byref(left), 0, 0)
@@ -239,16 +244,14 @@ def peer_leptonica(files, jobs):
             if m.value < -MIRROR_CONF:
                 answer = compose(answer, 2)  # turn upright, then flip left-right
         lept.pixDestroy(C.byref(bin1))
-        dt = time.perf_counter() - t0
-        yield result(
-            path,
-            answer,
-            dt,
-            upconf=round(up.value, 3),
-            leftconf=round(left.value, 3),
-            mirrorconf=mconf,
+        return answer, {
+            "upconf": round(up.value, 3),
+            "leftconf": round(left.value, 3),
+            "mirrorconf": mconf,
             **({"note": "unknown"} if answer is None else {}),
-        )
+        }
+
+    yield from leptonica_reads(lept, files, orientation)
 
 
 def peer_rapid(files, jobs):
