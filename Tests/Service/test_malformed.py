@@ -17,65 +17,62 @@ import time
 from serving import SMALL, Server, metrics, post, server_errors
 
 H = b"Host: 127.0.0.1\r\n"
+ORIENTATION = b"POST /v1/orientation HTTP/1.1"
+FIX = b"POST /v1/fix HTTP/1.1"
+HEALTH = b"GET /healthz HTTP/1.1"
+
+
+def request(line, rest=b"\r\n"):
+    """`line` (method, target, version), the Host header, then `rest`: more headers, the blank
+    line and a body, or whatever breaks them."""
+    return line + b"\r\n" + H + rest
 
 
 def kinds():
     rng = random.Random(35)
     cases = {
-        "negative content-length": b"POST /v1/orientation HTTP/1.1\r\n" + H + b"Content-Length: -1\r\n\r\n",
-        "overflowing content-length": b"POST /v1/orientation HTTP/1.1\r\n"
-        + H
-        + b"Content-Length: 99999999999999999999999\r\n\r\n",
-        "huge content-length": b"POST /v1/orientation HTTP/1.1\r\n" + H + b"Content-Length: 1000000000000\r\n\r\nab",
-        "non-numeric content-length": b"POST /v1/fix HTTP/1.1\r\n" + H + b"Content-Length: 12abc\r\n\r\n",
-        "two content-lengths": b"POST /v1/orientation HTTP/1.1\r\n"
-        + H
-        + b"Content-Length: 5\r\nContent-Length: 7\r\n\r\nhello",
-        "content-length and chunked": b"POST /v1/orientation HTTP/1.1\r\n"
-        + H
-        + b"Content-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nabcd\r\n0\r\n\r\n",
-        "bad chunk size": b"POST /v1/orientation HTTP/1.1\r\n"
-        + H
-        + b"Transfer-Encoding: chunked\r\n\r\nzz\r\nabcd\r\n0\r\n\r\n",
-        "chunk longer than declared": b"POST /v1/fix HTTP/1.1\r\n"
-        + H
-        + b"Transfer-Encoding: chunked\r\n\r\n2\r\nabcdefgh\r\n0\r\n\r\n",
-        "chunk size overflow": b"POST /v1/orientation HTTP/1.1\r\n"
-        + H
-        + b"Transfer-Encoding: chunked\r\n\r\nffffffffffffffffffff\r\nab\r\n",
-        "chunked without the last chunk": b"POST /v1/orientation HTTP/1.1\r\n"
-        + H
-        + b"Transfer-Encoding: chunked\r\n\r\n4\r\nabcd\r\n",
-        "unknown transfer-encoding": b"POST /v1/orientation HTTP/1.1\r\n"
-        + H
-        + b"Transfer-Encoding: gzip, rot13\r\n\r\nabcd",
-        "100 KB request line": b"GET /" + b"a" * 100_000 + b" HTTP/1.1\r\n" + H + b"\r\n",
-        "100 KB query": b"POST /v1/fix?mode=" + b"b" * 100_000 + b" HTTP/1.1\r\n" + H + b"Content-Length: 0\r\n\r\n",
-        "100 KB header": b"GET /healthz HTTP/1.1\r\n" + H + b"X-Big: " + b"c" * 100_000 + b"\r\n\r\n",
-        "5,000 headers": b"GET /healthz HTTP/1.1\r\n" + H + b"".join(b"X-%d: v\r\n" % i for i in range(5000)) + b"\r\n",
-        "100 KB request id": b"GET /healthz HTTP/1.1\r\n" + H + b"X-Request-ID: " + b"d" * 100_000 + b"\r\n\r\n",
-        "unknown method": b"BREW /v1/orientation HTTP/1.1\r\n" + H + b"\r\n",
-        "HTTP/9.9": b"GET /healthz HTTP/9.9\r\n" + H + b"\r\n",
+        "negative content-length": request(ORIENTATION, b"Content-Length: -1\r\n\r\n"),
+        "overflowing content-length": request(ORIENTATION, b"Content-Length: 99999999999999999999999\r\n\r\n"),
+        "huge content-length": request(ORIENTATION, b"Content-Length: 1000000000000\r\n\r\nab"),
+        "non-numeric content-length": request(FIX, b"Content-Length: 12abc\r\n\r\n"),
+        "two content-lengths": request(ORIENTATION, b"Content-Length: 5\r\nContent-Length: 7\r\n\r\nhello"),
+        "content-length and chunked": request(
+            ORIENTATION, b"Content-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nabcd\r\n0\r\n\r\n"
+        ),
+        "bad chunk size": request(ORIENTATION, b"Transfer-Encoding: chunked\r\n\r\nzz\r\nabcd\r\n0\r\n\r\n"),
+        "chunk longer than declared": request(FIX, b"Transfer-Encoding: chunked\r\n\r\n2\r\nabcdefgh\r\n0\r\n\r\n"),
+        "chunk size overflow": request(
+            ORIENTATION, b"Transfer-Encoding: chunked\r\n\r\nffffffffffffffffffff\r\nab\r\n"
+        ),
+        "chunked without the last chunk": request(ORIENTATION, b"Transfer-Encoding: chunked\r\n\r\n4\r\nabcd\r\n"),
+        "unknown transfer-encoding": request(ORIENTATION, b"Transfer-Encoding: gzip, rot13\r\n\r\nabcd"),
+        "100 KB request line": request(b"GET /" + b"a" * 100_000 + b" HTTP/1.1"),
+        "100 KB query": request(b"POST /v1/fix?mode=" + b"b" * 100_000 + b" HTTP/1.1", b"Content-Length: 0\r\n\r\n"),
+        "100 KB header": request(HEALTH, b"X-Big: " + b"c" * 100_000 + b"\r\n\r\n"),
+        "5,000 headers": request(HEALTH, b"".join(b"X-%d: v\r\n" % i for i in range(5000)) + b"\r\n"),
+        "100 KB request id": request(HEALTH, b"X-Request-ID: " + b"d" * 100_000 + b"\r\n\r\n"),
+        "unknown method": request(b"BREW /v1/orientation HTTP/1.1"),
+        "HTTP/9.9": request(b"GET /healthz HTTP/9.9"),
         "no version": b"GET /healthz\r\n\r\n",
         "bare LF": b"GET /healthz HTTP/1.1\n" + H.replace(b"\r\n", b"\n") + b"\n",
-        "NUL in header": b"GET /healthz HTTP/1.1\r\n" + H + b"X-A: a\x00b\r\n\r\n",
-        "space before colon": b"GET /healthz HTTP/1.1\r\n" + H + b"X-A : b\r\n\r\n",
-        "header without colon": b"GET /healthz HTTP/1.1\r\n" + H + b"nonsense\r\n\r\n",
-        "obsolete line folding": b"GET /healthz HTTP/1.1\r\n" + H + b"X-A: a\r\n b\r\n\r\n",
-        "non-UTF-8 path": b"GET /\xff\xfe HTTP/1.1\r\n" + H + b"\r\n",
-        "percent garbage in mode": b"POST /v1/fix?mode=%ZZ%00 HTTP/1.1\r\n" + H + b"Content-Length: 3\r\n\r\nabc",
-        "mode bake-trim": b"POST /v1/fix?mode=bake-trim HTTP/1.1\r\n" + H + b"Content-Length: 3\r\n\r\nabc",
-        "space inside the target": b"GET /heal thz HTTP/1.1\r\n" + H + b"\r\n",
-        "stalled head": b"POST /v1/orientation HTTP/1.1\r\n" + H,
-        "stalled body": b"POST /v1/orientation HTTP/1.1\r\n" + H + b"Content-Length: 5000\r\n\r\nab",
-        "expect 100-continue, too large": b"POST /v1/orientation HTTP/1.1\r\n"
-        + H
-        + b"Expect: 100-continue\r\nContent-Length: 999999999999\r\n\r\n",
-        "empty body": b"POST /v1/orientation HTTP/1.1\r\n" + H + b"Content-Length: 0\r\n\r\n",
-        "not an image": b"POST /v1/orientation HTTP/1.1\r\n" + H + b"Content-Length: 11\r\n\r\nhello world",
-        "truncated JPEG header": b"POST /v1/fix?mode=bake HTTP/1.1\r\n"
-        + H
-        + b"Content-Length: 4\r\n\r\n\xff\xd8\xff\xe1",
+        "NUL in header": request(HEALTH, b"X-A: a\x00b\r\n\r\n"),
+        "space before colon": request(HEALTH, b"X-A : b\r\n\r\n"),
+        "header without colon": request(HEALTH, b"nonsense\r\n\r\n"),
+        "obsolete line folding": request(HEALTH, b"X-A: a\r\n b\r\n\r\n"),
+        "non-UTF-8 path": request(b"GET /\xff\xfe HTTP/1.1"),
+        "percent garbage in mode": request(b"POST /v1/fix?mode=%ZZ%00 HTTP/1.1", b"Content-Length: 3\r\n\r\nabc"),
+        "mode bake-trim": request(b"POST /v1/fix?mode=bake-trim HTTP/1.1", b"Content-Length: 3\r\n\r\nabc"),
+        "space inside the target": request(b"GET /heal thz HTTP/1.1"),
+        "stalled head": request(ORIENTATION, b""),
+        "stalled body": request(ORIENTATION, b"Content-Length: 5000\r\n\r\nab"),
+        "expect 100-continue, too large": request(
+            ORIENTATION, b"Expect: 100-continue\r\nContent-Length: 999999999999\r\n\r\n"
+        ),
+        "empty body": request(ORIENTATION, b"Content-Length: 0\r\n\r\n"),
+        "not an image": request(ORIENTATION, b"Content-Length: 11\r\n\r\nhello world"),
+        "truncated JPEG header": request(
+            b"POST /v1/fix?mode=bake HTTP/1.1", b"Content-Length: 4\r\n\r\n\xff\xd8\xff\xe1"
+        ),
     }
     for i in range(50 - len(cases)):
         cases[f"random bytes {i}"] = bytes(rng.randrange(256) for _ in range(rng.choice([1, 17, 300, 5000])))
