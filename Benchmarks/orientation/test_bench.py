@@ -52,6 +52,8 @@ from PIL import Image
 
 # A manifest from before the typeface, capture and split columns.
 UNSPLIT_COLUMNS = MANIFEST_COLUMNS[: MANIFEST_COLUMNS.index("family")]
+# The columns every manifest the tests write begins with (a row is a tuple of values in this order).
+TRUTH = ["file", "upright_orientation", "decidable", "kind"]
 
 
 def rec(
@@ -98,22 +100,8 @@ def test_a_manifest_without_split_columns_is_all_fit_with_the_font_token_as_fami
         tmp_path / "manifest.csv",
         UNSPLIT_COLUMNS,
         [
-            {
-                "file": "0000_receipt.jpg",
-                "upright_orientation": "6",
-                "decidable": "1",
-                "exif_orientation": "",
-                "kind": "receipt",
-                "degradations": "font:DejaVuSansCondensed;faint:0.33;jpeg:83",
-            },
-            {
-                "file": "0001_blank.jpg",
-                "upright_orientation": "3",
-                "decidable": "0",
-                "exif_orientation": "1",
-                "kind": "blank",
-                "degradations": "crease;jpeg:80",
-            },
+            ("0000_receipt.jpg", "6", "1", "", "receipt", "font:DejaVuSansCondensed;faint:0.33;jpeg:83"),
+            ("0001_blank.jpg", "3", "0", "1", "blank", "crease;jpeg:80"),
         ],
     )
     a, b = scoring.generated_entries(m)
@@ -126,40 +114,16 @@ def test_a_manifest_without_split_columns_is_all_fit_with_the_font_token_as_fami
 def test_the_split_column_decides_the_part(tmp_path):
     m = write_manifest(
         tmp_path / "manifest.csv",
-        MANIFEST_COLUMNS,
+        TRUTH + ["degradations", "family", "font_class", "capture", "split"],
         [
-            {
-                "file": "a.jpg",
-                "upright_orientation": "1",
-                "decidable": "1",
-                "kind": "letter",
-                "degradations": "font:X",
-                "family": "Nimbus Roman",
-                "font_class": "serif",
-                "capture": "curled",
-                "split": "holdout",
-            },
-            {
-                "file": "b.jpg",
-                "upright_orientation": "8",
-                "decidable": "1",
-                "kind": "letter",
-                "degradations": "font:Y",
-                "family": "DejaVu Sans",
-                "font_class": "sans",
-                "capture": "handheld",
-                "split": "fit",
-            },
+            ("a.jpg", "1", "1", "letter", "font:X", "Nimbus Roman", "serif", "curled", "holdout"),
+            ("b.jpg", "8", "1", "letter", "font:Y", "DejaVu Sans", "sans", "handheld", "fit"),
         ],
     )
     a, b = scoring.generated_entries(m)
     assert (a["part"], a["family"], a["font_class"], a["capture"]) == ("holdout", "Nimbus Roman", "serif", "curled")
     assert (b["part"], b["family"], b["capture"]) == ("fit", "DejaVu Sans", "handheld")
-    bad = write_manifest(
-        tmp_path / "bad.csv",
-        MANIFEST_COLUMNS,
-        [{"file": "c.jpg", "upright_orientation": "1", "decidable": "1", "kind": "letter", "split": "test"}],
-    )
+    bad = write_manifest(tmp_path / "bad.csv", TRUTH + ["split"], [("c.jpg", "1", "1", "letter", "test")])
     with pytest.raises(SystemExit):
         scoring.generated_entries(bad)
 
@@ -231,11 +195,8 @@ def test_a_two_word_page_is_decidable_right_when_upright_and_wrong_otherwise(tmp
     # A set generated before issue 60 labels its two-word pages undecidable: bench judges by the kind.
     m = write_manifest(
         tmp_path / "manifest.csv",
-        MANIFEST_COLUMNS,
-        [
-            {"file": f"{i}.jpg", "upright_orientation": "6", "decidable": "0", "kind": kind, "split": "holdout"}
-            for i, kind in enumerate(("twowords", "sign", "photo", "barcode"))
-        ],
+        TRUTH + ["split"],
+        [(f"{i}.jpg", "6", "0", kind, "holdout") for i, kind in enumerate(("twowords", "sign", "photo", "barcode"))],
     )
     entries = scoring.generated_entries(m)
     assert [(e["decidable"], e["judged"]) for e in entries] == [
@@ -261,15 +222,12 @@ def test_real_and_nothing_manifests_give_pages_scenes_and_files_without_an_up(tm
         Image.new("RGB", (8, 6), (200, 200, 200)).save(tmp_path / name)
     real = write_manifest(
         tmp_path / "real.csv",
-        ["file", "upright_orientation", "decidable", "kind"],
-        [
-            {"file": "a.jpg", "upright_orientation": "1", "decidable": "1", "kind": "other"},
-            {"file": "b.jpg", "upright_orientation": "1", "decidable": "0", "kind": "other"},  # graph paper
-        ],
+        TRUTH,
+        [("a.jpg", "1", "1", "other"), ("b.jpg", "1", "0", "other")],  # b: graph paper
     )
     got = {(e["source_file"], e["judged"]) for e in scoring.real_entries(real, str(tmp_path / "r"))}
     assert got == {("a.jpg", "page"), ("b.jpg", "no up")}
-    nothing = write_manifest(tmp_path / "nothing.csv", ["file", "kind"], [{"file": "c.jpg", "kind": "food"}])
+    nothing = write_manifest(tmp_path / "nothing.csv", ["file", "kind"], [("c.jpg", "food")])
     entries = scoring.real_entries(nothing, str(tmp_path / "n"), part="nothing", orientations=lambda _: [1, 3])
     assert [(e["truth"], e["judged"]) for e in entries] == [(1, "scene"), (3, "scene")]
 
@@ -409,7 +367,7 @@ def test_real_files_are_stored_so_each_orientation_displays_them_upright(tmp_pat
     m = write_manifest(
         src / "manifest.csv",
         REAL_COLUMNS,
-        [{"file": "img/page.png", "upright_orientation": "1", "decidable": "1", "kind": "book", "capture": "scan"}],
+        [("img/page.png", "1", "1", "book", "scan")],
     )
     out = tmp_path / "variants"
     entries = scoring.real_entries(m, str(out))
@@ -438,12 +396,8 @@ def test_real_jpeg_files_are_written_as_jpeg_without_exif_and_alpha_is_flattened
     Image.new("LA", (8, 8)).save(src / "la.png")
     m = write_manifest(
         src / "manifest.csv",
-        ["file", "upright_orientation", "decidable", "kind", "capture"],
-        [
-            {"file": "p.jpg", "upright_orientation": "1", "decidable": "1", "kind": "x", "capture": "photo"},
-            {"file": "t.png", "upright_orientation": "1", "decidable": "0", "kind": "y", "capture": "scan"},
-            {"file": "la.png", "upright_orientation": "1", "decidable": "0", "kind": "y", "capture": "scan"},
-        ],
+        TRUTH + ["capture"],
+        [("p.jpg", "1", "1", "x", "photo"), ("t.png", "1", "0", "y", "scan"), ("la.png", "1", "0", "y", "scan")],
     )
     entries = scoring.real_entries(m, str(tmp_path / "out"))
     jpegs = [e for e in entries if e["source_file"] == "p.jpg"]

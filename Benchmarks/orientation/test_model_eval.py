@@ -71,10 +71,10 @@ def test_the_parts_are_bench_py_s_with_old_two_word_pages_judged_as_pages(tmp_pa
         tmp_path / "set.csv",
         ["file", "upright_orientation", "decidable", "kind", "split"],
         [
-            {"file": "a.jpg", "upright_orientation": "6", "decidable": "0", "kind": "twowords", "split": "holdout"},
-            {"file": "b.jpg", "upright_orientation": "3", "decidable": "0", "kind": "photo", "split": "holdout"},
-            {"file": "c.jpg", "upright_orientation": "1", "decidable": "0", "kind": "blank", "split": "holdout"},
-            {"file": "d.jpg", "upright_orientation": "1", "decidable": "1", "kind": "letter", "split": "fit"},
+            ("a.jpg", "6", "0", "twowords", "holdout"),
+            ("b.jpg", "3", "0", "photo", "holdout"),
+            ("c.jpg", "1", "0", "blank", "holdout"),
+            ("d.jpg", "1", "1", "letter", "fit"),
         ],
     )
     for name in ("r.jpg", "g.jpg", "n.jpg"):
@@ -82,12 +82,9 @@ def test_the_parts_are_bench_py_s_with_old_two_word_pages_judged_as_pages(tmp_pa
     real = write_manifest(
         tmp_path / "real.csv",
         ["file", "upright_orientation", "decidable", "kind", "language"],
-        [
-            {"file": "r.jpg", "upright_orientation": "1", "decidable": "1", "kind": "sign", "language": "ru"},
-            {"file": "g.jpg", "upright_orientation": "1", "decidable": "0", "kind": "other", "language": "none"},
-        ],
+        [("r.jpg", "1", "1", "sign", "ru"), ("g.jpg", "1", "0", "other", "none")],
     )
-    nothing = write_manifest(tmp_path / "nothing.csv", ["file", "kind"], [{"file": "n.jpg", "kind": "object"}])
+    nothing = write_manifest(tmp_path / "nothing.csv", ["file", "kind"], [("n.jpg", "object")])
     args = argparse.Namespace(manifest=generated, fit=False, real=real, train=None, nothing=[nothing])
     fs = model_eval.files(args, str(tmp_path / "variants"))
     got = {}

@@ -297,11 +297,14 @@ def generate(specs: list, out_dir: str, jobs: int) -> list:
 
 
 def write_manifest(path, columns: list, rows: list) -> str:
-    """Writes `rows` (dictionaries) to the CSV file `path` under the header `columns`, a value a row
-    lacks left empty: the generator's manifests (MANIFEST_COLUMNS), and the small manifests the
-    benchmarks' tests write. Returns the path, as a string."""
+    """Writes `rows` to the CSV file `path` under the header `columns`, a value a row lacks left
+    empty: the generator's manifests (MANIFEST_COLUMNS), and the small manifests the benchmarks'
+    tests write. A row is a dictionary, or a tuple of the first columns' values in their order (a
+    test's rows, written as a table). Returns the path, as a string."""
     with open(path, "w", newline="") as fh:
         w = csv.DictWriter(fh, fieldnames=columns, lineterminator="\n")
         w.writeheader()
-        w.writerows({c: r.get(c, "") for c in columns} for r in rows)
+        for r in rows:
+            given = r if isinstance(r, dict) else dict(zip(columns, r, strict=False))
+            w.writerow({c: given.get(c, "") for c in columns})
     return str(path)
