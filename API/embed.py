@@ -2,7 +2,7 @@
 """Embed API/openapi.json, the service's OpenAPI document, into DocOrientServer as Swift source.
 
 The JSON file is the source of truth (checked by openapi-spec-validator and fuzzed by schemathesis
-in Benchmarks/service); the generated file lets the binary serve it from wherever it is installed.
+in Tests/Service); the generated file lets the binary serve it from wherever it is installed.
 A Swift test checks that both agree, and `--check` fails when the generated file is stale.
 
 Usage: python3 API/embed.py [--check]   (rewrites Sources/DocOrientServer/OpenAPIDocument+Generated.swift)

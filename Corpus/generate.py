@@ -21,8 +21,8 @@ The generator itself is the corpusgen package beside this file, one module per c
 orientation (the D4 model), fonts (typeface families, the --fonts axis), text (word lists),
 pages and layouts (the document kinds), kinds (which maker renders which kind), capture (the
 camera and the --captures axis), output (storing a file, the manifest, the worker driver) and
-plans (the benchmark set and the samples profile).  This file is its command line, and the names
-below are what the tests and benchmarks import from it.
+plans (the benchmark set and the samples profile).  This file is its command line; the tests and
+benchmarks import the package (Scripts/bootstrap.sh installs it: Corpus/pyproject.toml).
 
 Three axes are named, seeded and recorded in the manifest: the typeface family
 (FAMILIES, --fonts; columns family and font_class), the document kind (--kinds)
@@ -43,42 +43,9 @@ import sys
 import time
 
 from corpusgen.capture import CAPTURES, DEFAULT_CAPTURES
-from corpusgen.fonts import FAMILIES, FAMILY_BY_NAME, FONT_CLASSES
-from corpusgen.kinds import UNDECIDABLE, has_up_without_text, is_decidable, judged_as
-from corpusgen.orientation import DISPLAY_OP, display, store_for_upright, stored_points, transposed_point
-from corpusgen.output import MANIFEST_COLUMNS, SAMPLES_DIR, SPLITS_PATH, Spec, choose_heic, generate, split_of
-from corpusgen.pages import doc_letter
-from corpusgen.plans import KINDS, NEW_KINDS, SAMPLES_SEED, bench_plan, needs_family, samples_plan
-
-__all__ = [
-    "CAPTURES",
-    "DEFAULT_CAPTURES",
-    "DISPLAY_OP",
-    "FAMILIES",
-    "FAMILY_BY_NAME",
-    "FONT_CLASSES",
-    "KINDS",
-    "MANIFEST_COLUMNS",
-    "NEW_KINDS",
-    "SPLITS_PATH",
-    "UNDECIDABLE",
-    "Spec",
-    "bench_plan",
-    "choose_heic",
-    "display",
-    "doc_letter",
-    "generate",
-    "has_up_without_text",
-    "is_decidable",
-    "judged_as",
-    "main",
-    "needs_family",
-    "samples_plan",
-    "split_of",
-    "store_for_upright",
-    "stored_points",
-    "transposed_point",
-]
+from corpusgen.fonts import FONT_CLASSES
+from corpusgen.output import SAMPLES_DIR, choose_heic, generate
+from corpusgen.plans import KINDS, SAMPLES_SEED, bench_plan, samples_plan
 
 
 def main(argv=None) -> int:

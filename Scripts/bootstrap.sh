@@ -50,13 +50,15 @@ if [ ${#missing[@]} -gt 0 ]; then
   "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# The corpus generator's, the benchmarks' and the tests' packages, and the orientation model's
-# training packages (Models/orientation/requirements.txt).
-python_requirements=(-r Corpus/requirements.txt -r Models/orientation/requirements.txt)
+# The corpus generator's, the benchmarks' and the tests' packages, the orientation model's
+# training packages (Models/orientation/requirements.txt), and the corpus generator itself
+# (Corpus/pyproject.toml), editable: the benchmarks, the training and the tests import corpusgen
+# from this checkout.
+python_requirements=(-r Corpus/requirements.txt -r Models/orientation/requirements.txt -e Corpus)
 if ! python3 -m pip install -q --disable-pip-version-check "${python_requirements[@]}" --dry-run 2>/dev/null | grep -q "Would install"; then
   : # everything present
 else
-  echo "bootstrap: installing Python packages from Corpus/requirements.txt and Models/orientation/requirements.txt" >&2
+  echo "bootstrap: installing Python packages from Corpus/requirements.txt, Models/orientation/requirements.txt and Corpus" >&2
 fi
 python3 -m pip install -q --disable-pip-version-check "${python_requirements[@]}"
 # The classifier's runtime, onnxruntime's C library, into Models/runtime (Models/runtime/README.md):

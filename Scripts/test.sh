@@ -12,5 +12,5 @@ ruff check .
 swift build --build-tests
 swift test --skip-build
 python3 -m pytest -q Corpus/tests Benchmarks/orientation Benchmarks/service Models Tests/Consumer Tests/Docs Tests/Layers \
-    Tests/PDF Tests/Paperless Tests/OCRmyPDF \
+    Tests/Service Tests/PDF Tests/Paperless Tests/OCRmyPDF \
     Tests/Package

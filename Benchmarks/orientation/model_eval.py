@@ -17,7 +17,7 @@ the figures issue 60 sets the model alone, each beside its goal:
 - the model's time per file (cutting the squares and running the model; decode excluded).
 
 What a file is (a page, a scene, a file with no up) is `judged_as` of Corpus/corpusgen/kinds.py,
-as in bench.py. The parts are bench.py's, made by its functions and stored as it stores them, in
+as in bench.py. The parts are bench.py's, made and stored by the same functions (scoring.py), in
 `--real-dir` (default: a temporary folder): the real set (`--real`; its handwriting and other
 scripts, the real set's kind `handwriting` or a non-Latin language, again as a part of their own),
 the training photos' validation fold (`--train`: Models/orientation/train.py's
@@ -45,9 +45,9 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "Corpus"))
-sys.path.insert(0, HERE)
-import bench
+import scoring
+
+from corpusgen import built
 from corpusgen.kinds import PAGE
 from corpusgen.shared import REAL_MANIFEST
 
@@ -68,25 +68,27 @@ PART_ORDER = ["real", HAND, "training fold", "nothing photos", "held out", "fit"
 
 
 def files(args, out_dir: str) -> list[dict]:
-    """Every file judged: bench.py's entries (path, truth, decidable, judged, kind), with the part
+    """Every file judged: scoring.py's entries (path, truth, decidable, judged, kind), with the part
     named as this report names it; the stored variants are written under `out_dir`."""
     out = []
     if args.manifest:
-        for e in bench.generated_entries(args.manifest):
+        for e in scoring.generated_entries(args.manifest):
             if e["part"] == "fit" and not args.fit:
                 continue
             out.append({**e, "part": "fit" if e["part"] == "fit" else "held out"})
     if args.real:
         with open(args.real, newline="") as fh:
             language = {r["file"]: r.get("language") or "" for r in csv.DictReader(fh)}
-        for e in bench.real_entries(args.real, out_dir):
+        for e in scoring.real_entries(args.real, out_dir):
             hand = e["kind"] == "handwriting" or language[e["source_file"]].split("+")[0] in NONLATIN
             out.append({**e, "hand": hand})
     if args.train:
-        out += [{**e, "part": "training fold"} for e in bench.train_entries(args.train, os.path.join(out_dir, "train"))]
+        out += [
+            {**e, "part": "training fold"} for e in scoring.train_entries(args.train, os.path.join(out_dir, "train"))
+        ]
     for i, manifest in enumerate(args.nothing or []):
         folder = os.path.join(out_dir, "nothing" if i == 0 else f"nothing-{i + 1}")
-        entries = bench.real_entries(manifest, folder, part="nothing", orientations=lambda _: [1, 3])
+        entries = scoring.real_entries(manifest, folder, part="nothing", orientations=lambda _: [1, 3])
         out += [{**e, "part": "nothing photos"} for e in entries]
     return out
 
@@ -201,7 +203,7 @@ def report(name: str, judged: list[dict], answers: dict[str, dict], nothing_at: 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--docorient", default=os.path.join(ROOT, ".build", "release", "docorient"))
+    ap.add_argument("--docorient", default=built.docorient())
     ap.add_argument("--manifest", help="a generated set's manifest.csv (its held-out rows; --fit adds fit rows)")
     ap.add_argument("--fit", action="store_true", help="judge the generated set's fit rows too")
     ap.add_argument("--real", help=f"the real set's manifest (default with --real-dir: {REAL_MANIFEST})")

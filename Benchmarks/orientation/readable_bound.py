@@ -28,8 +28,7 @@ import tempfile
 
 from PIL import Image
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "Corpus"))
-import generate  # display: the stored pixels as an EXIF orientation shows them
+from corpusgen.orientation import display  # the stored pixels as an EXIF orientation shows them
 
 SCALES = (1.0, 0.5, 1 / 3, 0.25)
 MODES = (6, 11)
@@ -64,7 +63,7 @@ def best_read(path, row):
     """(words, scale, mode) of the read with the most confident words."""
     with Image.open(path) as im:
         im.load()
-        upright = generate.display(sheet(im.convert("L"), row.get("paper", "")), int(row["upright_orientation"]))
+        upright = display(sheet(im.convert("L"), row.get("paper", "")), int(row["upright_orientation"]))
     best = ([], 1.0, MODES[0])
     with tempfile.TemporaryDirectory() as tmp:
         for scale in SCALES:

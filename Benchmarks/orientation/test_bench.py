@@ -4,36 +4,40 @@ Run: python3 -m pytest -q Benchmarks/orientation
 """
 
 import os
-import sys
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import bench
+import peers
+import report
+import scoring
+
+from corpusgen import kinds, output
+from corpusgen.output import MANIFEST_COLUMNS, write_manifest
+from corpusgen.shared import REAL_COLUMNS
 
 
 def test_composition_follows_the_dihedral_group():
-    assert bench.compose(6, 6) == 3  # two quarter turns clockwise
-    assert bench.compose(6, 8) == 1  # 6 and 8 are each other's inverse
-    assert bench.compose(3, 3) == 1
+    assert peers.compose(6, 6) == 3  # two quarter turns clockwise
+    assert peers.compose(6, 8) == 1  # 6 and 8 are each other's inverse
+    assert peers.compose(3, 3) == 1
     for u in (2, 4, 5, 7):  # mirrors are their own inverses
-        assert bench.compose(u, u) == 1
-    assert bench.compose(1, 2) == 2
-    assert bench.compose(3, 2) == 4  # turn 180 then flip left-right = flip top-bottom
-    assert bench.compose(6, 2) == 5  # turn clockwise then flip = transpose
-    assert bench.compose(8, 2) == 7
+        assert peers.compose(u, u) == 1
+    assert peers.compose(1, 2) == 2
+    assert peers.compose(3, 2) == 4  # turn 180 then flip left-right = flip top-bottom
+    assert peers.compose(6, 2) == 5  # turn clockwise then flip = transpose
+    assert peers.compose(8, 2) == 7
 
 
 def test_every_peer_mapping_covers_the_four_rotations():
     for table in (
-        bench.TESS_ROTATE_TO_EXIF,
-        bench.TESS_ORIENT_DEG_TO_EXIF,
-        bench.LEPT_ORIENT_TO_EXIF,
-        bench.RAPID_LABEL_TO_EXIF,
+        peers.TESS_ROTATE_TO_EXIF,
+        peers.TESS_ORIENT_DEG_TO_EXIF,
+        peers.LEPT_ORIENT_TO_EXIF,
+        peers.RAPID_LABEL_TO_EXIF,
     ):
         assert sorted(table.values()) == [1, 3, 6, 8]
     # Tesseract's "Rotate" R and "Orientation in degrees" D are related by R = 360 - D
-    for d, u in bench.TESS_ORIENT_DEG_TO_EXIF.items():
-        assert bench.TESS_ROTATE_TO_EXIF[(360 - d) % 360] == u
+    for d, u in peers.TESS_ORIENT_DEG_TO_EXIF.items():
+        assert peers.TESS_ROTATE_TO_EXIF[(360 - d) % 360] == u
 
 
 # ---------------------------------------------------------------------------
@@ -46,29 +50,10 @@ import math
 import pytest
 from PIL import Image
 
-OLD_COLUMNS = [
-    "file",
-    "upright_orientation",
-    "decidable",
-    "exif_orientation",
-    "kind",
-    "degradations",
-    "format",
-    "width",
-    "height",
-    "seed",
-    "source",
-]
-NEW_COLUMNS = OLD_COLUMNS + ["family", "font_class", "capture", "split"]
-
-
-def write_manifest(path, columns, rows):
-    with open(path, "w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=columns, lineterminator="\n")
-        w.writeheader()
-        for r in rows:
-            w.writerow({c: r.get(c, "") for c in columns})
-    return str(path)
+# A manifest from before the typeface, capture and split columns.
+UNSPLIT_COLUMNS = MANIFEST_COLUMNS[: MANIFEST_COLUMNS.index("family")]
+# The columns every manifest the tests write begins with (a row is a tuple of values in this order).
+TRUTH = ["file", "upright_orientation", "decidable", "kind"]
 
 
 def rec(
@@ -84,9 +69,9 @@ def rec(
     peer="docorient",
     path=None,
 ):
-    """One record as bench.score makes it; an undecidable file is a scene or has no up by its kind."""
-    judged = bench._kinds().judged_as(kind, decidable)
-    outcome = bench.outcome(judged, truth, answer)
+    """One record as scoring.score makes it; an undecidable file is a scene or has no up by its kind."""
+    judged = kinds.judged_as(kind, decidable)
+    outcome = scoring.outcome(judged, truth, answer)
     r = {
         "peer": peer,
         "part": part,
@@ -96,7 +81,7 @@ def rec(
         "answer": answer,
         "abstained": answer is None,
         "outcome": outcome,
-        "correct": outcome == bench.RIGHT,
+        "correct": outcome == scoring.RIGHT,
         "seconds": seconds,
         "kind": kind,
         "font_class": font_class,
@@ -113,27 +98,13 @@ def rec(
 def test_a_manifest_without_split_columns_is_all_fit_with_the_font_token_as_family(tmp_path):
     m = write_manifest(
         tmp_path / "manifest.csv",
-        OLD_COLUMNS,
+        UNSPLIT_COLUMNS,
         [
-            {
-                "file": "0000_receipt.jpg",
-                "upright_orientation": "6",
-                "decidable": "1",
-                "exif_orientation": "",
-                "kind": "receipt",
-                "degradations": "font:DejaVuSansCondensed;faint:0.33;jpeg:83",
-            },
-            {
-                "file": "0001_blank.jpg",
-                "upright_orientation": "3",
-                "decidable": "0",
-                "exif_orientation": "1",
-                "kind": "blank",
-                "degradations": "crease;jpeg:80",
-            },
+            ("0000_receipt.jpg", "6", "1", "", "receipt", "font:DejaVuSansCondensed;faint:0.33;jpeg:83"),
+            ("0001_blank.jpg", "3", "0", "1", "blank", "crease;jpeg:80"),
         ],
     )
-    a, b = bench.generated_entries(m)
+    a, b = scoring.generated_entries(m)
     assert (a["part"], a["family"], a["capture"], a["font_class"]) == ("fit", "DejaVuSansCondensed", "flat", "")
     assert (a["truth"], a["decidable"], a["exif_orientation"]) == (6, True, None)
     assert (b["part"], b["family"], b["decidable"], b["exif_orientation"]) == ("fit", "", False, 1)
@@ -143,55 +114,31 @@ def test_a_manifest_without_split_columns_is_all_fit_with_the_font_token_as_fami
 def test_the_split_column_decides_the_part(tmp_path):
     m = write_manifest(
         tmp_path / "manifest.csv",
-        NEW_COLUMNS,
+        TRUTH + ["degradations", "family", "font_class", "capture", "split"],
         [
-            {
-                "file": "a.jpg",
-                "upright_orientation": "1",
-                "decidable": "1",
-                "kind": "letter",
-                "degradations": "font:X",
-                "family": "Nimbus Roman",
-                "font_class": "serif",
-                "capture": "curled",
-                "split": "holdout",
-            },
-            {
-                "file": "b.jpg",
-                "upright_orientation": "8",
-                "decidable": "1",
-                "kind": "letter",
-                "degradations": "font:Y",
-                "family": "DejaVu Sans",
-                "font_class": "sans",
-                "capture": "handheld",
-                "split": "fit",
-            },
+            ("a.jpg", "1", "1", "letter", "font:X", "Nimbus Roman", "serif", "curled", "holdout"),
+            ("b.jpg", "8", "1", "letter", "font:Y", "DejaVu Sans", "sans", "handheld", "fit"),
         ],
     )
-    a, b = bench.generated_entries(m)
+    a, b = scoring.generated_entries(m)
     assert (a["part"], a["family"], a["font_class"], a["capture"]) == ("holdout", "Nimbus Roman", "serif", "curled")
     assert (b["part"], b["family"], b["capture"]) == ("fit", "DejaVu Sans", "handheld")
-    bad = write_manifest(
-        tmp_path / "bad.csv",
-        NEW_COLUMNS,
-        [{"file": "c.jpg", "upright_orientation": "1", "decidable": "1", "kind": "letter", "split": "test"}],
-    )
+    bad = write_manifest(tmp_path / "bad.csv", TRUTH + ["split"], [("c.jpg", "1", "1", "letter", "test")])
     with pytest.raises(SystemExit):
-        bench.generated_entries(bad)
+        scoring.generated_entries(bad)
 
 
 def test_the_slowest_tenth_share_and_percentiles_of_the_time_distribution():
-    even = bench.time_distribution([1.0] * 20)
+    even = scoring.time_distribution([1.0] * 20)
     assert even["slowest10"] == pytest.approx(0.1)  # 2 of 20 files, 2 of 20 seconds
-    skewed = bench.time_distribution([1.0] * 18 + [41.0, 41.0])
+    skewed = scoring.time_distribution([1.0] * 18 + [41.0, 41.0])
     assert skewed["slowest10"] == pytest.approx(82 / 100)
     assert (skewed["median"], skewed["max"], skewed["total"]) == (1.0, 41.0, 100.0)
     assert skewed["p99"] == pytest.approx(41.0)
     assert skewed["p90"] == pytest.approx(1.0 + 40.0 * 0.1)  # between the 18th and 19th value
-    few = bench.time_distribution([3.0, 1.0, None])  # under ten files: the slowest one
+    few = scoring.time_distribution([3.0, 1.0, None])  # under ten files: the slowest one
     assert few["slowest10"] == pytest.approx(0.75)
-    assert math.isnan(bench.time_distribution([None])["median"])
+    assert math.isnan(scoring.time_distribution([None])["median"])
 
 
 def test_summary_counts_abstentions_and_wrong_answers():
@@ -202,7 +149,7 @@ def test_summary_counts_abstentions_and_wrong_answers():
         rec(kind="blank", decidable=False, answer=None, seconds=4.0),
         rec(kind="blank", decidable=False, answer=1, seconds=5.0),
     ]
-    s = bench.summarize(recs)
+    s = scoring.summarize(recs)
     assert (s["correct"], s["wrong"], s["abst_dec"], s["needless"], s["right"]) == (1, 1, 1, 1, 2)
     assert abs(s["acc"] - 100 / 3) < 1e-9
     assert s["median"] == 3.0
@@ -213,36 +160,34 @@ def test_summary_counts_abstentions_and_wrong_answers():
 
 
 def test_a_scene_answered_upright_or_left_alone_is_right_and_answered_sideways_is_wrong():
-    kinds = bench._kinds()
-    assert bench.outcome(kinds.SCENE, 3, 3) == bench.RIGHT  # its own upright: shown as it should be
-    assert bench.outcome(kinds.SCENE, 3, None) == bench.RIGHT
-    assert bench.outcome(kinds.SCENE, 3, 6) == bench.WRONG
-    assert bench.outcome(kinds.SCENE, 1, 3) == bench.WRONG
+    assert scoring.outcome(kinds.SCENE, 3, 3) == scoring.RIGHT  # its own upright: shown as it should be
+    assert scoring.outcome(kinds.SCENE, 3, None) == scoring.RIGHT
+    assert scoring.outcome(kinds.SCENE, 3, 6) == scoring.WRONG
+    assert scoring.outcome(kinds.SCENE, 1, 3) == scoring.WRONG
     recs = [
         rec(kind="animal", decidable=False, truth=3, answer=3),
         rec(kind="photo", decidable=False, truth=1, answer=None),
         rec(kind="scene", decidable=False, truth=1, answer=6, confidence=0.95),
     ]
-    s = bench.summarize(recs)
+    s = scoring.summarize(recs)
     assert (s["scenes"], s["scene_abstained"], s["scene_upright"], s["scene_wrong"]) == (3, 1, 1, 1)
     assert (s["right"], s["wrong"], s["wrong_confident"], s["dec"], s["no_up"]) == (2, 1, 1, 0, 0)
-    assert bench._scenes(s) == "1/1/1 of 3"
-    assert [r["answer"] for r in bench.misses(recs)] == [6]
+    assert report._scenes(s) == "1/1/1 of 3"
+    assert [r["answer"] for r in scoring.misses(recs)] == [6]
 
 
 def test_an_answer_on_a_file_with_no_up_is_a_needless_change_and_not_a_wrong_answer():
-    kinds = bench._kinds()
     for truth, answer in ((1, 1), (3, 1), (6, None)):
-        assert bench.outcome(kinds.NO_UP, truth, answer) == (bench.RIGHT if answer is None else bench.NEEDLESS)
+        assert scoring.outcome(kinds.NO_UP, truth, answer) == (scoring.RIGHT if answer is None else scoring.NEEDLESS)
     recs = [rec(kind="barcode", decidable=False, answer=1, confidence=0.99)] + [
         rec(kind=k, decidable=False, answer=None) for k in ("blank", "texture", "other") * 6 + ("blank",)
     ]
-    s = bench.summarize(recs)
+    s = scoring.summarize(recs)
     assert (s["no_up"], s["needless"], s["wrong"], s["right"]) == (20, 1, 0, 19)
     assert s["needless_share"] == pytest.approx(0.05)
-    assert bench._needless(s) == "1/20 (5.0%)"
-    assert [r["kind"] for r in bench.misses(recs)] == ["barcode"]
-    bins = {b["bin"]: b for b in bench.reliability(recs)}
+    assert report._needless(s) == "1/20 (5.0%)"
+    assert [r["kind"] for r in scoring.misses(recs)] == ["barcode"]
+    bins = {b["bin"]: b for b in scoring.reliability(recs)}
     assert (bins[">=0.99"]["n"], bins[">=0.99"]["needless"]) == (0, 1)
 
 
@@ -250,13 +195,10 @@ def test_a_two_word_page_is_decidable_right_when_upright_and_wrong_otherwise(tmp
     # A set generated before issue 60 labels its two-word pages undecidable: bench judges by the kind.
     m = write_manifest(
         tmp_path / "manifest.csv",
-        NEW_COLUMNS,
-        [
-            {"file": f"{i}.jpg", "upright_orientation": "6", "decidable": "0", "kind": kind, "split": "holdout"}
-            for i, kind in enumerate(("twowords", "sign", "photo", "barcode"))
-        ],
+        TRUTH + ["split"],
+        [(f"{i}.jpg", "6", "0", kind, "holdout") for i, kind in enumerate(("twowords", "sign", "photo", "barcode"))],
     )
-    entries = bench.generated_entries(m)
+    entries = scoring.generated_entries(m)
     assert [(e["decidable"], e["judged"]) for e in entries] == [
         (True, "page"),
         (True, "page"),
@@ -265,13 +207,13 @@ def test_a_two_word_page_is_decidable_right_when_upright_and_wrong_otherwise(tmp
     ]
     res = {entries[0]["path"]: {"answer": 6}, entries[1]["path"]: {"answer": 8}, entries[2]["path"]: {"answer": 6}}
     res[entries[3]["path"]] = {"answer": 1, "confidence": 0.4}
-    recs = bench.score(entries, "docorient", res)
+    recs = scoring.score(entries, "docorient", res)
     assert [r["outcome"] for r in recs] == ["right", "wrong", "right", "needless"]
     assert [r["correct"] for r in recs] == [True, False, True, False]
     assert [r.get("miss") for r in recs] == [None, "wrong", None, "needless"]
-    s = bench.summarize(recs)
+    s = scoring.summarize(recs)
     assert (s["correct"], s["dec"], s["wrong"], s["scene_upright"], s["needless"]) == (1, 2, 1, 1, 1)
-    unanswered = bench.score(entries, "docorient", {})
+    unanswered = scoring.score(entries, "docorient", {})
     assert [r["outcome"] for r in unanswered] == ["undecided", "undecided", "right", "right"]
 
 
@@ -280,16 +222,13 @@ def test_real_and_nothing_manifests_give_pages_scenes_and_files_without_an_up(tm
         Image.new("RGB", (8, 6), (200, 200, 200)).save(tmp_path / name)
     real = write_manifest(
         tmp_path / "real.csv",
-        ["file", "upright_orientation", "decidable", "kind"],
-        [
-            {"file": "a.jpg", "upright_orientation": "1", "decidable": "1", "kind": "other"},
-            {"file": "b.jpg", "upright_orientation": "1", "decidable": "0", "kind": "other"},  # graph paper
-        ],
+        TRUTH,
+        [("a.jpg", "1", "1", "other"), ("b.jpg", "1", "0", "other")],  # b: graph paper
     )
-    got = {(e["source_file"], e["judged"]) for e in bench.real_entries(real, str(tmp_path / "r"))}
+    got = {(e["source_file"], e["judged"]) for e in scoring.real_entries(real, str(tmp_path / "r"))}
     assert got == {("a.jpg", "page"), ("b.jpg", "no up")}
-    nothing = write_manifest(tmp_path / "nothing.csv", ["file", "kind"], [{"file": "c.jpg", "kind": "food"}])
-    entries = bench.real_entries(nothing, str(tmp_path / "n"), part="nothing", orientations=lambda _: [1, 3])
+    nothing = write_manifest(tmp_path / "nothing.csv", ["file", "kind"], [("c.jpg", "food")])
+    entries = scoring.real_entries(nothing, str(tmp_path / "n"), part="nothing", orientations=lambda _: [1, 3])
     assert [(e["truth"], e["judged"]) for e in entries] == [(1, "scene"), (3, "scene")]
 
 
@@ -301,7 +240,7 @@ def test_summary_counts_confident_wrong_answers_only_at_or_above_0_9():
         rec(answer=3),
         rec(answer=1, confidence=0.99),
     ]
-    s = bench.summarize(recs)
+    s = scoring.summarize(recs)
     assert (s["wrong"], s["wrong_confident"], s["correct"]) == (4, 2, 1)
 
 
@@ -316,27 +255,27 @@ def test_headline_rows_keep_the_parts_apart_and_compare_time_with_osd_on_the_sam
         rec(part="holdout", path="c", seconds=1.0, peer="osd-inprocess"),
         rec(part="real", path="d", seconds=2.0, kind="blank", decidable=False, answer=1, peer="osd-inprocess"),
     ]
-    peers = ["osd-inprocess", "docorient"]
-    col = {h: i for i, h in enumerate(bench.HEADLINE)}
-    fit = {r[0]: r for r in bench.headline_rows(records, peers, "fit")}
+    names = ["osd-inprocess", "docorient"]
+    col = {h: i for i, h in enumerate(report.HEADLINE)}
+    fit = {r[0]: r for r in report.headline_rows(records, names, "fit")}
     assert fit["docorient"][col["decidable right"]] == "1/2 (50.0%)"
     assert fit["docorient"][col["files right"]] == "1/2 (50.0%)"
     assert fit["docorient"][col["undecidable on decidable"]] == "1/2"
     assert fit["docorient"][col["total / OSD"]] == "0.50"
-    held = {r[0]: r for r in bench.headline_rows(records, peers, "holdout")}
+    held = {r[0]: r for r in report.headline_rows(records, names, "holdout")}
     assert held["docorient"][col["decidable right"]] == "0/1 (0.0%)"
     assert held["docorient"][col["wrong (conf >= 0.9)"]] == "1 (1)"
     assert held["osd-inprocess"][col["wrong (conf >= 0.9)"]] == "0 (-)"  # OSD's confidence is no probability
     assert held["docorient"][col["median / OSD"]] == "4.00"
-    real = {r[0]: r for r in bench.headline_rows(records, peers, "real")}
-    assert real["docorient"][col[bench.NO_UP_COLUMN]] == "0/1 (0.0%)"
-    assert real["osd-inprocess"][col[bench.NO_UP_COLUMN]] == "1/1 (100.0%)"  # a needless change
+    real = {r[0]: r for r in report.headline_rows(records, names, "real")}
+    assert real["docorient"][col[report.NO_UP_COLUMN]] == "0/1 (0.0%)"
+    assert real["osd-inprocess"][col[report.NO_UP_COLUMN]] == "1/1 (100.0%)"  # a needless change
     assert real["osd-inprocess"][col["wrong (conf >= 0.9)"]] == "0 (-)"  # and not a wrong answer
     assert real["docorient"][col["files right"]] == "1/1 (100.0%)"
     assert real["docorient"][col["textless max s"]] == "2.000"
     assert fit["docorient"][col["textless max s"]] == "-"  # no textless file in this part
-    assert fit["docorient"][col[bench.SCENES_COLUMN]] == "-"
-    everything = {r[0]: r for r in bench.headline_rows(records, peers, "all")}
+    assert fit["docorient"][col[report.SCENES_COLUMN]] == "-"
+    everything = {r[0]: r for r in report.headline_rows(records, names, "all")}
     assert everything["docorient"][col["files"]] == 4
     assert everything["docorient"][col["total / OSD"]] == f"{8 / 7:.2f}"
 
@@ -349,7 +288,7 @@ def test_breakdown_puts_the_worst_group_first():
         + [rec(kind="barcode", decidable=False, answer=1), rec(kind="barcode", decidable=False, answer=None)]
         + [rec(kind="photo", decidable=False, answer=3), rec(kind="photo", decidable=False, answer=None)]
     )
-    order = [k for k, _ in bench.breakdown(recs, "kind")]
+    order = [k for k, _ in scoring.breakdown(recs, "kind")]
     assert set(order[-2:]) == {"blank", "letter"}  # all handled right
     # half right each; a wrong answer or a needless change ranks worse than an undecided page
     assert order[:4] == ["barcode", "flyer", "photo", "label"]
@@ -368,7 +307,7 @@ def test_reliability_bins_count_answers_on_pages_and_scenes_and_needless_changes
         rec(confidence=0.8, kind="scene", decidable=False, answer=1),  # a scene answered upright
         rec(confidence=0.85, kind="scene", decidable=False, answer=6),  # and sideways
     ]
-    bins = {b["bin"]: b for b in bench.reliability(recs)}
+    bins = {b["bin"]: b for b in scoring.reliability(recs)}
     assert list(bins) == ["<0.5", "0.5-0.7", "0.7-0.8", "0.8-0.9", "0.9-0.95", "0.95-0.99", ">=0.99"]
     assert (bins[">=0.99"]["n"], bins[">=0.99"]["right"]) == (3, 2)
     assert bins[">=0.99"]["share"] == pytest.approx(2 / 3)
@@ -391,21 +330,21 @@ def test_misses_list_confident_wrong_answers_first_then_undecidables_then_needle
         rec(path="s", kind="photo", decidable=False, answer=None),
         rec(path="ws", kind="photo", decidable=False, answer=8, confidence=0.7),
     ]
-    assert [r["path"] for r in bench.misses(recs)] == ["w2", "ws", "w1", "u", "n"]
+    assert [r["path"] for r in scoring.misses(recs)] == ["w2", "ws", "w1", "u", "n"]
 
 
 def test_about_a_third_of_the_real_files_get_one_mirrored_variant():
     names = [f"img/{i:03d}.jpg" for i in range(300)]
-    variants = [bench.real_orientations(n) for n in names]
+    variants = [scoring.real_orientations(n) for n in names]
     assert all(v[:4] == [1, 3, 6, 8] and len(v) in (4, 5) for v in variants)
     mirrored = [v[4] for v in variants if len(v) == 5]
     assert 70 <= len(mirrored) <= 130
     assert set(mirrored) == {2, 4, 5, 7}
-    assert variants == [bench.real_orientations(n) for n in names]  # the same every run
+    assert variants == [scoring.real_orientations(n) for n in names]  # the same every run
 
 
 # A 3x2 upright image with six distinct colours; the display transform of each EXIF value
-# (bench._apply, written from ../shared/DOMAIN.md's table and independent of PIL and generate.py)
+# (peers._apply, written from ../shared/DOMAIN.md's table and independent of PIL and generate.py)
 # applied to the stored pixels must give it back.
 UPRIGHT = ((1, 2, 3), (4, 5, 6))
 COLOURS = {1: (250, 0, 0), 2: (0, 250, 0), 3: (0, 0, 250), 4: (250, 250, 0), 5: (0, 250, 250), 6: (250, 0, 250)}
@@ -427,31 +366,19 @@ def test_real_files_are_stored_so_each_orientation_displays_them_upright(tmp_pat
     small.save(src / "img" / "page.png")
     m = write_manifest(
         src / "manifest.csv",
-        [
-            "file",
-            "upright_orientation",
-            "decidable",
-            "kind",
-            "capture",
-            "language",
-            "source",
-            "commit",
-            "path",
-            "licence",
-            "notes",
-        ],
-        [{"file": "img/page.png", "upright_orientation": "1", "decidable": "1", "kind": "book", "capture": "scan"}],
+        REAL_COLUMNS,
+        [("img/page.png", "1", "1", "book", "scan")],
     )
     out = tmp_path / "variants"
-    entries = bench.real_entries(m, str(out))
-    assert [e["truth"] for e in entries] == bench.real_orientations("img/page.png")
+    entries = scoring.real_entries(m, str(out))
+    assert [e["truth"] for e in entries] == scoring.real_orientations("img/page.png")
     for e in entries:
         assert (e["part"], e["kind"], e["capture"], e["source_file"]) == ("real", "book", "scan", "img/page.png")
         with Image.open(e["path"]) as im:
             assert im.format == "PNG"
             assert 0x0112 not in im.getexif()
             stored = grid_of(im.convert("RGB"))
-        assert bench._apply(e["truth"], stored) == UPRIGHT, e["truth"]
+        assert peers._apply(e["truth"], stored) == UPRIGHT, e["truth"]
     stored_6 = next(e for e in entries if e["truth"] == 6)
     with Image.open(stored_6["path"]) as im:
         # EXIF 6 displays the stored pixels turned 90 degrees clockwise, so they are the page
@@ -469,14 +396,10 @@ def test_real_jpeg_files_are_written_as_jpeg_without_exif_and_alpha_is_flattened
     Image.new("LA", (8, 8)).save(src / "la.png")
     m = write_manifest(
         src / "manifest.csv",
-        ["file", "upright_orientation", "decidable", "kind", "capture"],
-        [
-            {"file": "p.jpg", "upright_orientation": "1", "decidable": "1", "kind": "x", "capture": "photo"},
-            {"file": "t.png", "upright_orientation": "1", "decidable": "0", "kind": "y", "capture": "scan"},
-            {"file": "la.png", "upright_orientation": "1", "decidable": "0", "kind": "y", "capture": "scan"},
-        ],
+        TRUTH + ["capture"],
+        [("p.jpg", "1", "1", "x", "photo"), ("t.png", "1", "0", "y", "scan"), ("la.png", "1", "0", "y", "scan")],
     )
-    entries = bench.real_entries(m, str(tmp_path / "out"))
+    entries = scoring.real_entries(m, str(tmp_path / "out"))
     jpegs = [e for e in entries if e["source_file"] == "p.jpg"]
     for e in jpegs:
         with Image.open(e["path"]) as im:
@@ -491,7 +414,7 @@ def test_real_jpeg_files_are_written_as_jpeg_without_exif_and_alpha_is_flattened
             )
             stored = [[0, 0], [0, 0]]
             stored[dark[1]][dark[0]] = 1
-            upright = bench._apply(e["truth"], tuple(tuple(r) for r in stored))
+            upright = peers._apply(e["truth"], tuple(tuple(r) for r in stored))
             assert upright[0][0] == 1, e["truth"]
     assert {e["decidable"] for e in entries if e["source_file"] != "p.jpg"} == {False}
     for e in entries:
@@ -506,15 +429,8 @@ def test_real_jpeg_files_are_written_as_jpeg_without_exif_and_alpha_is_flattened
 
 import json
 import shutil
-
-REPO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-
-
-def docorient_binary():
-    for b in (os.environ.get("DOCORIENT"), os.path.join(REPO, ".build", "release", "docorient")):
-        if b and os.path.isfile(b) and os.access(b, os.X_OK):
-            return b
-    return None
+import subprocess
+import sys
 
 
 def test_twin_summary_compares_each_heic_answer_with_its_jpegs():
@@ -523,40 +439,38 @@ def test_twin_summary_compares_each_heic_answer_with_its_jpegs():
     h2 = {**rec(path="b.heic", answer=None, truth=3, seconds=4.0), "file": "b.heic", "twin": "b.jpg"}
     j2 = {**rec(path="b.jpg", answer=3, truth=3, confidence=0.6, seconds=3.0), "file": "b.jpg"}
     lone = {**rec(path="c.heic"), "file": "c.heic", "twin": "c.jpg"}  # twin not in the run
-    pairs = bench.twin_pairs([h1, j1, h2, j2, lone])
+    pairs = scoring.twin_pairs([h1, j1, h2, j2, lone])
     assert [(h["file"], j["file"]) for h, j in pairs] == [("a.heic", "a.jpg"), ("b.heic", "b.jpg")]
-    s = bench.twin_summary(pairs)
+    s = scoring.twin_summary(pairs)
     assert (s["pairs"], s["same_answer"], s["right_heic"], s["right_jpeg"]) == (2, 1, 1, 2)
     assert s["max_conf_diff"] == pytest.approx(0.02)
     assert (s["median_heic"], s["median_jpeg"], s["total_heic"], s["total_jpeg"]) == (3.0, 2.0, 6.0, 4.0)
     assert [h["file"] for h, _ in s["differ"]] == ["b.heic"]
-    assert "b.heic" in bench.twin_table(pairs)
+    assert "b.heic" in report.twin_table(pairs)
 
 
 @pytest.mark.skipif(shutil.which("heif-enc") is None, reason="libheif-examples not installed")
-def test_a_generated_set_with_heic_twins_gives_the_other_peers_the_jpeg_and_docorient_the_heic(tmp_path):
-    g = bench._generate_module()
+def test_a_generated_set_with_heic_twins_gives_the_other_peers_the_jpeg_and_docorient_the_heic(docorient, tmp_path):
     # two small pages (about 1 s each to make): a sign and a one-line strip, mild camera
     specs = [
-        g.Spec(0, "sign", 6, "wrong", 31, long_side=640, wrong_tag=1, family="DejaVu Sans", heic=True, mild=True),
-        g.Spec(1, "oneline", 1, "absent", 32, long_side=640, family="DejaVu Sans", heic=True, mild=True),
+        output.Spec(0, "sign", 6, "wrong", 31, long_side=640, wrong_tag=1, family="DejaVu Sans", heic=True, mild=True),
+        output.Spec(1, "oneline", 1, "absent", 32, long_side=640, family="DejaVu Sans", heic=True, mild=True),
     ]
-    g.generate(specs, str(tmp_path / "set"), jobs=1)
+    output.generate(specs, str(tmp_path / "set"), jobs=1)
     manifest = str(tmp_path / "set" / "manifest.csv")
-    entries = {e["file"]: e for e in bench.generated_entries(manifest)}
+    entries = {e["file"]: e for e in scoring.generated_entries(manifest)}
     assert sorted(entries) == ["0000_sign.heic", "0000_sign.jpg", "0001_oneline.heic", "0001_oneline.jpg"]
     h = entries["0000_sign.heic"]
     assert (h["format"], h["twin"], h["truth"], h["exif_orientation"]) == ("heic", "0000_sign.jpg", 6, 1)
-    assert bench.peer_path(h, "osd-inprocess") == entries["0000_sign.jpg"]["path"]
-    assert bench.peer_path(h, "docorient") == h["path"]
-    peers = ["osd-inprocess"] + (["docorient"] if docorient_binary() else [])
+    assert peers.peer_path(h, "osd-inprocess") == entries["0000_sign.jpg"]["path"]
+    assert peers.peer_path(h, "docorient") == h["path"]
+    names = ["osd-inprocess", "docorient"]
     jsonl, md = tmp_path / "b.jsonl", tmp_path / "b.md"
-    argv = ["--manifest", manifest, "--peers", ",".join(peers), "--jsonl", str(jsonl), "--markdown", str(md)]
-    if docorient_binary():
-        argv += ["--docorient", docorient_binary()]
+    argv = ["--manifest", manifest, "--peers", ",".join(names), "--jsonl", str(jsonl), "--markdown", str(md)]
+    argv += ["--docorient", docorient]
     assert bench.main(argv) == 0
     recs = {(r["peer"], r["file"]): r for r in map(json.loads, open(jsonl))}
-    assert len(recs) == 4 * len(peers)
+    assert len(recs) == 4 * len(names)
     for name in ("0000_sign", "0001_oneline"):
         osd_h, osd_j = recs[("osd-inprocess", name + ".heic")], recs[("osd-inprocess", name + ".jpg")]
         assert osd_h["read_twin"] and "read_twin" not in osd_j
@@ -565,12 +479,11 @@ def test_a_generated_set_with_heic_twins_gives_the_other_peers_the_jpeg_and_doco
         assert osd_h["format"] == "heic" and osd_h["truth"] == osd_j["truth"]
     text = md.read_text()
     assert "by format" in text
-    if "docorient" in peers:
-        for name in ("0000_sign", "0001_oneline"):
-            d_h, d_j = recs[("docorient", name + ".heic")], recs[("docorient", name + ".jpg")]
-            assert "read_twin" not in d_h and d_h.get("note") != "missing" and d_h.get("verdict")
-            assert d_h["answer"] == d_j["answer"], name  # the same stored pixels
-        assert "docorient on HEIC twins vs the same captures as JPEG" in text
+    for name in ("0000_sign", "0001_oneline"):
+        d_h, d_j = recs[("docorient", name + ".heic")], recs[("docorient", name + ".jpg")]
+        assert "read_twin" not in d_h and d_h.get("note") != "missing" and d_h.get("verdict")
+        assert d_h["answer"] == d_j["answer"], name  # the same stored pixels
+    assert "docorient on HEIC twins vs the same captures as JPEG" in text
 
 
 def test_the_paper_finder_measure_tells_a_box_on_the_sheet_from_one_beside_it():
@@ -585,14 +498,24 @@ def test_the_paper_finder_measure_tells_a_box_on_the_sheet_from_one_beside_it():
     assert 0.4 < half[0] < 0.6
 
 
-@pytest.mark.skipif(docorient_binary() is None, reason="build docorient first (swift build -c release)")
-def test_the_floor_peer_times_docorient_before_any_text_is_read(tmp_path):
-    g = bench._generate_module()
-    specs = [g.Spec(0, "letter", 6, "wrong", 41, long_side=900, wrong_tag=1, family="DejaVu Sans", mild=True)]
-    g.generate(specs, str(tmp_path / "set"), jobs=1)
+def test_the_worker_process_imports_only_the_peers_module():
+    # A worker's peak memory is what bench.py reports for an in-process peer: the scoring, the
+    # tables and what they import (PIL, corpusgen) stay out of that process.
+    here = os.path.dirname(os.path.abspath(__file__))
+    code = "import sys, peers; print(' '.join(sorted(sys.modules)))"
+    env = {**os.environ, "PYTHONPATH": here}
+    loaded = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    modules = set(loaded.stdout.split())
+    assert "peers" in modules
+    assert not modules & {"bench", "scoring", "report", "corpusgen", "PIL", "numpy"}
+
+
+def test_the_floor_peer_times_docorient_before_any_text_is_read(docorient, tmp_path):
+    specs = [output.Spec(0, "letter", 6, "wrong", 41, long_side=900, wrong_tag=1, family="DejaVu Sans", mild=True)]
+    output.generate(specs, str(tmp_path / "set"), jobs=1)
     jsonl, md = tmp_path / "b.jsonl", tmp_path / "b.md"
     argv = ["--manifest", str(tmp_path / "set" / "manifest.csv"), "--peers", "docorient-floor,docorient"]
-    argv += ["--jsonl", str(jsonl), "--markdown", str(md), "--docorient", docorient_binary()]
+    argv += ["--jsonl", str(jsonl), "--markdown", str(md), "--docorient", docorient]
     assert bench.main(argv) == 0
     recs = {r["peer"]: r for r in map(json.loads, open(jsonl))}
     # the product reads the letter's text; the floor spends its budget before the first read
@@ -614,7 +537,7 @@ def test_the_training_photos_part_is_the_fold_train_py_holds_aside_named_as_repl
         if os.environ.get("CI") == "true":
             pytest.fail(f"{message} (CI=true: the suite must run it)")
         pytest.skip(message)
-    train = bench.train_module()
+    train = scoring.train_module()
     with open(os.path.join(TRAIN, "manifest.csv"), newline="") as fh:
         rows = list(csv.DictReader(fh))
     # Three photos of each set held aside and three trained on, in a manifest of their own.
@@ -625,12 +548,9 @@ def test_the_training_photos_part_is_the_fold_train_py_holds_aside_named_as_repl
     for folder in ("docs", "nothing"):
         (tmp_path / folder).symlink_to(os.path.join(TRAIN, folder))
     manifest = tmp_path / "manifest.csv"
-    with open(manifest, "w", newline="") as fh:
-        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
-        writer.writeheader()
-        writer.writerows(chosen)
+    write_manifest(manifest, list(rows[0]), chosen)
 
-    entries = bench.train_entries(str(manifest), str(tmp_path / "variants"))
+    entries = scoring.train_entries(str(manifest), str(tmp_path / "variants"))
     held_aside = {r["file"]: r["set"] for r in chosen if train.in_validation_fold(r["file"])}
     assert {e["source_file"] for e in entries} == set(held_aside)
     for e in entries:
@@ -641,11 +561,11 @@ def test_the_training_photos_part_is_the_fold_train_py_holds_aside_named_as_repl
         assert os.path.basename(e["path"]) == f"{stem}.u{e['truth']}.jpg" and os.path.exists(e["path"])
     for source, kind in held_aside.items():
         truths = sorted(e["truth"] for e in entries if e["source_file"] == source)
-        assert truths == (sorted(bench.real_orientations(source)) if kind == "docs" else [1, 3])
+        assert truths == (sorted(scoring.real_orientations(source)) if kind == "docs" else [1, 3])
 
 
 def test_the_reader_of_an_answer_tells_the_trusted_classifier_from_the_classifier_after_reading():
-    assert bench.reader_of({"decided_by": "classifier", "candidates_read": 0}) == "classifier, nothing read"
-    assert bench.reader_of({"decided_by": "classifier", "candidates_read": 3}) == "classifier after reading"
-    assert bench.reader_of({"decided_by": "text", "candidates_read": 4}) == "text"
-    assert bench.reader_of({"decided_by": None}) == "undecided"
+    assert report.reader_of({"decided_by": "classifier", "candidates_read": 0}) == "classifier, nothing read"
+    assert report.reader_of({"decided_by": "classifier", "candidates_read": 3}) == "classifier after reading"
+    assert report.reader_of({"decided_by": "text", "candidates_read": 4}) == "text"
+    assert report.reader_of({"decided_by": None}) == "undecided"

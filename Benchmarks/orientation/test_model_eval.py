@@ -4,23 +4,12 @@ Run: python3 -m pytest -q Benchmarks/orientation/test_model_eval.py
 """
 
 import argparse
-import csv
 import os
-import sys
-
-from PIL import Image
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import model_eval
+from PIL import Image
 
-
-def write_manifest(path, columns, rows):
-    with open(path, "w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=columns, lineterminator="\n")
-        w.writeheader()
-        w.writerows({c: r.get(c, "") for c in columns} for r in rows)
-    return str(path)
+from corpusgen.output import write_manifest
 
 
 def answer(top, p, nothing=None, seconds=0.01):
@@ -82,10 +71,10 @@ def test_the_parts_are_bench_py_s_with_old_two_word_pages_judged_as_pages(tmp_pa
         tmp_path / "set.csv",
         ["file", "upright_orientation", "decidable", "kind", "split"],
         [
-            {"file": "a.jpg", "upright_orientation": "6", "decidable": "0", "kind": "twowords", "split": "holdout"},
-            {"file": "b.jpg", "upright_orientation": "3", "decidable": "0", "kind": "photo", "split": "holdout"},
-            {"file": "c.jpg", "upright_orientation": "1", "decidable": "0", "kind": "blank", "split": "holdout"},
-            {"file": "d.jpg", "upright_orientation": "1", "decidable": "1", "kind": "letter", "split": "fit"},
+            ("a.jpg", "6", "0", "twowords", "holdout"),
+            ("b.jpg", "3", "0", "photo", "holdout"),
+            ("c.jpg", "1", "0", "blank", "holdout"),
+            ("d.jpg", "1", "1", "letter", "fit"),
         ],
     )
     for name in ("r.jpg", "g.jpg", "n.jpg"):
@@ -93,25 +82,22 @@ def test_the_parts_are_bench_py_s_with_old_two_word_pages_judged_as_pages(tmp_pa
     real = write_manifest(
         tmp_path / "real.csv",
         ["file", "upright_orientation", "decidable", "kind", "language"],
-        [
-            {"file": "r.jpg", "upright_orientation": "1", "decidable": "1", "kind": "sign", "language": "ru"},
-            {"file": "g.jpg", "upright_orientation": "1", "decidable": "0", "kind": "other", "language": "none"},
-        ],
+        [("r.jpg", "1", "1", "sign", "ru"), ("g.jpg", "1", "0", "other", "none")],
     )
-    nothing = write_manifest(tmp_path / "nothing.csv", ["file", "kind"], [{"file": "n.jpg", "kind": "object"}])
+    nothing = write_manifest(tmp_path / "nothing.csv", ["file", "kind"], [("n.jpg", "object")])
     args = argparse.Namespace(manifest=generated, fit=False, real=real, train=None, nothing=[nothing])
     fs = model_eval.files(args, str(tmp_path / "variants"))
     got = {}
     for f in fs:
         got.setdefault((f["part"], f["judged"]), 0)
         got[(f["part"], f["judged"])] += 1
-    real_variants = len(model_eval.bench.real_orientations("r.jpg"))
+    real_variants = len(model_eval.scoring.real_orientations("r.jpg"))
     assert got == {
         ("held out", "page"): 1,
         ("held out", "scene"): 1,
         ("held out", "no up"): 1,
         ("real", "page"): real_variants,
-        ("real", "no up"): len(model_eval.bench.real_orientations("g.jpg")),
+        ("real", "no up"): len(model_eval.scoring.real_orientations("g.jpg")),
         ("nothing photos", "scene"): 2,
     }
     assert all(f["hand"] == (f["source_file"] == "r.jpg") for f in fs if f["part"] == "real")

@@ -4,14 +4,10 @@ wrong way up.
 Run: python3 -m pytest -q Benchmarks/orientation
 """
 
-import os
-import sys
-
+import readable_bound
 from PIL import Image, ImageDraw, ImageFont
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
-import readable_bound
+from corpusgen.orientation import store_for_upright
 
 FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
@@ -25,13 +21,13 @@ def sheet_on_table(tmp_path, stored_as):
     font = ImageFont.truetype(FONT, 36)
     for i, line in enumerate(["Please return the signed form", "before the end of March", "to the front office"]):
         draw.text((140, 160 + 120 * i), line, fill=20, font=font)
-    stored = readable_bound.generate.store_for_upright(upright, stored_as)
+    stored = store_for_upright(upright, stored_as)
     path = tmp_path / "sheet.png"
     stored.save(path)
     # The sheet's corners, upright, carried to the stored pixels by the inverse display.
     box = Image.new("L", upright.size, 0)
     ImageDraw.Draw(box).rectangle((100, 100, 800, 600), fill=255)
-    x0, y0, x1, y1 = readable_bound.generate.store_for_upright(box, stored_as).getbbox()
+    x0, y0, x1, y1 = store_for_upright(box, stored_as).getbbox()
     return str(path), f"{x0} {y0} {x1} {y0} {x1} {y1} {x0} {y1}"
 
 

@@ -41,6 +41,8 @@ sys.path.insert(0, os.path.join(ROOT, "Tests", "PDF"))
 sys.path.insert(0, PLUGIN)
 import pdfs
 
+from corpusgen import built
+
 ROTATIONS = [0, 90, 180, 270]
 
 
@@ -70,7 +72,7 @@ def main():
     parser.add_argument("--per-pdf", type=int, default=4)
     parser.add_argument("--jobs", type=int, default=1, help="OCRmyPDF's -j")
     parser.add_argument("--cost", type=int, default=4, help="PDFs whose page images time a page")
-    parser.add_argument("--docorient", default=pdfs.binary())
+    parser.add_argument("--docorient", default=built.docorient())
     parser.add_argument("--ocrmypdf", default=f"{sys.executable} -m ocrmypdf")
     parser.add_argument("--out", default="/tmp/bench-ocrmypdf")
     args = parser.parse_args()

@@ -29,6 +29,8 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "PDF"))
 import pdfs
 
+from corpusgen import built
+
 VARIANTS = ["rotate0", "rotate90", "rotate180", "rotate270", "sideways"]
 
 
@@ -62,7 +64,7 @@ def main():
     parser.add_argument("--manifest", default=os.path.join(ROOT, "Corpus", "samples", "manifest.csv"))
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--out", default="/tmp/bench-pdf")
-    parser.add_argument("--docorient", default=pdfs.binary())
+    parser.add_argument("--docorient", default=built.docorient())
     parser.add_argument("--no-ocrmypdf", action="store_true")
     args = parser.parse_args()
 

@@ -34,6 +34,8 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "PDF"))
 import pdfs
 
+from corpusgen import built
+
 
 def cpu_seconds():
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -56,7 +58,7 @@ def run(binary, files):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--manifest", default=os.path.join(ROOT, "Corpus", "samples", "manifest.csv"))
-    parser.add_argument("--docorient", default=pdfs.binary())
+    parser.add_argument("--docorient", default=built.docorient())
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--out", default="/tmp/time-pdf")
     parser.add_argument(

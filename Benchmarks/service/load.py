@@ -30,6 +30,8 @@ import sys
 import threading
 import time
 
+from corpusgen import built
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SAMPLES = os.path.join(ROOT, "Corpus", "samples")
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".tif", ".tiff")
@@ -284,7 +286,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--requests", type=int, default=2000)
     ap.add_argument("--clients", type=int, default=8)
-    ap.add_argument("--binary", default=os.path.join(ROOT, ".build-release", "release", "docorient"))
+    ap.add_argument("--binary", default=built.docorient())
     ap.add_argument("--samples", default=SAMPLES, help="folder of images (default: Corpus/samples)")
     ap.add_argument("--max-in-flight", type=int, help="passed to serve (default: serve's own)")
     ap.add_argument("--deadline", type=float, default=1800, help="seconds the load phase may take at most")

@@ -4,16 +4,8 @@ suite runs the script end to end (server start, CLI baseline, record comparison,
 Run: python3 -m pytest -q Benchmarks/service   (after `swift build`)
 """
 
-import os
-import sys
-
-import pytest
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-
 import load
-
-DEBUG_BINARY = os.path.join(load.ROOT, ".build", "debug", "docorient")
+import pytest
 
 
 def test_percentiles_interpolate_between_ranks():
@@ -30,9 +22,8 @@ def test_records_are_compared_without_time_and_path():
     assert load.comparable(a) != load.comparable(dict(b, detected_orientation=8))
 
 
-@pytest.mark.skipif(not os.access(DEBUG_BINARY, os.X_OK), reason="build first: swift build")
-def test_forty_requests_from_four_clients_match_the_cli_and_the_server_drains():
-    s = load.run(DEBUG_BINARY, requests=40, clients=4, deadline_seconds=600)
+def test_forty_requests_from_four_clients_match_the_cli_and_the_server_drains(docorient):
+    s = load.run(docorient, requests=40, clients=4, deadline_seconds=600)
     assert (s["answered"], s["ok"], s["server_errors"], s["failed"]) == (40, 40, 0, [])
     assert s["mismatches"] == [], s["mismatches"][:1]
     assert s["exit_status"] == 0

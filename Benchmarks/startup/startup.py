@@ -17,12 +17,14 @@ import shutil
 import subprocess
 import tempfile
 
+from corpusgen import built
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--docorient", default=os.path.join(ROOT, ".build", "release", "docorient"))
+    ap.add_argument("--docorient", default=built.docorient())
     ap.add_argument("--image", default=os.path.join(ROOT, "Corpus", "samples", "0003_letter.jpg"))
     ap.add_argument("--runs", type=int, default=40)
     a = ap.parse_args()

@@ -369,6 +369,20 @@ def apply_capture(shot: Shot, capture: str, rng, kind: str) -> Shot:
     return shot
 
 
+# What random_shot draws for the camera, in this order: for an ordinary shot and for a mild one
+# (the samples, every page clearly readable), a range each (the shadow: its chance).
+CAMERA = {  # name: (ordinary, mild)
+    "skew_deg": ((-4.5, 4.5), (-2, 2)),
+    "persp": ((0.0, 0.045), (0.0, 0.02)),
+    "blur": ((0.4, 2.0), (0.3, 0.8)),
+    "noise": ((2.0, 7.0), (1.0, 2.2)),
+    "light": ((0.05, 0.35), (0.05, 0.2)),
+    "shadow": (0.5, 0.4),
+    "vignette": ((0.0, 0.35), (0.0, 0.2)),
+    "quality": ((70, 96), (76, 87)),
+}
+
+
 def random_shot(rng, kind: str, mild: bool) -> Shot:
     sizes_w = [0.12, 0.15, 0.18, 0.18, 0.12, 0.10, 0.15]
     long_side = int(rng.choice(SIZES, p=sizes_w))
@@ -381,33 +395,20 @@ def random_shot(rng, kind: str, mild: bool) -> Shot:
         occ = rng.uniform(0.5, 0.9)
     else:
         occ = rng.uniform(0.6, 0.93)
-    if mild:
-        return Shot(
-            landscape,
-            long_side,
-            max(occ, 0.75),
-            rng.uniform(-2, 2),
-            rng.uniform(0.0, 0.02),
-            rng.uniform(0.3, 0.8),
-            rng.uniform(1.0, 2.2),
-            rng.uniform(0.05, 0.2),
-            bool(rng.random() < 0.4),
-            rng.uniform(0.0, 0.2),
-            int(rng.integers(76, 87)),
-            mild=True,
-        )
+    camera = {name: both[1 if mild else 0] for name, both in CAMERA.items()}
     return Shot(
         landscape,
         long_side,
-        occ,
-        rng.uniform(-4.5, 4.5),
-        rng.uniform(0.0, 0.045),
-        rng.uniform(0.4, 2.0),
-        rng.uniform(2.0, 7.0),
-        rng.uniform(0.05, 0.35),
-        bool(rng.random() < 0.5),
-        rng.uniform(0.0, 0.35),
-        int(rng.integers(70, 96)),
+        max(occ, 0.75) if mild else occ,
+        rng.uniform(*camera["skew_deg"]),
+        rng.uniform(*camera["persp"]),
+        rng.uniform(*camera["blur"]),
+        rng.uniform(*camera["noise"]),
+        rng.uniform(*camera["light"]),
+        bool(rng.random() < camera["shadow"]),
+        rng.uniform(*camera["vignette"]),
+        int(rng.integers(*camera["quality"])),
+        mild=mild,
     )
 
 

@@ -30,7 +30,9 @@ from .pages import (
     doc_twowords,
 )
 
-NEW_MAKERS = {
+# The kinds laid out by layouts.py, each maker given the file's typeface family (the others are set
+# in it through `family_override`).
+LAYOUT_MAKERS = {
     "flyer": doc_flyer,
     "menu": doc_menu,
     "label": doc_label,

@@ -1,4 +1,4 @@
-"""The Corpus 2 document kinds (flyer, menu, label, vlabels, rotheads, marginnote, spread, oneline,
+"""The layout kinds (flyer, menu, label, vlabels, rotheads, marginnote, spread, oneline,
 sign, phototext, handnote, and the printers' receipts): each takes the file's Generator and its
 Family."""
 
@@ -13,7 +13,7 @@ from .fonts import Family, family_font, family_override
 from .pages import Doc, doc_receipt, draw_barcode, new_page, scene_photo
 from .text import CITIES, FIRSTNAMES, STORES, STREETS, SURNAMES, WORDS, address_lines, paragraph, person, sentence, wrap
 
-# Corpus 2 layouts: each takes the file's Generator and its Family.  The
+# The layouts: each takes the file's Generator and its Family.  The
 # layouts with some vertical text (flyer tabs, vertical labels, rotated column
 # headers, margin notes and stamps, a label's side code) keep most of the
 # page's text upright; `vertical:F` records the vertical share of the letters.

@@ -18,7 +18,7 @@ from PIL import Image, ImageFilter
 
 from .capture import apply_capture, pen_marks, photograph, random_shot
 from .fonts import FAMILY_BY_NAME, LEGACY_FAMILY, family_override
-from .kinds import DOC_MAKERS, NEW_MAKERS, UNDECIDABLE, is_decidable
+from .kinds import DOC_MAKERS, LAYOUT_MAKERS, UNDECIDABLE, is_decidable
 from .layouts import apply_printer
 from .orientation import store_for_upright, stored_points
 from .pages import prepare_pdfs, scene_photo, use_pdfs
@@ -109,10 +109,10 @@ def make_file(spec: Spec, out_dir: str) -> dict:
         upright = Image.fromarray(np.clip(a, 0, 255).astype(np.uint8))
         tags = [f"frame:{W}x{H}", "scene", f"noise:{shot.noise:.1f}"]
     else:
-        if kind in NEW_MAKERS:
+        if kind in LAYOUT_MAKERS:
             if fam is None:
                 raise ValueError(f"kind {kind} needs a family")
-            doc = NEW_MAKERS[kind](rng, fam)
+            doc = LAYOUT_MAKERS[kind](rng, fam)
         else:
             with family_override(fam):
                 doc = DOC_MAKERS[kind](rng)
@@ -292,9 +292,19 @@ def generate(specs: list, out_dir: str, jobs: int) -> list:
     finally:
         shutil.rmtree(work, ignore_errors=True)
     rows.sort(key=lambda r: r["file"])
-    with open(os.path.join(out_dir, "manifest.csv"), "w", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=MANIFEST_COLUMNS, lineterminator="\n")
+    write_manifest(os.path.join(out_dir, "manifest.csv"), MANIFEST_COLUMNS, rows)
+    return rows
+
+
+def write_manifest(path, columns: list, rows: list) -> str:
+    """Writes `rows` to the CSV file `path` under the header `columns`, a value a row lacks left
+    empty: the generator's manifests (MANIFEST_COLUMNS), and the small manifests the benchmarks'
+    tests write. A row is a dictionary, or a tuple of the first columns' values in their order (a
+    test's rows, written as a table). Returns the path, as a string."""
+    with open(path, "w", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=columns, lineterminator="\n")
         w.writeheader()
         for r in rows:
-            w.writerow(r)
-    return rows
+            given = r if isinstance(r, dict) else dict(zip(columns, r, strict=False))
+            w.writerow({c: given.get(c, "") for c in columns})
+    return str(path)

@@ -9,24 +9,10 @@ import numpy as np
 
 from .capture import CAPTURE_WEIGHTS, CAPTURES, OPT_IN_CAPTURES
 from .fonts import FAMILIES, FAMILY_BY_NAME, FONT_CLASSES
-from .kinds import KIND_CLASSES, UNDECIDABLE, families_for
+from .kinds import KIND_CLASSES, LAYOUT_MAKERS, UNDECIDABLE, families_for
 from .output import Spec
 
-NEW_KINDS = [
-    "flyer",
-    "menu",
-    "label",
-    "vlabels",
-    "rotheads",
-    "marginnote",
-    "spread",
-    "oneline",
-    "sign",
-    "phototext",
-    "handnote",
-    "dotmatrix",
-    "thermal",
-]
+LAYOUT_KINDS = list(LAYOUT_MAKERS)
 KIND_WEIGHTS = (
     [
         ("receipt", 0.09),
@@ -37,7 +23,7 @@ KIND_WEIGHTS = (
         ("mixed", 0.04),
         ("pdfpage", 0.08),
     ]
-    + [(k, 0.49 / len(NEW_KINDS)) for k in NEW_KINDS]
+    + [(k, 0.49 / len(LAYOUT_KINDS)) for k in LAYOUT_KINDS]
     + [("blank", 0.02), ("photo", 0.02), ("twowords", 0.02), ("barcode", 0.02)]
 )
 KINDS = [k for k, _ in KIND_WEIGHTS]
@@ -150,9 +136,9 @@ SAMPLES = [
     ("twowords", 3, "wrong", 6, 1280, False),
     ("barcode", 8, "png", None, 1024, False),
 ]
-# Corpus 2 samples (appended: the 21 above keep their bytes): one of each new kind,
-# in chosen families (fit and holdout) and capture profiles; JPEG quality 70 to stay small.
-SAMPLES_2 = [
+# The layout kinds' samples (after the 21 above, whose bytes stay as they are): one of each
+# layout kind, in chosen families (fit and holdout) and capture profiles; JPEG quality 70 to stay small.
+LAYOUT_SAMPLES = [
     # kind,        upright, tag mode, wrong, long side, landscape, family, capture
     ("flyer", 6, "wrong", 1, 1600, False, "Bebas Neue", "flat"),
     ("menu", 3, "absent", None, 1280, False, "TeX Gyre Pagella", "flat"),
@@ -174,8 +160,12 @@ SAMPLES_SEED = 20240601
 
 
 def samples_plan() -> list:
+    # Both tables as one: the first in the old per-kind typefaces, flat, JPEG quality 80 where large;
+    # the layout kinds' at quality 70 (lowq sets its own).
+    rows = [(*row, None, "flat", 80 if row[4] >= 3000 else None) for row in SAMPLES]
+    rows += [(*row, None if row[7] == "lowq" else 70) for row in LAYOUT_SAMPLES]
     specs = []
-    for i, (kind, u, mode, wrong, ls, land) in enumerate(SAMPLES):
+    for i, (kind, u, mode, wrong, ls, land, fam, cap, quality) in enumerate(rows):
         fseed = int(np.random.SeedSequence([SAMPLES_SEED, i]).generate_state(1)[0])
         specs.append(
             Spec(
@@ -188,24 +178,7 @@ def samples_plan() -> list:
                 long_side=ls,
                 landscape=land,
                 wrong_tag=wrong,
-                quality=80 if ls >= 3000 else None,
-            )
-        )
-    for j, (kind, u, mode, wrong, ls, land, fam, cap) in enumerate(SAMPLES_2):
-        i = len(SAMPLES) + j
-        fseed = int(np.random.SeedSequence([SAMPLES_SEED, i]).generate_state(1)[0])
-        specs.append(
-            Spec(
-                i,
-                kind,
-                u,
-                mode,
-                fseed,
-                mild=True,
-                long_side=ls,
-                landscape=land,
-                wrong_tag=wrong,
-                quality=None if cap == "lowq" else 70,
+                quality=quality,
                 family=fam,
                 capture=cap,
             )

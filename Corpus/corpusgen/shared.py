@@ -13,6 +13,20 @@ REAL = os.path.join(SHARED, "real")
 REAL_MANIFEST = os.path.join(REAL, "manifest.csv")
 REAL_NOTHING_MANIFEST = os.path.join(REAL, "nothing", "manifest.csv")
 TRAIN = os.path.join(SHARED, "train")
+# The real set's manifest columns (tests/test_real.py holds the manifest to them).
+REAL_COLUMNS = [
+    "file",
+    "upright_orientation",
+    "decidable",
+    "kind",
+    "capture",
+    "language",
+    "source",
+    "commit",
+    "path",
+    "licence",
+    "notes",
+]
 
 
 def require(path: str) -> None:

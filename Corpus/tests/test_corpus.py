@@ -9,20 +9,15 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 
 import numpy as np
 import pytest
 from PIL import Image
 
+from corpusgen import capture, fonts, kinds, orientation, output, plans
+
 CORPUS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SAMPLES = os.path.join(CORPUS, "samples")
-sys.path.insert(0, CORPUS)
-
-import generate
-
-REQUIRED_COLUMNS = ["file", "upright_orientation", "decidable", "exif_orientation", "kind", "degradations"]
-CORPUS2_COLUMNS = ["family", "font_class", "capture", "split"]
 
 
 def read_manifest(directory):
@@ -50,30 +45,27 @@ def same_tree(a, b):
 
 
 def test_same_seed_gives_identical_files_and_manifest(tmp_path):
-    specs = generate.bench_plan(seed=7, count=6)
+    specs = plans.bench_plan(seed=7, count=6)
     # keep the test quick: the plan is the real one, only the frames are capped
     for s in specs:
         s.long_side = 1280
     a, b = tmp_path / "a", tmp_path / "b"
-    generate.generate(specs, str(a), jobs=1)
-    generate.generate(specs, str(b), jobs=2)  # worker count must not matter
+    output.generate(specs, str(a), jobs=1)
+    output.generate(specs, str(b), jobs=2)  # worker count must not matter
     same_tree(a, b)
     assert len(read_manifest(a)) == 6
 
 
 def test_different_seeds_differ(tmp_path):
-    a = generate.bench_plan(seed=1, count=20)
-    b = generate.bench_plan(seed=2, count=20)
+    a = plans.bench_plan(seed=1, count=20)
+    b = plans.bench_plan(seed=2, count=20)
     assert [(s.kind, s.upright, s.tag_mode, s.seed) for s in a] != [(s.kind, s.upright, s.tag_mode, s.seed) for s in b]
 
 
-def test_manifest_has_the_columns_later_tooling_relies_on():
+def test_the_samples_manifest_has_the_generators_columns():
     with open(os.path.join(SAMPLES, "manifest.csv"), newline="") as fh:
         header = next(csv.reader(fh))
-    assert header[: len(REQUIRED_COLUMNS)] == REQUIRED_COLUMNS
-    assert header == generate.MANIFEST_COLUMNS
-    # The Corpus 2 columns, then where the sheet lies (session 14).
-    assert header[-len(CORPUS2_COLUMNS) - 1 :] == CORPUS2_COLUMNS + ["paper"]
+    assert header == output.MANIFEST_COLUMNS
 
 
 def test_exiftool_reads_the_manifest_orientation_from_every_sample():
@@ -115,19 +107,19 @@ def test_imagemagick_auto_orient_shows_the_upright_page_when_the_tag_is_right(tm
         out = tmp_path / (r["file"] + ".png")
         subprocess.run(["convert", path, "-auto-orient", str(out)], check=True)
         with Image.open(path) as stored:
-            ours = np.asarray(generate.display(stored, int(r["upright_orientation"])).convert("L"), np.float32)
+            ours = np.asarray(orientation.display(stored, int(r["upright_orientation"])).convert("L"), np.float32)
         theirs = np.asarray(Image.open(out).convert("L"), np.float32)
         assert theirs.shape == ours.shape, r["file"]
         assert np.abs(theirs - ours).mean() < 2.0, r["file"]
 
 
 def test_regenerating_the_samples_profile_reproduces_the_committed_bytes(tmp_path):
-    generate.generate(generate.samples_plan(), str(tmp_path), jobs=2)
+    output.generate(plans.samples_plan(), str(tmp_path), jobs=2)
     same_tree(SAMPLES, tmp_path)
 
 
 # ---------------------------------------------------------------------------
-# Corpus 2: typeface families, layouts, capture profiles, splits
+# Typeface families, layouts, capture profiles, splits
 # ---------------------------------------------------------------------------
 
 
@@ -147,41 +139,41 @@ def small(specs, long_side=1024):
 
 
 def splits():
-    with open(generate.SPLITS_PATH) as fh:
+    with open(output.SPLITS_PATH) as fh:
         return json.load(fh)
 
 
 def test_the_default_plan_covers_every_kind_class_and_capture_with_about_half_held_out():
-    specs = generate.bench_plan(seed=23, count=400)
-    assert {s.kind for s in specs} == set(generate.KINDS)
-    assert {s.capture for s in specs} == set(generate.DEFAULT_CAPTURES)
-    fams = generate.FAMILY_BY_NAME
+    specs = plans.bench_plan(seed=23, count=400)
+    assert {s.kind for s in specs} == set(plans.KINDS)
+    assert {s.capture for s in specs} == set(capture.DEFAULT_CAPTURES)
+    fams = fonts.FAMILY_BY_NAME
     classes = {fams[s.family].cls for s in specs if s.family}
-    assert classes == set(generate.FONT_CLASSES)
+    assert classes == set(fonts.FONT_CLASSES)
     assert len({s.family for s in specs if s.family}) >= 40
-    held = [s for s in specs if generate.split_of(s.family or "", s.kind) == "holdout"]
+    held = [s for s in specs if output.split_of(s.family or "", s.kind) == "holdout"]
     assert 0.4 <= len(held) / len(specs) <= 0.65
     # every font class has files on both sides of the split
-    for c in generate.FONT_CLASSES:
-        sides = {generate.split_of(s.family, s.kind) for s in specs if s.family and fams[s.family].cls == c}
+    for c in fonts.FONT_CLASSES:
+        sides = {output.split_of(s.family, s.kind) for s in specs if s.family and fams[s.family].cls == c}
         assert sides == {"fit", "holdout"}, c
-    assert all(s.family is None for s in specs if s.kind in generate.UNDECIDABLE or s.kind == "pdfpage")
+    assert all(s.family is None for s in specs if s.kind in kinds.UNDECIDABLE or s.kind == "pdfpage")
 
 
 def test_opt_in_captures_are_made_only_when_named():
     """penmarks is opt-in: a plan without --captures never draws it, and naming it draws it."""
-    opt_in = set(generate.CAPTURES) - set(generate.DEFAULT_CAPTURES)
+    opt_in = set(capture.CAPTURES) - set(capture.DEFAULT_CAPTURES)
     assert opt_in == {"penmarks"}
-    assert not opt_in & {s.capture for s in generate.bench_plan(seed=23, count=400)}
-    named = generate.bench_plan(seed=23, count=40, captures=["penmarks"])
+    assert not opt_in & {s.capture for s in plans.bench_plan(seed=23, count=400)}
+    named = plans.bench_plan(seed=23, count=40, captures=["penmarks"])
     assert {s.capture for s in named} == {"penmarks"}
 
 
 def test_the_split_follows_splits_json_and_keeps_todays_families_and_kinds_fit():
     sp = splits()
-    assert set(sp["holdout_families"]) <= set(generate.FAMILY_BY_NAME)
-    assert set(sp["holdout_kinds"]) <= set(generate.NEW_KINDS)
-    today = {f.name for f in generate.FAMILIES[:12]}
+    assert set(sp["holdout_families"]) <= set(fonts.FAMILY_BY_NAME)
+    assert set(sp["holdout_kinds"]) <= set(plans.LAYOUT_KINDS)
+    today = {f.name for f in fonts.FAMILIES[:12]}
     assert today.isdisjoint(sp["holdout_families"])
     assert {
         "receipt",
@@ -197,39 +189,39 @@ def test_the_split_follows_splits_json_and_keeps_todays_families_and_kinds_fit()
         "barcode",
     }.isdisjoint(sp["holdout_kinds"])
     # every font class has a family on each side (today's families count as fit)
-    for c in generate.FONT_CLASSES:
-        names = {f.name for f in generate.FAMILIES if f.cls == c}
+    for c in fonts.FONT_CLASSES:
+        names = {f.name for f in fonts.FAMILIES if f.cls == c}
         assert names & set(sp["holdout_families"]) and names - set(sp["holdout_families"]), c
     for r in read_manifest(SAMPLES):
         expected = "holdout" if r["family"] in sp["holdout_families"] or r["kind"] in sp["holdout_kinds"] else "fit"
         assert r["split"] == expected, r["file"]
         if r["family"]:
-            assert generate.FAMILY_BY_NAME[r["family"]].cls == r["font_class"], r["file"]
+            assert fonts.FAMILY_BY_NAME[r["family"]].cls == r["font_class"], r["file"]
         else:
             # The hard negatives as made (two-word pages among them, decidable now) have no family.
-            assert r["font_class"] == "" and (r["kind"] == "pdfpage" or r["kind"] in generate.UNDECIDABLE), r["file"]
+            assert r["font_class"] == "" and (r["kind"] == "pdfpage" or r["kind"] in kinds.UNDECIDABLE), r["file"]
 
 
 def test_the_fonts_option_sets_the_family_column_and_the_typeface(tmp_path):
-    specs = small(generate.bench_plan(seed=3, count=2, kinds=["letter"], fonts=["Nimbus Roman"]))
+    specs = small(plans.bench_plan(seed=3, count=2, kinds=["letter"], fonts=["Nimbus Roman"]))
     assert [s.family for s in specs] == ["Nimbus Roman", "Nimbus Roman"]
-    rows = generate.generate(specs[:1], str(tmp_path), jobs=1)
+    rows = output.generate(specs[:1], str(tmp_path), jobs=1)
     assert rows[0]["family"] == "Nimbus Roman" and rows[0]["font_class"] == "serif"
     assert rows[0]["split"] == "holdout"  # URW families are held out
     assert tokens(rows[0])["font"] == "NimbusRoman"
     # a class name selects that class only
-    specs = generate.bench_plan(seed=3, count=30, fonts=["handwriting"])
+    specs = plans.bench_plan(seed=3, count=30, fonts=["handwriting"])
     # (kinds without a typeface, pdfpage and the hard negatives, stay in the plan)
-    assert {s.kind for s in specs if generate.needs_family(s.kind)} <= {"menu", "oneline", "handnote"}
-    assert {generate.FAMILY_BY_NAME[s.family].cls for s in specs if s.family} == {"handwriting"}
-    assert all(s.family for s in specs if generate.needs_family(s.kind))
+    assert {s.kind for s in specs if plans.needs_family(s.kind)} <= {"menu", "oneline", "handnote"}
+    assert {fonts.FAMILY_BY_NAME[s.family].cls for s in specs if s.family} == {"handwriting"}
+    assert all(s.family for s in specs if plans.needs_family(s.kind))
 
 
 def test_a_family_changes_the_pixels_of_an_old_kind(tmp_path):
-    a = generate.Spec(0, "letter", 1, "absent", 99, long_side=1024, family="DejaVu Serif")
-    b = generate.Spec(0, "letter", 1, "absent", 99, long_side=1024, family="EB Garamond")
-    generate.generate([a], str(tmp_path / "a"), jobs=1)
-    generate.generate([b], str(tmp_path / "b"), jobs=1)
+    a = output.Spec(0, "letter", 1, "absent", 99, long_side=1024, family="DejaVu Serif")
+    b = output.Spec(0, "letter", 1, "absent", 99, long_side=1024, family="EB Garamond")
+    output.generate([a], str(tmp_path / "a"), jobs=1)
+    output.generate([b], str(tmp_path / "b"), jobs=1)
     pa = np.asarray(Image.open(tmp_path / "a" / "0000_letter.jpg").convert("L"), np.float32)
     pb = np.asarray(Image.open(tmp_path / "b" / "0000_letter.jpg").convert("L"), np.float32)
     assert pa.shape == pb.shape
@@ -237,22 +229,22 @@ def test_a_family_changes_the_pixels_of_an_old_kind(tmp_path):
 
 
 def test_the_kinds_option_makes_only_those_kinds_and_minority_text_stays_a_minority(tmp_path):
-    specs = generate.bench_plan(seed=4, count=6, kinds=["flyer", "rotheads", "marginnote"])
+    specs = plans.bench_plan(seed=4, count=6, kinds=["flyer", "rotheads", "marginnote"])
     assert {s.kind for s in specs} == {"flyer", "rotheads", "marginnote"}
-    rows = generate.generate(small(specs[:3]), str(tmp_path), jobs=1)
+    rows = output.generate(small(specs[:3]), str(tmp_path), jobs=1)
     for r in rows:
         assert 0 < float(tokens(r)["vertical"]) < 0.35, r
 
 
 def test_each_capture_profile_does_what_it_says(tmp_path):
     specs = [
-        generate.Spec(i, "letter", 1, "absent", 500 + i, family="Carlito", capture=c)
-        for i, c in enumerate(generate.CAPTURES)
+        output.Spec(i, "letter", 1, "absent", 500 + i, family="Carlito", capture=c)
+        for i, c in enumerate(capture.CAPTURES)
     ]
     for s in specs:  # keep the test quick, except where the frame is the point
         if s.capture not in ("lowq", "distant"):
             s.long_side = 1024
-    rows = {r["capture"]: r for r in generate.generate(specs, str(tmp_path), jobs=2)}
+    rows = {r["capture"]: r for r in output.generate(specs, str(tmp_path), jobs=2)}
     assert all(r["capture"] == c for c, r in rows.items())
     flat, hand = tokens(rows["flat"]), tokens(rows["handheld"])
     assert abs(float(flat["skew"])) <= 4.5 and "keystone" not in flat
@@ -270,28 +262,28 @@ def test_each_capture_profile_does_what_it_says(tmp_path):
 
 
 def test_the_captures_option_restricts_the_profiles():
-    specs = generate.bench_plan(seed=5, count=20, captures=["handheld", "lowq"])
+    specs = plans.bench_plan(seed=5, count=20, captures=["handheld", "lowq"])
     assert {s.capture for s in specs} == {"handheld", "lowq"}
     with pytest.raises(SystemExit):
-        generate.bench_plan(seed=5, count=4, captures=["sideways"])
+        plans.bench_plan(seed=5, count=4, captures=["sideways"])
 
 
-def test_new_kinds_are_byte_identical_for_a_seed_whatever_the_worker_count(tmp_path):
-    kinds = ["flyer", "handnote", "dotmatrix", "thermal", "spread", "label"]
-    a = small(generate.bench_plan(seed=11, count=6, kinds=kinds))
-    b = small(generate.bench_plan(seed=11, count=6, kinds=kinds))
-    assert {s.kind for s in a} == set(kinds)
-    generate.generate(a, str(tmp_path / "a"), jobs=1)
-    generate.generate(b, str(tmp_path / "b"), jobs=2)
+def test_layout_kinds_are_byte_identical_for_a_seed_whatever_the_worker_count(tmp_path):
+    chosen = ["flyer", "handnote", "dotmatrix", "thermal", "spread", "label"]
+    a = small(plans.bench_plan(seed=11, count=6, kinds=chosen))
+    b = small(plans.bench_plan(seed=11, count=6, kinds=chosen))
+    assert {s.kind for s in a} == set(chosen)
+    output.generate(a, str(tmp_path / "a"), jobs=1)
+    output.generate(b, str(tmp_path / "b"), jobs=2)
     same_tree(tmp_path / "a", tmp_path / "b")
 
 
-def test_samples_cover_every_new_kind_and_capture():
+def test_samples_cover_every_layout_kind_and_capture():
     rows = read_manifest(SAMPLES)
-    assert set(generate.NEW_KINDS) <= {r["kind"] for r in rows}
-    assert {r["capture"] for r in rows} == set(generate.DEFAULT_CAPTURES)
+    assert set(plans.LAYOUT_KINDS) <= {r["kind"] for r in rows}
+    assert {r["capture"] for r in rows} == set(capture.DEFAULT_CAPTURES)
     assert {r["split"] for r in rows} == {"fit", "holdout"}
-    assert {r["font_class"] for r in rows} - {""} == set(generate.FONT_CLASSES)
+    assert {r["font_class"] for r in rows} - {""} == set(fonts.FONT_CLASSES)
 
 
 # ---------------------------------------------------------------------------
@@ -331,7 +323,7 @@ HEIC_KINDS = ["photo", "twowords", "sign", "label"]
 
 
 def heic_specs(seed=7, count=4):
-    return small(generate.bench_plan(seed=seed, count=count, kinds=HEIC_KINDS), long_side=800)
+    return small(plans.bench_plan(seed=seed, count=count, kinds=HEIC_KINDS), long_side=800)
 
 
 @pytest.mark.skipif(
@@ -339,12 +331,12 @@ def heic_specs(seed=7, count=4):
 )
 def test_heic_twins_are_valid_heic_with_the_jpegs_stored_pixels_and_the_rest_is_unchanged(tmp_path):
     plain = heic_specs()
-    generate.generate(plain, str(tmp_path / "plain"), jobs=1)
-    specs = generate.choose_heic(heic_specs(), 1.0, 7)
+    output.generate(plain, str(tmp_path / "plain"), jobs=1)
+    specs = output.choose_heic(heic_specs(), 1.0, 7)
     jpeg_specs = [s for s in specs if s.tag_mode != "png"]
     assert jpeg_specs and all(s.heic for s in jpeg_specs) and not any(s.heic for s in specs if s.tag_mode == "png")
     out = tmp_path / "heic"
-    rows = generate.generate(specs, str(out), jobs=2)
+    rows = output.generate(specs, str(out), jobs=2)
     # every file and row of the run without the option is there, byte for byte
     before = read_manifest(tmp_path / "plain")
     after = read_manifest(out)
@@ -388,19 +380,19 @@ def test_heic_twins_are_valid_heic_with_the_jpegs_stored_pixels_and_the_rest_is_
 
 
 def test_without_the_heic_option_nothing_is_marked_and_the_plan_is_the_same():
-    a = generate.bench_plan(seed=1, count=20)
-    b = generate.choose_heic(generate.bench_plan(seed=1, count=20), 0.0, 1)
+    a = plans.bench_plan(seed=1, count=20)
+    b = output.choose_heic(plans.bench_plan(seed=1, count=20), 0.0, 1)
     assert not any(s.heic for s in b) and a == b
-    c = generate.choose_heic(generate.bench_plan(seed=1, count=20), 0.5, 1)
+    c = output.choose_heic(plans.bench_plan(seed=1, count=20), 0.5, 1)
     n_jpeg = sum(1 for s in c if s.tag_mode != "png")
     assert sum(s.heic for s in c) == int(n_jpeg * 0.5 + 0.5)
     for s in c:
         s.heic = False
     assert c == a  # the option changes nothing else in the plan
-    marked = lambda: [s.index for s in generate.choose_heic(generate.bench_plan(seed=1, count=20), 0.5, 1) if s.heic]
+    marked = lambda: [s.index for s in output.choose_heic(plans.bench_plan(seed=1, count=20), 0.5, 1) if s.heic]
     assert marked() == marked()  # the choice comes from the seed
     with pytest.raises(SystemExit):
-        generate.choose_heic(a, 1.5, 1)
+        output.choose_heic(a, 1.5, 1)
 
 
 # ---------------------------------------------------------------------------
@@ -413,9 +405,9 @@ def test_stored_points_follow_the_pixels_for_every_orientation():
     for u in range(1, 9):
         upright = Image.new("L", (w, h), 0)
         upright.putpixel((2, 1), 255)
-        stored = generate.store_for_upright(upright, u)
+        stored = orientation.store_for_upright(upright, u)
         lit = [(x, y) for x in range(stored.width) for y in range(stored.height) if stored.getpixel((x, y)) == 255]
-        ((x, y),) = generate.stored_points([(2.5, 1.5)], (w, h), u)
+        ((x, y),) = orientation.stored_points([(2.5, 1.5)], (w, h), u)
         assert lit == [(x - 0.5, y - 0.5)], u
 
 
@@ -433,7 +425,7 @@ def test_the_paper_column_gives_the_sheets_corners_and_shown_upright_the_sheet_i
         # Shown with the upright orientation's transform, the corners are the page's top left,
         # top right, bottom right and bottom left.
         shown = [
-            (x, y) if u == 1 else generate.transposed_point(generate.DISPLAY_OP[u], x, y, w, h)
+            (x, y) if u == 1 else orientation.transposed_point(orientation.DISPLAY_OP[u], x, y, w, h)
             for x, y in zip(v[::2], v[1::2])
         ]
         (tl, tr, br, bl) = shown
@@ -445,11 +437,11 @@ def test_a_page_of_a_word_or_two_is_decidable_and_only_textless_files_are_not(tm
     # answer); "nothing to orient" is no text at all. A scene photo has an up without text, a blank
     # page and a barcode have none.
     for kind, tags in [("sign", ["words:NO_PARKING"]), ("twowords", ["words:Thank_you"]), ("oneline", ["words:2"])]:
-        assert generate.is_decidable(kind, tags), kind
-    assert [generate.is_decidable(k, []) for k in ("blank", "photo", "barcode")] == [False] * 3
-    assert [generate.has_up_without_text(k) for k in ("blank", "photo", "barcode")] == [False, True, False]
-    specs = generate.bench_plan(seed=4, count=40, kinds=["sign", "twowords"])[:10]
-    rows = generate.generate(small(specs), str(tmp_path), jobs=1)
+        assert kinds.is_decidable(kind, tags), kind
+    assert [kinds.is_decidable(k, []) for k in ("blank", "photo", "barcode")] == [False] * 3
+    assert [kinds.has_up_without_text(k) for k in ("blank", "photo", "barcode")] == [False, True, False]
+    specs = plans.bench_plan(seed=4, count=40, kinds=["sign", "twowords"])[:10]
+    rows = output.generate(small(specs), str(tmp_path), jobs=1)
     words = [len(tokens(r)["words"].split("_")) for r in rows]
     assert min(words) <= 2, words
     assert all(r["decidable"] == 1 for r in rows), rows
@@ -459,10 +451,10 @@ def test_every_judged_file_is_a_page_a_scene_or_a_file_without_an_up():
     # Issue 60, section 1: a decidable file is a page whatever its kind (the real set's pages of
     # kind `other`); a textless scene, animal, cup or dish has an up; blank paper, a barcode or a
     # texture has none (the real set's one undecidable row, blank graph paper, is kind `other`).
-    page, scene, no_up = generate.judged_as("other", True), generate.judged_as("photo", False), "no up"
+    page, scene, no_up = kinds.judged_as("other", True), kinds.judged_as("photo", False), "no up"
     assert (page, scene) == ("page", "scene")
-    assert generate.judged_as("twowords", generate.is_decidable("twowords", [])) == page
+    assert kinds.judged_as("twowords", kinds.is_decidable("twowords", [])) == page
     for kind in ("scene", "object", "food", "animal"):
-        assert generate.judged_as(kind, False) == scene, kind
+        assert kinds.judged_as(kind, False) == scene, kind
     for kind in ("blank", "barcode", "texture", "other"):
-        assert generate.judged_as(kind, False) == no_up, kind
+        assert kinds.judged_as(kind, False) == no_up, kind

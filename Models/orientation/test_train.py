@@ -26,16 +26,22 @@ import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-BINARY = os.environ.get("DOCORIENT_DEBUG_BINARY", os.path.join(ROOT, ".build", "debug", "docorient"))
 MODEL = os.path.join(HERE, "docorient_orientation.onnx")
 RECORDED = os.path.join(HERE, "recorded.json")
 
-pytestmark = pytest.mark.skipif(not os.access(BINARY, os.X_OK), reason="build first: swift build")
 
-
-def train(work, out, *extra, env=None):
+def train(docorient, work, out, *extra, env=None):
     return subprocess.run(
-        [sys.executable, os.path.join(HERE, "train.py"), "--docorient", BINARY, "--work", str(work), "--out", str(out)]
+        [
+            sys.executable,
+            os.path.join(HERE, "train.py"),
+            "--docorient",
+            docorient,
+            "--work",
+            str(work),
+            "--out",
+            str(out),
+        ]
         + ["--pages", "4", "--scripts", "2", "--composites", "2", "--photos", "3", "--phone", "1", "--epochs", "1"]
         + ["--batch", "8"]
         + ["--jobs", "2", *extra],
@@ -46,11 +52,10 @@ def train(work, out, *extra, env=None):
     )
 
 
-def test_the_training_script_trains_exports_and_resumes_to_the_same_bytes(tmp_path):
+def test_the_training_script_trains_exports_and_resumes_to_the_same_bytes(docorient, tmp_path):
     import onnx
     import onnxruntime as ort
 
-    sys.path.insert(0, os.path.join(ROOT, "Corpus"))
     from corpusgen.shared import TRAIN, require
 
     require(TRAIN)
@@ -59,7 +64,7 @@ def test_the_training_script_trains_exports_and_resumes_to_the_same_bytes(tmp_pa
     # the others without it.
     limited = {**os.environ, "OMP_THREAD_LIMIT": "1"}
     unlimited = {k: v for k, v in os.environ.items() if k != "OMP_THREAD_LIMIT"}
-    first = train(tmp_path / "work", tmp_path / "model.onnx", env=limited)
+    first = train(docorient, tmp_path / "work", tmp_path / "model.onnx", env=limited)
     assert first.returncode == 0, first.stderr[-2000:] + "\n" + first.stdout[-3000:]
     assert "wrote" in first.stdout and "sha256" in first.stdout
     # Every shape the file declares is the one its graph computes (five classes, not the base's four).
@@ -68,13 +73,13 @@ def test_the_training_script_trains_exports_and_resumes_to_the_same_bytes(tmp_pa
     probabilities = session.run(None, {"x": np.zeros((3, 3, 224, 224), dtype=np.float32)})[0]
     assert probabilities.shape == (3, 5)
     assert np.allclose(probabilities.sum(axis=1), 1, atol=1e-5)
-    again = train(tmp_path / "work", tmp_path / "again.onnx", env=unlimited)
+    again = train(docorient, tmp_path / "work", tmp_path / "again.onnx", env=unlimited)
     assert again.returncode == 0, again.stderr[-2000:] + "\n" + again.stdout[-3000:]
     assert "done before, resumed" in again.stdout and "resumed after epoch 1" in again.stdout
     assert (tmp_path / "model.onnx").read_bytes() == (tmp_path / "again.onnx").read_bytes()
     # Trained again from the kept activations without the limit: the same bytes.
     os.remove(tmp_path / "work" / "train.pt")
-    fresh = train(tmp_path / "work", tmp_path / "fresh.onnx", env=unlimited)
+    fresh = train(docorient, tmp_path / "work", tmp_path / "fresh.onnx", env=unlimited)
     assert fresh.returncode == 0, fresh.stderr[-2000:] + "\n" + fresh.stdout[-3000:]
     assert (tmp_path / "model.onnx").read_bytes() == (tmp_path / "fresh.onnx").read_bytes()
 
@@ -91,12 +96,12 @@ def recorded() -> dict:
         return json.load(fh)
 
 
-def classify(runtime: str, files: list[str], *options: str) -> list[dict]:
+def classify(docorient: str, runtime: str, files: list[str], *options: str) -> list[dict]:
     """`docorient classify --classifier MODEL` in `runtime` (onnxruntime's library, its only one):
     one record per file."""
     env = {k: v for k, v in os.environ.items() if k != "DOCORIENT_ONNXRUNTIME"}
     run = subprocess.run(
-        [BINARY, "classify", "--classifier", MODEL, *options, *files],
+        [docorient, "classify", "--classifier", MODEL, *options, *files],
         capture_output=True,
         text=True,
         timeout=300,
@@ -109,16 +114,16 @@ def classify(runtime: str, files: list[str], *options: str) -> list[dict]:
 
 
 @pytest.mark.parametrize("runtime", ["onnxruntime"])
-def test_the_committed_model_answers_as_recorded(runtime):
+def test_the_committed_model_answers_as_recorded(docorient, runtime):
     want = recorded()
-    records = classify(runtime, [os.path.join(ROOT, name) for name in want])
+    records = classify(docorient, runtime, [os.path.join(ROOT, name) for name in want])
     for got, (name, expected) in zip(records, want.items(), strict=True):
         assert np.allclose(got["rotations"], expected["rotations"], atol=1e-4), name
         assert abs(got["nothing"] - expected["nothing"]) < 1e-4, name
 
 
 @pytest.mark.parametrize("runtime", ["onnxruntime"])
-def test_docorient_runs_the_model_as_onnxruntimes_python_binding_does(runtime, tmp_path):
+def test_docorient_runs_the_model_as_onnxruntimes_python_binding_does(docorient, runtime, tmp_path):
     """The squares docorient shows the model, run by onnxruntime's Python binding, give the five
     probabilities docorient's runtime gave, to 1e-4 (as Models/classifier/test_classifier.py
     checks for PP-LCNet)."""
@@ -126,7 +131,7 @@ def test_docorient_runs_the_model_as_onnxruntimes_python_binding_does(runtime, t
 
     files = [os.path.join(ROOT, name) for name in recorded()][:3]
     session = ort.InferenceSession(MODEL, providers=["CPUExecutionProvider"])
-    for got in classify(runtime, files, "--dump", str(tmp_path)):
+    for got in classify(docorient, runtime, files, "--dump", str(tmp_path)):
         squares = np.fromfile(
             os.path.join(tmp_path, os.path.basename(got["path"]) + ".input.f32"), dtype="<f4"
         ).reshape(-1, 3, 224, 224)

@@ -80,7 +80,7 @@ STD = np.array([0.229, 0.224, 0.225], np.float32)
 CUT = "p2o.pd_op.hardswish.24.0"
 CHUNK = 24
 
-sys.path.insert(0, CORPUS)
+from corpusgen import built
 from corpusgen import capture as camera  # the corpus's camera model
 from corpusgen import orientation as d4  # the corpus's D4 definitions
 from corpusgen.pages import Doc, new_page
@@ -353,9 +353,10 @@ def composite_words(rng, lo: int, hi: int) -> str:
 
 def composite_image(photo, rng, layout: str):
     """`photo` (RGB, upright) with words placed as `layout` says; returns the upright image."""
+    from PIL import Image, ImageDraw
+
     from corpusgen.fonts import font
     from corpusgen.text import wrap
-    from PIL import Image, ImageDraw
 
     long_side = max(photo.size)
     if long_side > 1400:
@@ -1029,7 +1030,7 @@ def main(argv: list[str] | None = None) -> int:
         description=__doc__.split("\n\n")[0],
         epilog="example: python3 Models/orientation/train.py --docorient .build/release/docorient",
     )
-    ap.add_argument("--docorient", default=os.path.join(ROOT, ".build", "release", "docorient"))
+    ap.add_argument("--docorient", default=built.docorient())
     ap.add_argument("--work", default=os.path.join(HERE, "work"), help="checkpoints (kept between runs)")
     ap.add_argument("--out", default=OUT)
     ap.add_argument("--train-set", default=TRAIN_SET, help="the training photos (its manifest.csv)")

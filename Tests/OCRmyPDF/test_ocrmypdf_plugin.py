@@ -21,17 +21,17 @@ import sys
 import time
 import types
 
+import pdfs
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "PDF"))
-import pdfs
+from corpusgen import built
 
-BIN = pdfs.binary()
+# A module-wide docorient, for the helpers below that run it (the tests' `docorient` fixture finds
+# it the same way).
+BIN = built.docorient("debug", "release")
 PLUGIN = os.path.join(pdfs.ROOT, "Packaging", "ocrmypdf")
 REAL = os.path.join(os.path.dirname(pdfs.ROOT), "shared", "real")
-pytestmark = pytest.mark.skipif(BIN is None, reason="docorient is not built (swift build)")
-
-sys.path.insert(0, PLUGIN)
+pytestmark = pytest.mark.skipif(not built.is_built(BIN), reason="docorient is not built (swift build)")
 
 
 def absent(what):

@@ -80,28 +80,26 @@ def parent_loop_off_tree():
     )
 
 
-def huge_dimensions():
-    """An image that says it is 200000 x 200000 grey samples (a few bytes of data)."""
-    data = zlib.compress(b"\0" * 1000)
+def grey_image_page(width, height, flate_data):
+    """A page painting one grey image that says it is `width` x `height` samples, whatever its
+    Flate data decodes to."""
     return image_page(
         stream(
-            b"/Type /XObject /Subtype /Image /Width 200000 /Height 200000 /ColorSpace /DeviceGray"
-            b" /BitsPerComponent 8 /Filter /FlateDecode",
-            data,
+            b"/Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceGray"
+            b" /BitsPerComponent 8 /Filter /FlateDecode" % (width, height),
+            flate_data,
         )
     )
+
+
+def huge_dimensions():
+    """An image that says it is 200000 x 200000 grey samples (a few bytes of data)."""
+    return grey_image_page(200000, 200000, zlib.compress(b"\0" * 1000))
 
 
 def image_bomb(megabytes=200):
     """A 100 x 100 grey image whose Flate data decodes to `megabytes` MB of zeros."""
-    data = zlib.compress(b"\0" * (megabytes << 20), 9)
-    return image_page(
-        stream(
-            b"/Type /XObject /Subtype /Image /Width 100 /Height 100 /ColorSpace /DeviceGray"
-            b" /BitsPerComponent 8 /Filter /FlateDecode",
-            data,
-        )
-    )
+    return grey_image_page(100, 100, zlib.compress(b"\0" * (megabytes << 20), 9))
 
 
 def content_bomb(megabytes=200):

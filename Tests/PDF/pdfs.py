@@ -11,29 +11,15 @@ import hashlib
 import io
 import os
 import subprocess
-import sys
 
 import img2pdf
 import pikepdf
 from PIL import Image
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "Corpus"))
 from corpusgen.orientation import DISPLAY_OP
 
 SAMPLES = os.path.join(ROOT, "Corpus", "samples")
-
-
-def binary():
-    """The built docorient: $DOCORIENT, else the debug build, else the release build."""
-    for b in (
-        os.environ.get("DOCORIENT"),
-        os.path.join(ROOT, ".build", "debug", "docorient"),
-        os.path.join(ROOT, ".build", "release", "docorient"),
-    ):
-        if b and os.path.isfile(b) and os.access(b, os.X_OK):
-            return b
-    return None
 
 
 def decidable_images(manifest, limit=0):

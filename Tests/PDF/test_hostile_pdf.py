@@ -12,8 +12,12 @@ import hostile
 import pdfs
 import pytest
 
-BIN = pdfs.binary()
-pytestmark = pytest.mark.skipif(BIN is None, reason="docorient is not built (swift build)")
+from corpusgen import built
+
+# A module-wide docorient, for the helpers below that run it (the tests' `docorient` fixture finds
+# it the same way).
+BIN = built.docorient("debug", "release")
+pytestmark = pytest.mark.skipif(not built.is_built(BIN), reason="docorient is not built (swift build)")
 SCAN = pdfs.image_pdf(pdfs.sample("0007_invoice.jpg"))
 
 CASES = {

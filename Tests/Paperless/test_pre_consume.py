@@ -9,17 +9,18 @@ Run: python3 -m pytest -q Tests/Paperless   (needs a built docorient, pikepdf, i
 import os
 import shutil
 import subprocess
-import sys
 
+import pdfs
 import pikepdf
 import pytest
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "PDF"))
-import pdfs
+from corpusgen import built
 
-BIN = pdfs.binary()
+# A module-wide docorient, for the helpers below that run it (the tests' `docorient` fixture finds
+# it the same way).
+BIN = built.docorient("debug", "release")
 SCRIPT = os.path.join(pdfs.ROOT, "Packaging", "paperless", "docorient-pre-consume")
-pytestmark = pytest.mark.skipif(BIN is None, reason="docorient is not built (swift build)")
+pytestmark = pytest.mark.skipif(not built.is_built(BIN), reason="docorient is not built (swift build)")
 INVOICE = pdfs.sample("0007_invoice.jpg")
 
 

@@ -7,7 +7,7 @@ a file of that format, and needs a strategy for the formats it has no sample of.
 small copy of a corpus sample (a letter, 160 px): TIFF by Pillow, HEIC by libheif's heif-enc, PDF
 by img2pdf.
 
-Use: SCHEMATHESIS_HOOKS=Benchmarks/service/schemathesis_media.py schemathesis run URL/openapi.json -c all
+Use: SCHEMATHESIS_HOOKS=Tests/Service/schemathesis_media.py schemathesis run URL/openapi.json -c all
 """
 
 import io

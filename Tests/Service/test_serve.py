@@ -4,55 +4,24 @@ client that goes away mid-upload or mid-decision neither crashes nor wedges the 
 Each wait is for a state the server reports (its port, /metrics gauges, a refused connection),
 bounded so that a broken server fails the test instead of hanging it.
 
-Run: python3 -m pytest -q Benchmarks/service   (after `swift build`)
+Run: python3 -m pytest -q Tests/Service   (after `swift build`)
 """
 
 import http.client
 import json
-import os
 import re
 import signal
 import socket
-import subprocess
-import sys
 
 import pytest
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serving import counted, gauge, metrics, until
-
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BINARY = os.path.join(ROOT, ".build", "debug", "docorient")
-SAMPLES = os.path.join(ROOT, "Corpus", "samples")
-LARGE = os.path.join(SAMPLES, "0008_invoice.jpg")  # the largest committed sample
-SMALL = os.path.join(SAMPLES, "0003_letter.jpg")
-
-pytestmark = pytest.mark.skipif(not os.access(BINARY, os.X_OK), reason="build first: swift build")
+from serving import LARGE, SMALL, Server, counted, gauge, metrics, until
 
 
 @pytest.fixture
-def server():
-    process = subprocess.Popen(
-        [BINARY, "serve", "--host", "127.0.0.1", "--port", "0"],
-        stderr=subprocess.PIPE,
-        stdout=subprocess.DEVNULL,
-        text=True,
-    )
-    seen = ""
-    port = None
-    while port is None:
-        line = process.stderr.readline()
-        if not line:
-            break
-        seen += line
-        m = re.search(r"listening on http://127\.0\.0\.1:(\d+)", line)
-        port = int(m.group(1)) if m else None
-    assert port, f"no listening line: {seen}"
-    process.port = port
-    yield process
-    if process.poll() is None:
-        process.kill()
-        process.wait()
+def server(docorient, tmp_path):
+    serving = Server(docorient, log_path=tmp_path / "serve.log")
+    yield serving
+    serving.stop()
 
 
 def post_head(sock, path, length):
@@ -98,9 +67,9 @@ def test_sigterm_finishes_the_request_in_flight_refuses_new_connections_and_exit
         lambda: gauge(metrics(server.port), "docorient_http_uploads_in_progress") == 1, "the upload to be in progress"
     )
 
-    server.send_signal(signal.SIGTERM)
+    server.process.send_signal(signal.SIGTERM)
     until(lambda: refused(server.port), "new connections to be refused")
-    assert server.poll() is None, "the server must wait for the request in flight"
+    assert server.process.poll() is None, "the server must wait for the request in flight"
 
     sock.sendall(image[half:])
     status, body = read_response(sock)
@@ -108,7 +77,7 @@ def test_sigterm_finishes_the_request_in_flight_refuses_new_connections_and_exit
     assert status == 200
     record = json.loads(body)
     assert record["verdict"] in ("agrees", "disagrees", "no_tag", "undecidable") and "candidates" in record
-    assert server.wait(timeout=60) == 0
+    assert server.process.wait(timeout=60) == 0
 
 
 def test_a_client_gone_mid_upload_leaves_the_server_serving(server):
@@ -135,7 +104,7 @@ def test_a_client_gone_mid_upload_leaves_the_server_serving(server):
     response = conn.getresponse()
     assert response.status == 200 and "verdict" in json.loads(response.read())
     conn.close()
-    assert server.poll() is None
+    assert server.process.poll() is None
 
 
 def test_a_client_gone_while_its_image_is_decided_cancels_the_work(server):

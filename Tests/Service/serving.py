@@ -7,20 +7,20 @@ import subprocess
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-BINARY = os.path.join(ROOT, ".build", "debug", "docorient")
 SAMPLES = os.path.join(ROOT, "Corpus", "samples")
 LARGE = os.path.join(SAMPLES, "0008_invoice.jpg")  # the largest committed sample
 SMALL = os.path.join(SAMPLES, "0003_letter.jpg")
 
 
 class Server:
-    """`docorient serve --port 0 ARGS` on 127.0.0.1; its stderr (the access log) goes to a file."""
+    """`BINARY serve --port 0 ARGS` on 127.0.0.1 (BINARY: a docorient, the tests' `docorient` fixture);
+    its stderr (the access log) goes to a file."""
 
-    def __init__(self, *args, log_path):
+    def __init__(self, binary, *args, log_path):
         self.log_path = log_path
         self.log = open(log_path, "w+")
         self.process = subprocess.Popen(
-            [BINARY, "serve", "--host", "127.0.0.1", "--port", "0", *args], stderr=self.log, stdout=subprocess.DEVNULL
+            [binary, "serve", "--host", "127.0.0.1", "--port", "0", *args], stderr=self.log, stdout=subprocess.DEVNULL
         )
         deadline = time.monotonic() + 120
         self.port = None
