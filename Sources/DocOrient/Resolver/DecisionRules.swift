@@ -342,3 +342,22 @@ struct DecisionRules: Sendable {
     /// rule a mirror out (decision 10).
     static let maxAloneConfidence = 0.89
 }
+
+/// What the rules weigh when the readers meet (`DecisionRules.arbitrate`), for one image.
+struct Arbitration: Sendable, Equatable {
+    /// The text's decision, before the classifier's word.
+    var text: Decision
+    /// What the classifier said of the image.
+    var reading: ClassifierReading
+    /// Per candidate read, everything the stages read of it, each word once (`Evidence.distinct`).
+    var read: [Orientation: Evidence]
+    /// The letter-like marks the survey found (`classifier.pageMarks`).
+    var marks: Int
+}
+
+extension DecisionRules {
+    /// `arbitrate` on the inputs of one image (`Arbitration`).
+    func arbitrate(_ a: Arbitration) -> Decision {
+        arbitrate(a.text, reading: a.reading, read: a.read, marks: a.marks)
+    }
+}
