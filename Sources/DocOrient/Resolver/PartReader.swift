@@ -1,6 +1,9 @@
 // The text reader the cascade reads with: one protocol, so that the cascade's order and stopping
 // are tested on recorded readings without Tesseract (Tests/DocOrientTests/CascadeTests.swift),
-// and Tesseract reading the analysis image's parts behind it.
+// and Tesseract reading the analysis image's parts behind it. Recorded readings (`RecordedParts`)
+// stand in for Tesseract in those tests and in the replay that fits the cascade: a read of one
+// part in one candidate does not depend on what was read before, so a replay reads what the
+// resolver would have read.
 
 /// Reads the candidate orientations of one stack of parts (text lines, or text windows read in
 /// parts) and remembers what it read: Tesseract over the analysis image (`CandidateReader`), or
@@ -133,4 +136,59 @@ struct CandidateReader: PartReader, ~Copyable {
         // (decision 2).
         return try Self.display(try strip.cloned(), as: o).uprightness()
     }
+}
+
+/// Readings per candidate and part, handed out as the cascade asks (a `PartReader` without
+/// Tesseract): recorded reads (`StackReads`) or a test's readings. Every read made is logged.
+struct RecordedParts: PartReader {
+    var readings: [Orientation: [Evidence]]
+    var partCount: Int
+    /// Reads the budget allows, all when nil.
+    var budget: Int?
+    var weights: ScoringWeights
+    var recordedUprightness: [Orientation: Double] = [:]
+    private(set) var starved: Set<Orientation> = []
+    private(set) var allEvidence: [Orientation: [Evidence]] = [:]
+    var words: [Orientation: [[RecognizedWord]]] { [:] }
+    /// Each read made: candidate and part (1 = the first).
+    private(set) var log: [(o: Orientation, part: Int)] = []
+
+    init(
+        _ readings: [Orientation: [Evidence]], parts: Int, budget: Int? = nil,
+        weights: ScoringWeights = Calibration.embedded.scoring
+    ) {
+        self.readings = readings
+        self.partCount = parts
+        self.budget = budget
+        self.weights = weights
+    }
+
+    /// The recorded reads of a stack, scored with `weights` (already turned into evidence by
+    /// `StackReads.evidence`, which a fit does once per weighting).
+    init(_ stack: StackReads, evidence: [Orientation: [Evidence]], weights: ScoringWeights) {
+        self.init(evidence, parts: stack.parts, weights: weights)
+        recordedUprightness = Dictionary(
+            uniqueKeysWithValues: stack.uprightness.compactMap { key, value in
+                Int(key).flatMap(Orientation.init(exifValue:)).map { ($0, value) }
+            })
+    }
+
+    mutating func read(_ o: Orientation, parts count: Int) throws {
+        var list = allEvidence[o] ?? []
+        defer { allEvidence[o] = list }
+        while list.count < min(count, partCount) {
+            if let budget, log.count >= budget {
+                starved.insert(o)
+                return
+            }
+            log.append((o, list.count + 1))
+            list.append(readings[o]?[safe: list.count] ?? Evidence())
+        }
+    }
+
+    func uprightness(of o: Orientation) throws -> Double { recordedUprightness[o] ?? 0 }
+}
+
+extension Array {
+    fileprivate subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }

@@ -28,3 +28,47 @@ struct Trace: Sendable {
     /// The work units spent (`WorkMeter.work`: decoding, the classifier's squares, every read).
     var work = 0
 }
+
+/// What was read of one stack of parts (text lines or text windows), every candidate, every part.
+package struct StackReads: Sendable, Codable, Equatable {
+    /// "lines" or "windows": the stage that read the stack.
+    package var stage: String
+    /// The stack's lie, as the analysis found it.
+    var alongX: Bool
+    var axisIsClear: Bool
+    var partsAreLines: Bool
+    /// Parts in the stack.
+    var parts: Int
+    /// Per candidate (EXIF value as a string key), per part, the words read (empty for a line
+    /// the candidate shows sideways, which is not read).
+    var words: [String: [[RecognizedWord]]]
+    /// Leptonica's uprightness of the stack shown as 1 and as 6 (`PartReader.uprightness`).
+    var uprightness: [String: Double]
+
+    var layout: StackLayout {
+        StackLayout(alongX: alongX, axisIsClear: axisIsClear, partsAreLines: partsAreLines)
+    }
+
+    init(
+        stage: String, layout: StackLayout, parts: Int, words: [Orientation: [[RecognizedWord]]],
+        uprightness: [Orientation: Double]
+    ) {
+        self.stage = stage
+        alongX = layout.alongX
+        axisIsClear = layout.axisIsClear
+        partsAreLines = layout.partsAreLines
+        self.parts = parts
+        self.words = Dictionary(uniqueKeysWithValues: words.map { (String($0.key.exifValue), $0.value) })
+        self.uprightness = Dictionary(uniqueKeysWithValues: uprightness.map { (String($0.key.exifValue), $0.value) })
+    }
+
+    /// The evidence of each part per candidate, scored with `weights`.
+    func evidence(_ weights: ScoringWeights) -> [Orientation: [Evidence]] {
+        Dictionary(
+            uniqueKeysWithValues: words.compactMap { key, parts in
+                Int(key).flatMap(Orientation.init(exifValue:)).map { o in
+                    (o, parts.map { Evidence(words: $0, weights: weights) })
+                }
+            })
+    }
+}
