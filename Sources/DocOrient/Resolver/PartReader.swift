@@ -8,7 +8,7 @@
 /// Reads the candidate orientations of one stack of parts (text lines, or text windows read in
 /// parts) and remembers what it read: Tesseract over the analysis image (`CandidateReader`), or
 /// recorded readings.
-protocol PartReader: ~Copyable {
+package protocol PartReader: ~Copyable {
     /// Parts in the stack, densest or longest first.
     var partCount: Int { get }
     /// How a candidate's evidence is scored.
@@ -140,18 +140,18 @@ struct CandidateReader: PartReader, ~Copyable {
 
 /// Readings per candidate and part, handed out as the cascade asks (a `PartReader` without
 /// Tesseract): recorded reads (`StackReads`) or a test's readings. Every read made is logged.
-struct RecordedParts: PartReader {
+package struct RecordedParts: PartReader {
     var readings: [Orientation: [Evidence]]
-    var partCount: Int
+    package var partCount: Int
     /// Reads the budget allows, all when nil.
     var budget: Int?
-    var weights: ScoringWeights
+    package var weights: ScoringWeights
     var recordedUprightness: [Orientation: Double] = [:]
-    private(set) var starved: Set<Orientation> = []
-    private(set) var allEvidence: [Orientation: [Evidence]] = [:]
-    var words: [Orientation: [[RecognizedWord]]] { [:] }
+    package private(set) var starved: Set<Orientation> = []
+    package private(set) var allEvidence: [Orientation: [Evidence]] = [:]
+    package var words: [Orientation: [[RecognizedWord]]] { [:] }
     /// Each read made: candidate and part (1 = the first).
-    private(set) var log: [(o: Orientation, part: Int)] = []
+    package private(set) var log: [(o: Orientation, part: Int)] = []
 
     init(
         _ readings: [Orientation: [Evidence]], parts: Int, budget: Int? = nil,
@@ -165,7 +165,7 @@ struct RecordedParts: PartReader {
 
     /// The recorded reads of a stack, scored with `weights` (already turned into evidence by
     /// `StackReads.evidence`, which a fit does once per weighting).
-    init(_ stack: StackReads, evidence: [Orientation: [Evidence]], weights: ScoringWeights) {
+    package init(_ stack: StackReads, evidence: [Orientation: [Evidence]], weights: ScoringWeights) {
         self.init(evidence, parts: stack.parts, weights: weights)
         recordedUprightness = Dictionary(
             uniqueKeysWithValues: stack.uprightness.compactMap { key, value in
@@ -173,7 +173,7 @@ struct RecordedParts: PartReader {
             })
     }
 
-    mutating func read(_ o: Orientation, parts count: Int) throws {
+    package mutating func read(_ o: Orientation, parts count: Int) throws {
         var list = allEvidence[o] ?? []
         defer { allEvidence[o] = list }
         while list.count < min(count, partCount) {
@@ -186,7 +186,7 @@ struct RecordedParts: PartReader {
         }
     }
 
-    func uprightness(of o: Orientation) throws -> Double { recordedUprightness[o] ?? 0 }
+    package func uprightness(of o: Orientation) throws -> Double { recordedUprightness[o] ?? 0 }
 }
 
 extension Array {

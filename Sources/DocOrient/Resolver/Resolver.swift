@@ -30,7 +30,7 @@ public final class Resolver: Sendable {
         try self.init(configuration: configuration, calibration: .embedded)
     }
 
-    init(configuration: ResolverConfiguration, calibration: Calibration) throws {
+    package init(configuration: ResolverConfiguration, calibration: Calibration) throws {
         Leptonica.silenced
         self.configuration = configuration
         self.calibration = calibration
@@ -74,7 +74,7 @@ public final class Resolver: Sendable {
     }
 
     /// The decision together with the evidence behind it (for the evaluation and fitting tools).
-    func trace(
+    package func trace(
         imageBytes: [UInt8], metadata: ImageMetadata, prior: Orientation?, budget: WorkBudget? = nil,
         signal: CancellationSignal? = nil
     ) throws -> Trace {

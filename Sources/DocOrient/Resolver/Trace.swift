@@ -1,5 +1,5 @@
 /// The decision and the evidence behind it.
-struct Trace: Sendable {
+package struct Trace: Sendable {
     var glyphs: Int
     var textHeight: Double
     var windows: Int
@@ -17,16 +17,24 @@ struct Trace: Sendable {
     var uprightness: [Orientation: Double] = [:]
     /// Per candidate, the evidence of the page stage's last look (only when the page stage ran).
     var pageEvidence: [Orientation: Evidence] = [:]
-    var decision = Decision(orientation: nil, confidence: 0, margin: 0, reason: nil, candidates: [])
+    package var decision = Decision(orientation: nil, confidence: 0, margin: 0, reason: nil, candidates: [])
     /// What the rules weighed when the readers met (`Stages.finished`), for recordings.
-    var arbitration: Arbitration?
+    package var arbitration: Arbitration?
     /// The winner of the last stack the cascade concluded on, and what the confidence model weighed
     /// of it (`DecisionRules.weigh`), for `CascadeFit`.
-    var weighing: DecisionRules.Weighing?
+    package var weighing: DecisionRules.Weighing?
     /// Exhaustive mode: every stack read, every candidate, every part (`StackReads`).
-    var stacks: [StackReads] = []
+    package var stacks: [StackReads] = []
     /// The work units spent (`WorkMeter.work`: decoding, the classifier's squares, every read).
     var work = 0
+
+    package init(glyphs: Int, textHeight: Double, windows: Int, horizontalPairs: Int, verticalPairs: Int) {
+        self.glyphs = glyphs
+        self.textHeight = textHeight
+        self.windows = windows
+        self.horizontalPairs = horizontalPairs
+        self.verticalPairs = verticalPairs
+    }
 }
 
 /// What was read of one stack of parts (text lines or text windows), every candidate, every part.
@@ -38,14 +46,14 @@ package struct StackReads: Sendable, Codable, Equatable {
     var axisIsClear: Bool
     var partsAreLines: Bool
     /// Parts in the stack.
-    var parts: Int
+    package var parts: Int
     /// Per candidate (EXIF value as a string key), per part, the words read (empty for a line
     /// the candidate shows sideways, which is not read).
     var words: [String: [[RecognizedWord]]]
     /// Leptonica's uprightness of the stack shown as 1 and as 6 (`PartReader.uprightness`).
     var uprightness: [String: Double]
 
-    var layout: StackLayout {
+    package var layout: StackLayout {
         StackLayout(alongX: alongX, axisIsClear: axisIsClear, partsAreLines: partsAreLines)
     }
 
@@ -63,7 +71,7 @@ package struct StackReads: Sendable, Codable, Equatable {
     }
 
     /// The evidence of each part per candidate, scored with `weights`.
-    func evidence(_ weights: ScoringWeights) -> [Orientation: [Evidence]] {
+    package func evidence(_ weights: ScoringWeights) -> [Orientation: [Evidence]] {
         Dictionary(
             uniqueKeysWithValues: words.compactMap { key, parts in
                 Int(key).flatMap(Orientation.init(exifValue:)).map { o in

@@ -97,7 +97,7 @@ enum WorkCost {
 
 /// A flag a caller sets to stop one resolution early; checked between reads and, through
 /// Tesseract's cancel callback, before every word. Thread-safe.
-final class CancellationSignal: Sendable {
+package final class CancellationSignal: Sendable {
     private let flag = Atomic<Bool>(false)
 
     /// Asks the work to stop.

@@ -1,3 +1,4 @@
+import DocOrient
 import Foundation
 
 // What Tesseract read of every candidate of every part of a page's stacks (its text lines, its
@@ -6,7 +7,7 @@ import Foundation
 // fitted by replaying the code that applies them (`CascadeFit`), not a copy.
 
 /// One file's reads, every stack, with what the classifier said and the truth left to the
-/// manifest: a line of `docorient replay record --reads`.
+/// manifest: a line of `docorient-lab replay record --reads`.
 package struct ReadsRecording: Sendable, Codable, Equatable {
     /// The file, as given.
     package var path: String

@@ -1,3 +1,4 @@
+import DocOrient
 import Foundation
 
 /// Fits how the text is scored and read (Models/calibration.json `scoring`, the cascade's early
@@ -183,7 +184,7 @@ package struct CascadeFit: Sendable {
         return out
     }
 
-    /// What the shipped rules give on one recording (`docorient replay reads`).
+    /// What the shipped rules give on one recording (`docorient-lab replay reads`).
     package struct ReplayedFile: Sendable, Codable {
         package var path: String
         package var decision: RecordedDecision

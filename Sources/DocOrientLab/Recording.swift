@@ -1,11 +1,12 @@
+import DocOrient
 import Foundation
 
 // The classifier's thresholds are fitted by the rules that apply them: what both readers said of a
 // file is recorded once (`Recording`), and replayed through `DecisionRules.arbitrate` with other
 // thresholds (`ClassifierFit`), so that no copy of the rules in another language can drift from
-// them (decision 9). The hidden `docorient replay` command records, checks and fits.
+// them (decision 9). The lab's `docorient-lab replay` command records, checks and fits.
 
-/// One image's arbitration, recorded with the decision it gave: a line of `docorient replay record`.
+/// One image's arbitration, recorded with the decision it gave: a line of `docorient-lab replay record`.
 package struct Recording: Sendable, Codable, Equatable {
     /// The file, as given.
     package var path: String
