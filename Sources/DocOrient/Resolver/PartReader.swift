@@ -1,9 +1,10 @@
-// The text reader the cascade reads with: one protocol, so that the cascade's order and stopping
-// are tested on recorded readings without Tesseract (Tests/DocOrientTests/CascadeTests.swift),
-// and Tesseract reading the analysis image's parts behind it. Recorded readings (`RecordedParts`)
-// stand in for Tesseract in those tests and in the replay that fits the cascade: a read of one
-// part in one candidate does not depend on what was read before, so a replay reads what the
-// resolver would have read.
+// The text readers the stages read with: one protocol, so that the cascade's and the page
+// stage's order and stopping are tested on recorded readings without Tesseract
+// (Tests/DocOrientTests/CascadeTests.swift, PageStageTests.swift), and behind it Tesseract
+// reading the analysis image's parts (`CandidateReader`) or a whole page (`PageReader`). Recorded
+// readings (`RecordedParts`) stand in for Tesseract in those tests and in the replay that fits
+// the cascade: a read of one part in one candidate does not depend on what was read before, so a
+// replay reads what the resolver would have read.
 
 /// Reads the candidate orientations of one stack of parts (text lines, or text windows read in
 /// parts) and remembers what it read: Tesseract over the analysis image (`CandidateReader`), or
@@ -136,6 +137,51 @@ struct CandidateReader: PartReader, ~Copyable {
         // (decision 2).
         return try Self.display(try strip.cloned(), as: o).uprightness()
     }
+}
+
+/// Tesseract's look at a whole page image, one read of the whole image per candidate (a
+/// `PartReader` of one part), in its sparse-text mode, at most `maxWords` recognition steps a read.
+/// Owns a clone of the page image: not copyable, used on the thread of the engine it borrowed.
+struct PageReader: PartReader, ~Copyable {
+    let engine: TesseractEngine
+    let weights: ScoringWeights
+    let meter: WorkMeter
+    let maxWords: Int
+    private let image: Pix
+    private var read: [Orientation: [Evidence]] = [:]
+    private(set) var starved: Set<Orientation> = []
+
+    init(
+        engine: TesseractEngine, image: borrowing Pix, weights: ScoringWeights, meter: WorkMeter, maxWords: Int
+    )
+        throws
+    {
+        self.image = try image.cloned()
+        self.engine = engine
+        self.weights = weights
+        self.meter = meter
+        self.maxWords = maxWords
+    }
+
+    var partCount: Int { 1 }
+    var allEvidence: [Orientation: [Evidence]] { read }
+    var words: [Orientation: [[RecognizedWord]]] { [:] }
+
+    /// Reads the page shown as `o`, once: a candidate the budget starved is not tried again.
+    mutating func read(_ o: Orientation, parts count: Int) throws {
+        guard count > 0, read[o] == nil else { return }
+        let view = try CandidateReader.display(try image.cloned(), as: o)
+        do {
+            let words = try engine.recognize(view, mode: .sparseText, meter: meter, maxWords: maxWords)
+            read[o] = [Evidence(words: words, weights: weights)]
+        } catch is WorkMeter.Exhausted {
+            starved.insert(o)
+            read[o] = []
+        }
+    }
+
+    /// Not asked of a whole page (the look orders the axis pairs by the tag and the lines' marks).
+    func uprightness(of o: Orientation) throws -> Double { 0 }
 }
 
 /// Readings per candidate and part, handed out as the cascade asks (a `PartReader` without
