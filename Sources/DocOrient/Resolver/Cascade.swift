@@ -31,14 +31,14 @@ package struct StackLayout: Sendable, Equatable {
 /// Reads the candidates of one stack of text lines or windows (`PartReader`) and concludes. Given
 /// its inputs (the rules, the candidate policy, the stack's layout, the prior and the classifier's
 /// lead), not the resolver: tested on recorded readings without Tesseract.
-package struct Cascade<Reader: PartReader & ~Copyable>: ~Copyable {
+package struct Cascade<Parts: PartReader & ~Copyable>: ~Copyable {
     let rules: DecisionRules
     let policy: CandidatePolicy
     let layout: StackLayout
     let prior: Orientation?
     /// The rotation to read first (the classifier's, when it is sure), nil for none.
     let lead: Lead?
-    package var reader: Reader
+    package var reader: Parts
     package var trace: Trace
     /// Parts (lines or window parts) read per candidate so far.
     private var depth = 1
@@ -46,7 +46,7 @@ package struct Cascade<Reader: PartReader & ~Copyable>: ~Copyable {
     private var considered: [Orientation] = []
 
     package init(
-        rules: DecisionRules, policy: CandidatePolicy, layout: StackLayout, reader: consuming Reader,
+        rules: DecisionRules, policy: CandidatePolicy, layout: StackLayout, reader: consuming Parts,
         prior: Orientation?, lead: Lead?, trace: Trace
     ) {
         self.rules = rules

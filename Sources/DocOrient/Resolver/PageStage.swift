@@ -62,8 +62,8 @@ struct PageStage {
     /// one), nothing more if it read nothing (`readsNothing`), the other pair unless the first
     /// settled it, then the mirrored pair along the winner's axis unless the winner reads as
     /// dictionary text; and decides.
-    func readWholePage<Reader: PartReader & ~Copyable>(
-        _ reader: inout Reader, alongX: Bool, minScore: Double
+    func readWholePage<Parts: PartReader & ~Copyable>(
+        _ reader: inout Parts, alongX: Bool, minScore: Double
     ) throws -> Look {
         let weights = rules.calibration.scoring
         var look = Look()
