@@ -18,7 +18,8 @@ public final class Resolver: Sendable {
     public let modelDirectory: String
     /// The orientation classifier's model file.
     public let classifierModel: String
-    let calibration: Calibration
+    /// What the stages read with, built once: the rules, the candidate policy, the engines.
+    let stageInputs: StageInputs
     let pool: TesseractPool
     /// The orientation classifier, one engine every caller shares.
     let classifier: SharedEngine<ClassifierEngine>
@@ -33,12 +34,14 @@ public final class Resolver: Sendable {
     package init(configuration: ResolverConfiguration, calibration: Calibration) throws {
         Leptonica.silenced
         self.configuration = configuration
-        self.calibration = calibration
         self.modelDirectory = try ModelLocator.locate(
             explicit: configuration.tessdata, languages: configuration.languages)
         self.pool = TesseractPool(
             datapath: modelDirectory, languages: configuration.languages, capacity: configuration.maxEngines,
             idleTimeout: configuration.engineIdleTimeout)
+        self.stageInputs = StageInputs(
+            rules: DecisionRules(calibration: calibration), policy: CandidatePolicy(configuration), engines: pool,
+            stacksOnly: configuration.stacksOnly)
         let model = try ClassifierLocator.locate(explicit: configuration.classifierModel)
         let runtime = try RuntimeLocator.locate()
         self.classifierModel = model
@@ -93,15 +96,9 @@ public final class Resolver: Sendable {
         return trace
     }
 
-    /// What the stages read with (`StageInputs`).
-    var stageInputs: StageInputs {
-        StageInputs(
-            calibration: calibration, policy: policy, engines: pool, stacksOnly: configuration.stacksOnly)
-    }
-
-    /// The candidate policy every stage follows.
-    var policy: CandidatePolicy { CandidatePolicy(configuration) }
+    /// Everything fitted on the corpus (`Models/calibration.json`), as the rules hold it.
+    var calibration: Calibration { stageInputs.calibration }
 
     /// The decision rules, with this resolver's calibration.
-    var rules: DecisionRules { DecisionRules(calibration: calibration) }
+    var rules: DecisionRules { stageInputs.rules }
 }
