@@ -134,11 +134,11 @@ package struct CascadeFit: Sendable {
         recording.stacks.map { $0.evidence(weights) }
     }
 
-    /// Replays one file's stacks as `Stages` reads them: the lines, then the windows, each by the
+    /// Replays one file's stacks as `ImageResolution` reads them: the lines, then the windows, each by the
     /// cascade with the classifier's lead, stopping at the first that decides or where the
     /// classifier's answer stands (`DecisionRules.classifierStands`); a mirrored answer read with
     /// the classifier's rotation as its only rival that does not read as words is read again
-    /// against every candidate (`Stages.run`); then the classifier's word (`arbitrate`).
+    /// against every candidate (`ImageResolution.run`); then the classifier's word (`arbitrate`).
     func replay(
         _ recording: ReadsRecording, evidence: [[Orientation: [Evidence]]], calibration: Calibration
     ) -> Replayed {

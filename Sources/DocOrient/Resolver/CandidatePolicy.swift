@@ -68,7 +68,7 @@ package struct CandidatePolicy: Sendable {
     }
 }
 
-/// The classifier's rotation as the text stages take it (`Stages.lead`).
+/// The classifier's rotation as the text stages take it (`ImageResolution.lead`).
 package struct Lead: Sendable, Equatable {
     /// Read first in every stage (`classifier.orderAt`).
     var rotation: Orientation

@@ -48,7 +48,7 @@ package struct DecisionRules: Sendable {
     /// dictionary and at least one telling word, a long dictionary word or an amount
     /// (`page.mirrorMinDictionaryShare`, `page.mirrorMinTellingWords`). A rotation that reads so
     /// needs no mirrored rival (the page stage), and a mirrored answer that does not is read
-    /// again against every rotation (`Stages.run`).
+    /// again against every rotation (`ImageResolution.run`).
     package func readsAsWords(_ e: Evidence) -> Bool {
         let p = calibration.page
         return e.dictionaryShare >= p.mirrorMinDictionaryShare && e.tellingWords >= p.mirrorMinTellingWords
@@ -232,13 +232,13 @@ package struct DecisionRules: Sendable {
     }
 
     /// Whether the classifier sees nothing to orient in the image (`classifier.nothingAt`): then
-    /// the answer is undecidable and Tesseract reads nothing (`Stages.run`).
+    /// the answer is undecidable and Tesseract reads nothing (`ImageResolution.run`).
     package func seesNothing(_ reading: ClassifierReading) -> Bool {
         (reading.nothing ?? 0) >= calibration.classifier.nothingAt
     }
 
     /// Whether the classifier is sure enough of its rotation to answer alone with nothing read
-    /// (`classifier.trustAt`; `Stages.run` then reads nothing): where it sees nothing to orient it
+    /// (`classifier.trustAt`; `ImageResolution.run` then reads nothing): where it sees nothing to orient it
     /// is never trusted.
     func trusts(_ reading: ClassifierReading) -> Bool {
         !seesNothing(reading) && reading.bestProbability >= calibration.classifier.trustAt

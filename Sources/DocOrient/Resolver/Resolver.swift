@@ -88,9 +88,9 @@ public final class Resolver: Sendable {
         meter.charge(WorkCost.decodeUnits(pixels: source.storedWidth * source.storedHeight))
         let probe = try classifierProbe(source, keepInput: false)
         meter.charge(probe.classes.count * WorkCost.classifierSquareUnits)
-        var stages = try Stages(
+        var resolution = try ImageResolution(
             inputs: stageInputs, source: source, reading: probe.reading, prior: prior, meter: meter)
-        var trace = try stages.run()
+        var trace = try resolution.run()
         trace.work = meter.work
         trace.decision.work = meter.work
         return trace

@@ -18,7 +18,7 @@ package struct Trace: Sendable {
     /// Per candidate, the evidence of the page stage's last look (only when the page stage ran).
     var pageEvidence: [Orientation: Evidence] = [:]
     package var decision = Decision(orientation: nil, confidence: 0, margin: 0, reason: nil, candidates: [])
-    /// What the rules weighed when the readers met (`Stages.finished`), for recordings.
+    /// What the rules weighed when the readers met (`ImageResolution.finished`), for recordings.
     package var arbitration: Arbitration?
     /// The winner of the last stack the cascade concluded on, and what the confidence model weighed
     /// of it (`DecisionRules.weigh`), for `CascadeFit`.

@@ -22,8 +22,8 @@ struct StageInputs: Sendable {
     var calibration: Calibration { rules.calibration }
 }
 
-/// The stages of one resolution and what they share. Owns the decoded pixels: not copyable.
-struct Stages: ~Copyable {
+/// One image's resolution: its stages and what they share. Owns the decoded pixels: not copyable.
+struct ImageResolution: ~Copyable {
     let inputs: StageInputs
     let source: GraySource
     /// What the probes found on the page: surveyed when the stages run (`run`), not before the
