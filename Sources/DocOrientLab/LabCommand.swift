@@ -18,8 +18,9 @@ struct LabCommand: ParsableCommand {
             Examples:
               docorient-lab replay record Corpus/samples/*.jpg > samples.recordings.jsonl
               docorient-lab classify --dump /tmp/squares scan.jpg
+              docorient-lab debug analysis scan.jpg
             """,
-        subcommands: [ReplayCommand.self, ClassifyCommand.self])
+        subcommands: [ReplayCommand.self, ClassifyCommand.self, DebugCommand.self])
 }
 
 /// Writes to standard error, where progress and errors go so that stdout stays parseable.

@@ -228,7 +228,7 @@ struct ReplayCommand: ParsableCommand {
 }
 
 /// What `--with` does for the replays of recorded reads.
-private let withHelp =
+let withHelp =
     "Replay with these calibration values instead of the shipped ones (a JSON object shaped like "
     + "Models/calibration.json with only the values to change), e.g. '{\"classifier\":{\"narrowAt\":0.9}}'."
 

@@ -16,11 +16,11 @@ package struct CascadeParameters: Sendable, Codable, Equatable {
     /// A page with fewer glyphs than this has no text to read.
     var minGlyphs: Int
     /// Side of a text window, in text heights.
-    var windowSideInTextHeights: Double
+    package var windowSideInTextHeights: Double
     /// A window must hold at least this many glyphs.
-    var windowMinGlyphs: Int
+    package var windowMinGlyphs: Int
     /// At most this many windows are read per candidate.
-    var maxWindows: Int
+    package var maxWindows: Int
     /// Each window is read in this many parts (cut across the lines), one part at a time.
     var windowParts: Int
     /// At most this many text lines are read per candidate, longest first, before the windows
@@ -143,7 +143,7 @@ package struct PageParameters: Sendable, Codable, Equatable {
     /// that is telling (decision 3).
     var mirrorMinTellingWords: Int
     /// The page image with these sizes (`AnalysisImage.page`).
-    func pageImage(source: borrowing GraySource, paper: PixelBox, skew: Double = 0) throws -> Pix {
+    package func pageImage(source: borrowing GraySource, paper: PixelBox, skew: Double = 0) throws -> Pix {
         try AnalysisImage.page(
             source: source, paper: paper, skew: skew, longSide: longSide, maxUpscale: maxUpscale,
             backgroundTile: backgroundTile)
@@ -224,11 +224,11 @@ package struct Calibration: Sendable, Codable, Equatable {
     var version: Int
     /// The command that produced these values.
     var fittedWith: String
-    var analysis: AnalysisParameters
+    package var analysis: AnalysisParameters
     package var scoring: ScoringWeights
     package var cascade: CascadeParameters
     package var confidence: ConfidenceModel
-    var page: PageParameters
+    package var page: PageParameters
     package var classifier: ClassifierParameters
 }
 

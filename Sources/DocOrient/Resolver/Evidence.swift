@@ -24,7 +24,7 @@ package struct Evidence: Sendable, Codable, Equatable {
     /// Confidence-weighted letters and digits in confident words.
     var weightedCharacters = 0.0
     /// Confident words from the dictionary with at least three letters.
-    var dictionaryWords = 0
+    package var dictionaryWords = 0
     /// Confidence-weighted letters in those dictionary words.
     var weightedDictionaryCharacters = 0.0
     /// Confident dictionary words with at least `Evidence.longWordLetters` letters.
@@ -136,7 +136,7 @@ package struct Evidence: Sendable, Codable, Equatable {
     }
 
     /// The candidate's score: confident characters, dictionary characters counted extra.
-    func score(_ weights: ScoringWeights) -> Double {
+    package func score(_ weights: ScoringWeights) -> Double {
         weightedCharacters + weights.dictionaryWeight * weightedDictionaryCharacters
     }
 

@@ -1,22 +1,22 @@
 /// The decision and the evidence behind it.
 package struct Trace: Sendable {
-    var glyphs: Int
-    var textHeight: Double
-    var windows: Int
-    var horizontalPairs: Int
-    var verticalPairs: Int
+    package var glyphs: Int
+    package var textHeight: Double
+    package var windows: Int
+    package var horizontalPairs: Int
+    package var verticalPairs: Int
     /// Time spent decoding, measuring and binarising before any OCR.
-    var analysisSeconds = 0.0
+    package var analysisSeconds = 0.0
     /// Windows read per candidate.
-    var depth = 0
+    package var depth = 0
     /// Per candidate, the evidence of each window read (index 0 = densest).
-    var evidence: [Orientation: [Evidence]] = [:]
+    package var evidence: [Orientation: [Evidence]] = [:]
     /// Per candidate and window, the words read (exhaustive mode only).
-    var words: [Orientation: [[RecognizedWord]]] = [:]
+    package var words: [Orientation: [[RecognizedWord]]] = [:]
     /// Leptonica's uprightness of the text windows shown as 1 and as 6 (see `CandidateReader.uprightness`).
-    var uprightness: [Orientation: Double] = [:]
+    package var uprightness: [Orientation: Double] = [:]
     /// Per candidate, the evidence of the page stage's last look (only when the page stage ran).
-    var pageEvidence: [Orientation: Evidence] = [:]
+    package var pageEvidence: [Orientation: Evidence] = [:]
     package var decision = Decision(orientation: nil, confidence: 0, margin: 0, reason: nil, candidates: [])
     /// What the rules weighed when the readers met (`ImageResolution.finished`), for recordings.
     package var arbitration: Arbitration?
