@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "DocOrient", targets: ["DocOrient"]),
         .library(name: "DocOrientBatch", targets: ["DocOrientBatch"]),
         .executable(name: "docorient", targets: ["DocOrientCLI"]),
+        .executable(name: "docorient-lab", targets: ["DocOrientLab"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -78,6 +79,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
+        // The offline lab (`docorient-lab`): recording, replay and the fits, which run the library's
+        // own rules through `package` access, and the tools that show what the readers see. Not
+        // installed: Scripts/package-deb.sh builds the `docorient` product alone.
+        .executableTarget(
+            name: "DocOrientLab",
+            dependencies: [
+                "DocOrient", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
         // The HTTP service (`docorient serve`): its own target, so the core library does not depend on Hummingbird.
         .target(
             name: "DocOrientServer",
@@ -132,6 +142,8 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]),
+        .testTarget(
+            name: "DocOrientLabTests", dependencies: ["DocOrient", "DocOrientLab", "DocOrientTestSupport"]),
         .testTarget(
             name: "DocOrientCLITests",
             dependencies: ["DocOrient", "DocOrientBatch", "DocOrientCLI", "DocOrientFuzz", "DocOrientTestSupport"]),

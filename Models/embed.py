@@ -131,7 +131,7 @@ def main() -> int:
         "",
         "extension Calibration {",
         "    /// The values in Models/calibration.json.",
-        "    static let embedded = Calibration(",
+        "    package static let embedded = Calibration(",
         f"        version: {literal(data['version'])},",
         f"        fittedWith: {literal(data['fittedWith'])},",
     ]

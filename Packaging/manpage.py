@@ -25,7 +25,7 @@ def convert(text: str) -> str:
     for line in lines:
         if line.startswith(".Sh "):
             section = line[4:].strip('"')
-        # A subcommand's subcommand (docorient replay record) too.
+        # A subcommand's subcommand (`docorient a b`) too.
         match = re.fullmatch(r'\.Nm "?(docorient(?: [a-z-]+)*)"?', line)
         if match and command is None:
             command = match.group(1)

@@ -7,7 +7,7 @@
         [--docorient .build/release/docorient] [--limit N] [--jobs N]
 
 The files fall in three parts, scored apart: the generated set's fit part (split `fit`: the
-only files the fits (docorient replay fit, fit-cascade) and hand-chosen thresholds may look
+only files the fits (docorient-lab replay fit, fit-cascade) and hand-chosen thresholds may look
 at), its held-out part (split `holdout`: typeface families and layouts never fitted on) and the real set (each real file
 stored in its four rotations and, for a third of them, one mirrored orientation). See
 Benchmarks/orientation/README.md for the rule and the tables.

@@ -2,7 +2,7 @@
 """The orientation models alone, as docorient runs them, on the same files: one command.
 
 For each model (PP-LCNet, Models/classifier; docorient's own, Models/orientation) this runs
-`docorient classify --classifier MODEL` (the squares docorient cuts, the runtime it ships, the
+`docorient-lab classify --classifier MODEL` (the squares docorient cuts, the runtime it ships, the
 squares' answers combined as the resolver combines them) over the parts given and prints, per part,
 the figures issue 60 sets the model alone, each beside its goal:
 
@@ -97,10 +97,12 @@ def classify(binary: str, model: str, paths: list[str]) -> dict[str, dict]:
     answers = {}
     for i in range(0, len(paths), 50):
         run = subprocess.run(
-            [binary, "classify", "--classifier", model, *paths[i : i + 50]], capture_output=True, text=True
+            [built.docorient_lab(binary), "classify", "--classifier", model, *paths[i : i + 50]],
+            capture_output=True,
+            text=True,
         )
         if run.returncode != 0:
-            sys.exit(f"docorient classify failed: {run.stderr.strip()[-500:]}")
+            sys.exit(f"docorient-lab classify failed: {run.stderr.strip()[-500:]}")
         for line in run.stdout.splitlines():
             record = json.loads(line)
             answers[record["path"]] = record

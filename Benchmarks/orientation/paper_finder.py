@@ -2,11 +2,11 @@
 """How well the resolver's paper finder finds the sheet, against the `paper` column of a generated
 set (Corpus/generate.py writes the sheet's four corners in stored pixels).
 
-The paper boxes come from the PaperDebug dump (Tests/DocOrientTests/ResolverDebug.swift), one
-JSON line per file with the probe's size and the paper box in probe pixels:
+The paper boxes come from `docorient-lab debug papers` (Sources/DocOrientLab/DebugCommand.swift),
+one JSON line per file with the probe's size and the paper box in probe pixels:
 
     ls /tmp/set/*.jpg /tmp/set/*.png > files.txt
-    DOCORIENT_DEBUG_PAPERS=files.txt swift test --filter PaperDebug      # writes /tmp/papers.jsonl
+    .build/debug/docorient-lab debug papers files.txt > /tmp/papers.jsonl
     python3 Benchmarks/orientation/paper_finder.py /tmp/set/manifest.csv /tmp/papers.jsonl
 
 For each file with a sheet it prints how much of the sheet the box holds (`covered`) and how much of
@@ -51,7 +51,7 @@ def overlap(quad, box, width, height):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("manifest", help="manifest.csv of a generated set with the paper column")
-    ap.add_argument("papers", help="the PaperDebug dump (/tmp/papers.jsonl)")
+    ap.add_argument("papers", help="what docorient-lab debug papers printed (/tmp/papers.jsonl)")
     ap.add_argument("--show", type=int, default=20, help="misses to list per split")
     args = ap.parse_args(argv)
     with open(args.manifest, newline="") as fh:

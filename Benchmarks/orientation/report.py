@@ -233,7 +233,7 @@ def markdown(records, peers, peak, entries, sources, max_misses=25):
         f"{judged[kinds.NO_UP]} with no up) from {', '.join(sources)}"
     )
     out.append(
-        "Thresholds and the fits (docorient replay) may look only at the fit part; the held-out part and the real set "
+        "Thresholds and the fits (docorient-lab replay) may look only at the fit part; the held-out part and the real set "
         "are for judging (Benchmarks/orientation/README.md)."
     )
     out.append(

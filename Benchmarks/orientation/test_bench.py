@@ -557,7 +557,7 @@ def test_the_training_photos_part_is_the_fold_train_py_holds_aside_named_as_repl
         page = held_aside[e["source_file"]] == "docs"
         stem = os.path.splitext(e["source_file"])[0].replace("/", "__")
         assert e["part"] == "train" and e["decidable"] == page
-        # What `docorient replay fit --train-manifest` matches: FOLDER__NAME.uT.EXT, T the truth.
+        # What `docorient-lab replay fit --train-manifest` matches: FOLDER__NAME.uT.EXT, T the truth.
         assert os.path.basename(e["path"]) == f"{stem}.u{e['truth']}.jpg" and os.path.exists(e["path"])
     for source, kind in held_aside.items():
         truths = sorted(e["truth"] for e in entries if e["source_file"] == source)

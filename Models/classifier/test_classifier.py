@@ -1,6 +1,6 @@
 """docorient's orientation classifier against the reference runtime, on committed files.
 
-`docorient classify --dump DIR FILE` prints what the classifier answered for each 224-pixel
+`docorient-lab classify --dump DIR FILE` prints what the classifier answered for each 224-pixel
 square of the file and writes the grey image it cut them from (`.grey.pgm`) and the model's input
 (`.input.f32`). This checks that:
 
@@ -15,7 +15,7 @@ square of the file and writes the grey image it cut them from (`.grey.pgm`) and 
 
 The runtime is onnxruntime's C library, found in Models/runtime, where Scripts/bootstrap.sh puts it.
 
-Run: python3 -m pytest -q Models/classifier (needs `swift build` first: .build/debug/docorient)
+Run: python3 -m pytest -q Models/classifier (needs `swift build` first: .build/debug/docorient-lab)
 """
 
 import json
@@ -62,14 +62,14 @@ RUNTIMES = {"onnxruntime": (None, "onnxruntime 1.28.0")}
 
 
 @pytest.fixture(scope="module", params=sorted(RUNTIMES))
-def probes(request, tmp_path_factory, docorient):
+def probes(request, tmp_path_factory, docorient_lab):
     setting, name = RUNTIMES[request.param]
     out = tmp_path_factory.mktemp("classify")
     env = {k: v for k, v in os.environ.items() if k != "DOCORIENT_ONNXRUNTIME"}
     if setting is not None:
         env["DOCORIENT_ONNXRUNTIME"] = setting
     run = subprocess.run(
-        [docorient, "classify", "--classifier", MODEL, "--dump", str(out), *FILES],
+        [docorient_lab, "classify", "--classifier", MODEL, "--dump", str(out), *FILES],
         capture_output=True,
         text=True,
         timeout=300,

@@ -96,12 +96,12 @@ def recorded() -> dict:
         return json.load(fh)
 
 
-def classify(docorient: str, runtime: str, files: list[str], *options: str) -> list[dict]:
-    """`docorient classify --classifier MODEL` in `runtime` (onnxruntime's library, its only one):
+def classify(lab: str, runtime: str, files: list[str], *options: str) -> list[dict]:
+    """`docorient-lab classify --classifier MODEL` in `runtime` (onnxruntime's library, its only one):
     one record per file."""
     env = {k: v for k, v in os.environ.items() if k != "DOCORIENT_ONNXRUNTIME"}
     run = subprocess.run(
-        [docorient, "classify", "--classifier", MODEL, *options, *files],
+        [lab, "classify", "--classifier", MODEL, *options, *files],
         capture_output=True,
         text=True,
         timeout=300,
@@ -114,16 +114,16 @@ def classify(docorient: str, runtime: str, files: list[str], *options: str) -> l
 
 
 @pytest.mark.parametrize("runtime", ["onnxruntime"])
-def test_the_committed_model_answers_as_recorded(docorient, runtime):
+def test_the_committed_model_answers_as_recorded(docorient_lab, runtime):
     want = recorded()
-    records = classify(docorient, runtime, [os.path.join(ROOT, name) for name in want])
+    records = classify(docorient_lab, runtime, [os.path.join(ROOT, name) for name in want])
     for got, (name, expected) in zip(records, want.items(), strict=True):
         assert np.allclose(got["rotations"], expected["rotations"], atol=1e-4), name
         assert abs(got["nothing"] - expected["nothing"]) < 1e-4, name
 
 
 @pytest.mark.parametrize("runtime", ["onnxruntime"])
-def test_docorient_runs_the_model_as_onnxruntimes_python_binding_does(docorient, runtime, tmp_path):
+def test_docorient_runs_the_model_as_onnxruntimes_python_binding_does(docorient_lab, runtime, tmp_path):
     """The squares docorient shows the model, run by onnxruntime's Python binding, give the five
     probabilities docorient's runtime gave, to 1e-4 (as Models/classifier/test_classifier.py
     checks for PP-LCNet)."""
@@ -131,7 +131,7 @@ def test_docorient_runs_the_model_as_onnxruntimes_python_binding_does(docorient,
 
     files = [os.path.join(ROOT, name) for name in recorded()][:3]
     session = ort.InferenceSession(MODEL, providers=["CPUExecutionProvider"])
-    for got in classify(docorient, runtime, files, "--dump", str(tmp_path)):
+    for got in classify(docorient_lab, runtime, files, "--dump", str(tmp_path)):
         squares = np.fromfile(
             os.path.join(tmp_path, os.path.basename(got["path"]) + ".input.f32"), dtype="<f4"
         ).reshape(-1, 3, 224, 224)

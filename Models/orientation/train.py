@@ -10,7 +10,7 @@ scripts the real set is thin in (Chinese, Japanese, Korean, Arabic, Devanagari, 
 Everything up to the last block stays PP-LCNet's, frozen: its activations are computed once and
 cached, which is what keeps the training on two CPU cores.
 
-What the model sees is what docorient shows it: `docorient classify --dump` cuts the squares (the
+What the model sees is what docorient shows it: `docorient-lab classify --dump` cuts the squares (the
 centre and the squares where the ink is densest) exactly as the resolver does, and the loss is
 taken on the mean of the squares' logits, which is how the resolver combines the squares
 (`ClassifierReading.combined`): the model trained here is the model that runs.
@@ -589,10 +589,12 @@ def chunk_activations(args: tuple) -> str:
         dump = os.path.join(tmp, "dump")
         os.mkdir(dump)
         run = subprocess.run(
-            [binary, "classify", "--dump", dump, *[v["path"] for v in chunk]], capture_output=True, text=True
+            [built.docorient_lab(binary), "classify", "--dump", dump, *[v["path"] for v in chunk]],
+            capture_output=True,
+            text=True,
         )
         if run.returncode != 0:
-            raise RuntimeError(f"docorient classify failed: {run.stderr.strip()[-400:]}")
+            raise RuntimeError(f"docorient-lab classify failed: {run.stderr.strip()[-400:]}")
         squares = []
         for v in chunk:
             x = np.fromfile(os.path.join(dump, os.path.basename(v["path"]) + ".input.f32"), dtype="<f4")
@@ -1077,8 +1079,10 @@ def main(argv: list[str] | None = None) -> int:
     # for Tesseract). PyTorch is not loaded yet: the limit is dropped, the threads are --threads.
     assert "torch" not in sys.modules
     os.environ.pop("OMP_THREAD_LIMIT", None)
-    if not os.access(args.docorient, os.X_OK):
-        ap.error(f"{args.docorient} is not an executable: build docorient first (swift build -c release)")
+    if not os.access(built.docorient_lab(args.docorient), os.X_OK):
+        ap.error(
+            f"{built.docorient_lab(args.docorient)} is not an executable: build docorient first (swift build -c release)"
+        )
     manifest = os.path.join(args.train_set, "manifest.csv")
     if not os.path.exists(manifest):
         ap.error(f"{manifest} is not here: the training photos live in ../shared/train beside the checkout")

@@ -26,7 +26,7 @@ struct DocOrientCommand: AsyncParsableCommand {
         subcommands: [
             FixCommand.self, ReportCommand.self, UndoCommand.self, InspectCommand.self, TagCommand.self,
             BakeCommand.self,
-            ServeCommand.self, ReviewCommand.self, ClassifyCommand.self, ReplayCommand.self, DecideCommand.self,
+            ServeCommand.self, ReviewCommand.self, DecideCommand.self,
         ]
     )
 }
@@ -150,48 +150,6 @@ struct BakeCommand: ParsableCommand {
                 printError("docorient: \(path): not baked: \(reason); pass --trim to bake anyway")
             case .unchanged?, nil: print("\(path): already upright, unchanged")
             }
-        }
-    }
-}
-
-/// What the orientation classifier sees and answers for each file: for the test that checks it
-/// against onnxruntime (Models/classifier/test_classifier.py), not for everyday use.
-struct ClassifyCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "classify",
-        abstract: "Show the orientation classifier's input and answer for each file (for tests).",
-        shouldDisplay: false)
-
-    @Option(help: ArgumentHelp("Write FILE.grey.pgm and FILE.input.f32 (the model's input) here.", valueName: "DIR"))
-    var dump: String?
-
-    @Option(help: ArgumentHelp("The classifier's model file.", valueName: "FILE"))
-    var classifier: String?
-
-    @Argument(help: "Image files (JPEG, PNG, TIFF, HEIF).")
-    var paths: [String]
-
-    func run() throws {
-        let resolver = try testResolver(classifier: classifier)
-        try forEachFile(paths) { path in
-            let probe = try resolver.classifierProbe([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
-            if let dump {
-                let name = URL(fileURLWithPath: dump).appendingPathComponent(
-                    URL(fileURLWithPath: path).lastPathComponent)
-                let header = Data("P5\n\(probe.width) \(probe.height)\n255\n".utf8)
-                try (header + Data(probe.grey)).write(to: name.appendingPathExtension("grey.pgm"))
-                try probe.input.withUnsafeBytes { Data($0) }.write(to: name.appendingPathExtension("input.f32"))
-            }
-            var object: [String: Any] = [
-                "path": path, "runtime": probe.runtime, "width": probe.width, "height": probe.height,
-                "centre_short_side": probe.centreShortSide, "text_short_side": probe.textShortSide,
-                "origins": probe.origins, "classes": probe.classes.map { $0.map(Double.init) },
-                "rotations": probe.rotations, "seconds": probe.seconds,
-            ]
-            if let nothing = probe.nothing { object["nothing"] = nothing }
-            let data = try JSONSerialization.data(
-                withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-            print(String(decoding: data, as: UTF8.self))
         }
     }
 }

@@ -167,22 +167,3 @@ extension Shard: ExpressibleByArgument {
     /// The shard `argument` names ("2/8"); nil (a usage error) unless 1 <= K <= N.
     public init?(argument: String) { self.init(argument) }
 }
-
-/// A resolver with the default configuration and the classifier model `classifier` (nil: the
-/// installed one), for the hidden commands the tests run (`classify`, `replay record`); a model
-/// that cannot be loaded is printed and exits 1.
-func testResolver(
-    classifier: String?, withoutNothingGuard: Bool = false, recordingReads: Bool = false
-) throws
-    -> Resolver
-{
-    do {
-        let configuration = ResolverConfiguration(classifierModel: classifier)
-        if recordingReads { return try Resolver.recordingReads(configuration) }
-        return withoutNothingGuard
-            ? try Resolver.withoutNothingGuard(configuration) : try Resolver(configuration: configuration)
-    } catch let error as DocOrientError {
-        printError("docorient: \(error)")
-        throw ExitCode(1)
-    }
-}

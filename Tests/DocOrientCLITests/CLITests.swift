@@ -7,55 +7,18 @@ struct CLITests {
     static let repoRoot = Repository.root
     static let samples = Repository.samples
 
-    static var binary: String {
-        let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
-                "docorient"
-            ).path,
-            Bundle.main.bundleURL.appendingPathComponent("docorient").path,
-            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("docorient").path,
-            repoRoot.appendingPathComponent(".build/debug/docorient").path,
-        ]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates.last!
-    }
+    static var binary: String { BuiltProgram.path("docorient") }
 
-    struct Output {
-        var out: String
-        var err: String
-        var status: Int32
-        var lines: [String] { out.split(separator: "\n").map(String.init) }
-    }
+    typealias Output = BuiltProgram.Output
 
     @discardableResult
     static func run(_ executable: String, _ arguments: [String]) throws -> Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable.hasPrefix("/") ? executable : "/usr/bin/env")
-        process.arguments = executable.hasPrefix("/") ? arguments : [executable] + arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Drain stderr on another thread: a child that fills one pipe while we wait on the other
-        // would block forever.
-        let errData = ErrorBuffer()
-        let reader = Thread { errData.set(err.fileHandleForReading.readDataToEndOfFile()) }
-        reader.start()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let e = errData.wait()
-        return Output(
-            out: String(decoding: o, as: UTF8.self), err: String(decoding: e, as: UTF8.self),
-            status: process.terminationStatus)
+        try BuiltProgram.run(executable, arguments)
     }
 
     static func docorient(_ arguments: String...) throws -> Output { try run(binary, arguments) }
 
-    static func sampleFiles() throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: samples.path)
-            .filter { $0.hasSuffix(".jpg") || $0.hasSuffix(".png") }.sorted().map {
-                samples.appendingPathComponent($0).path
-            }
-    }
+    static func sampleFiles() throws -> [String] { try BuiltProgram.sampleFiles() }
 
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("docorient-cli-\(UUID().uuidString)")
@@ -201,19 +164,5 @@ struct CLITests {
             try Self.run("exiftool", ["-n", "-s3", "-Orientation", "-ImageWidth", odd]).out.split(separator: "\n") == [
                 "1", "240",
             ])
-    }
-}
-
-/// Collects what a reader thread read, for the thread that waits for it.
-final class ErrorBuffer: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private var data = Data()
-    func set(_ d: Data) {
-        data = d
-        done.signal()
-    }
-    func wait() -> Data {
-        done.wait()
-        return data
     }
 }

@@ -23,6 +23,9 @@ def test_the_folders_have_no_cycle():
     # The bottom of the core names nothing of the layers above it.
     assert lines["DocOrient/Orientation".ljust(24)] == "(nothing)"
     assert "DocOrient/Resolver" not in lines["DocOrient/Analysis".ljust(24)]
+    # The lab (docorient-lab) is a top layer beside the command line: nothing shipped names it.
+    assert "DocOrientLab".ljust(24) in lines
+    assert not any("DocOrientLab" in uses for uses in lines.values())
 
 
 def test_a_reference_back_down_the_layers_is_reported_as_a_cycle(tmp_path):

@@ -232,10 +232,13 @@ def test_the_installed_package_pulled_in_its_dependencies_and_has_no_swift(root)
         "/usr/lib/python3/dist-packages/docorient_ocrmypdf.py",
     ):
         assert path in listed
+    # The lab (docorient-lab: replay, the fits, the classifier's squares) is not installed.
+    assert not [path for path in listed if "docorient-lab" in path or "replay" in path or "classify" in path]
     # The classifier runs in the onnxruntime library the package carries, found without settings.
     shutil.copy(SAMPLES / "0003_letter.jpg", root / "tmp/runtime-check.jpg")
-    classified = in_root(root, "docorient", "classify", "/tmp/runtime-check.jpg").stdout
-    assert json.loads(classified.splitlines()[0])["runtime"] == "onnxruntime 1.28.0", classified
+    fixed = in_root(root, "docorient", "fix", "--dry-run", "--json", "/tmp/runtime-check.jpg").stdout
+    record = json.loads(fixed.splitlines()[0])
+    assert record["error_code"] is None and record["classifier"], fixed
     missing = in_root(root, "sh", "-c", "ldd /usr/bin/docorient | grep 'not found' || true").stdout
     assert missing == "", missing
 

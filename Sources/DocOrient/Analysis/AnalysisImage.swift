@@ -9,38 +9,38 @@ import Foundation
 /// Only the text windows are ever prepared at reading size: the whole page is seen only at the
 /// probe's size, where finding and measuring the text is cheap.
 /// Owns its Leptonica images: not copyable, used by one thread.
-struct AnalysisImage: ~Copyable {
+package struct AnalysisImage: ~Copyable {
     /// The text windows stacked top to bottom as Tesseract reads them: 8 bpp grey, the paper evened
     /// out to 200, stored orientation, letters about `targetTextHeight` high. Grey rather than
     /// binary: Tesseract's LSTM reads the grey line images it is given, and blurred or faded
     /// strokes that a threshold breaks or merges still read; upright text then reads as plain text
     /// sooner (decision 1).
-    let readable: Pix
+    package let readable: Pix
     /// The same windows binarised (1 bpp, ink = 1), components far too large or small to be text
     /// removed: for Leptonica's uprightness, which counts ascenders and descenders on binary text.
-    let strip: Pix
+    package let strip: Pix
     /// Each window's box in `readable` and `strip`, densest first.
-    let windows: [PixelBox]
+    package let windows: [PixelBox]
     /// Median height of the glyphs, in window pixels.
-    let textHeight: Double
+    package let textHeight: Double
     /// Character-like components found by the probe (with an aligned neighbour of similar size).
-    let glyphs: Int
+    package let glyphs: Int
     /// The paper (the whole frame when none stands out from the table), in stored pixels.
-    let paper: PixelBox
+    package let paper: PixelBox
     /// How far the page's text lines slant clockwise from the stored axis nearest to them
     /// (radians, `LineAngle.skew`), 0 when no direction was found.
-    var skew: Double = 0
+    package var skew: Double = 0
     /// Glyph pairs side by side along stored x and along stored y: which way the text lines run.
     /// For an image of text lines, the marks of the lines along each axis.
-    let horizontalPairs: Int
-    let verticalPairs: Int
+    package let horizontalPairs: Int
+    package let verticalPairs: Int
     /// For windows that are text lines, whether each runs along stored x (else along y); empty
     /// when the windows are squares of text, read in every orientation.
-    var windowAlongX: [Bool] = []
+    package var windowAlongX: [Bool] = []
 }
 
 /// Which text windows to cut from the page.
-struct WindowRequest: Sendable, Equatable {
+package struct WindowRequest: Sendable, Equatable {
     /// At most this many windows, densest first.
     var count: Int
     /// Side of the square window, in text heights.
@@ -49,12 +49,19 @@ struct WindowRequest: Sendable, Equatable {
     var minGlyphs: Int
     /// Each window is read in this many parts, cut across the text lines (1: whole).
     var parts: Int = 1
+
+    package init(count: Int, sideInTextHeights: Double, minGlyphs: Int, parts: Int = 1) {
+        self.count = count
+        self.sideInTextHeights = sideInTextHeights
+        self.minGlyphs = minGlyphs
+        self.parts = parts
+    }
 }
 
 extension AnalysisImage {
     /// The text lines of the page (`GlyphMeasure.textLines(page:)`), the `count` longest, cut
     /// level and each scaled to its own letter size (`lineImage`); nil when the survey found none.
-    static func lines(
+    package static func lines(
         source: borrowing GraySource, survey: Survey, parameters p: AnalysisParameters, count: Int
     ) throws -> AnalysisImage? {
         guard let probe = survey.linesProbe, let direction = probe.measure.pageLines else { return nil }
@@ -69,7 +76,7 @@ extension AnalysisImage {
     /// over `maxPixels` before allocating them. JPEG is DCT-scaled while decoding; PNG and TIFF are
     /// decoded by Leptonica.
     /// - Parameter survey: the probes, when the caller made them already.
-    static func make(
+    package static func make(
         source: borrowing GraySource, parameters p: AnalysisParameters, windows request: WindowRequest,
         survey: Survey? = nil
     ) throws -> AnalysisImage {

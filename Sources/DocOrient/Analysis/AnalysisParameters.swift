@@ -3,7 +3,7 @@
 
 /// How the analysis image is made. Values come from `Calibration` (Models/calibration.json); why
 /// each is what it is: docs/decisions (decision 1).
-struct AnalysisParameters: Sendable, Codable, Equatable {
+package struct AnalysisParameters: Sendable, Codable, Equatable {
     /// Long side of the first probe decode, which finds and measures the text.
     var probeLongSide: Int
     /// When the probe's text is shorter than `minProbeTextHeight` pixels (fine print) or it finds

@@ -6,19 +6,19 @@ import Foundation
 
 extension AnalysisImage {
     /// Glyph statistics from component boxes.
-    struct GlyphMeasure {
-        var glyphs: [Glyph]
-        var textHeight: Double?
-        var horizontalPairs: Int
-        var verticalPairs: Int
+    package struct GlyphMeasure {
+        package var glyphs: [Glyph]
+        package var textHeight: Double?
+        package var horizontalPairs: Int
+        package var verticalPairs: Int
         /// Each mark's links to its nearest neighbours of similar size (only when asked for).
-        var links: [NeighbourLink] = []
+        package var links: [NeighbourLink] = []
         /// The marks the links join (only when links were asked for).
         var marks: [PixelBox] = []
         /// Marks too wide to be letters (words whose letters touch), not linked.
         var wideMarks: [PixelBox] = []
         /// The direction of the page's lines, `lineAngle()` over all links.
-        var pageLines: LineAngle? = nil
+        package var pageLines: LineAngle? = nil
         /// Heights across the lines of the marks linked along the page's line direction (letters,
         /// or words whose letters touch), ascending; empty without a direction.
         var lineMarkHeights: [Double] = []
@@ -84,7 +84,7 @@ extension AnalysisImage {
         /// Fewest links a direction is taken from: the letters of one short line.
         static let minLinksForAngle = 8
         /// Degrees either side of the peak that the refinement averages over.
-        static let lineAngleReach = 4.0
+        package static let lineAngleReach = 4.0
         /// Degrees either side that the histogram of link angles is smoothed over before its peak
         /// is taken: two, a window of five degrees. Chosen by hand, not fitted (decision 1).
         static let angleSmoothingReach = 2
@@ -113,7 +113,7 @@ extension AnalysisImage {
     /// measures their height. Text lines run the way most such pairs run.
     /// - Parameter lines: also link the marks to their neighbours and measure the page's line
     ///   direction and line height (the probe; a window's glyph count does not need them).
-    static func measureGlyphs(_ boxes: [PixelBox], lines: Bool = false) -> GlyphMeasure {
+    package static func measureGlyphs(_ boxes: [PixelBox], lines: Bool = false) -> GlyphMeasure {
         let marks = boxes.filter {
             $0.height >= minMarkHeight && $0.width >= 1
                 && $0.width <= maxMarkWidthInHeights * $0.height + markWidthAllowance && $0.height <= maxMarkHeight

@@ -3,8 +3,8 @@
 // links measure whatever the page's slant.
 
 /// One character-like mark on the page, in analysis-image pixels.
-struct Glyph: Sendable, Equatable {
-    var box: PixelBox
+package struct Glyph: Sendable, Equatable {
+    package var box: PixelBox
     /// Direction to its nearest neighbour of similar size (`NeighbourLink.angle`), nil when none.
     var direction: Double? = nil
     var centerX: Double { Double(box.x) + Double(box.width) / 2 }
@@ -13,13 +13,13 @@ struct Glyph: Sendable, Equatable {
 
 /// A mark and its nearest neighbour of similar size: in text, mostly the next letter (or word)
 /// of the same line, whatever the line's direction (O'Gorman's docstrum).
-struct NeighbourLink: Sendable, Equatable {
+package struct NeighbourLink: Sendable, Equatable {
     /// The midpoint between the two marks' centres.
     var x: Double
     var y: Double
     /// Direction from one centre to the other, 0..<π radians (y runs down, so a positive angle
     /// turns clockwise on screen).
-    var angle: Double
+    package var angle: Double
     /// Index of the mark the link starts from.
     var mark: Int
     /// Index of the mark it reaches.
@@ -28,21 +28,21 @@ struct NeighbourLink: Sendable, Equatable {
     var length: Double
 
     /// Angle between two directions of lines (which have no sense), 0...π/2.
-    static func difference(_ a: Double, _ b: Double) -> Double {
+    package static func difference(_ a: Double, _ b: Double) -> Double {
         let d = abs(a - b).truncatingRemainder(dividingBy: .pi)
         return min(d, .pi - d)
     }
 }
 
 /// The direction text lines run in, as the stored axis nearest to it and the slant from it.
-struct LineAngle: Sendable, Equatable {
+package struct LineAngle: Sendable, Equatable {
     /// Direction of the lines, 0..<π radians from stored x, clockwise on screen.
-    var radians: Double
+    package var radians: Double
     /// Whether the lines run nearer stored x than stored y.
     var alongX: Bool { radians < .pi / 4 || radians >= 3 * .pi / 4 }
     /// How far the lines are turned clockwise from that axis, -π/4...π/4 radians. A line along
     /// y turned clockwise by θ runs along (-sin θ, cos θ), whose direction is π/2 + θ.
-    var skew: Double {
+    package var skew: Double {
         if alongX { return radians < .pi / 4 ? radians : radians - .pi }
         return radians - .pi / 2
     }

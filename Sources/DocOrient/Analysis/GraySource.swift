@@ -8,15 +8,15 @@
 /// scale, and it is most of the cost of large, noisy or progressive files (a scaled decode costs
 /// nearly a full one), so a small probe decode followed by a reading decode paid it twice; the
 /// scaled IDCTs other than 1/2, 1/4 and 1/8 (5/8, 3/4) are even slower than full size (decision 1).
-struct GraySource: ~Copyable {
-    let full: Pix
+package struct GraySource: ~Copyable {
+    package let full: Pix
     /// The halvings made of `full` so far, kept for the image's life: the classifier, the probes,
     /// every text line and the page stage ask for the same few sizes.
     private let halvings = Halvings()
 
     /// Decodes `bytes` once, refusing frames over `maxPixels` (by the metadata, before any pixel
     /// memory is allocated).
-    init(bytes: [UInt8], metadata: ImageMetadata, maxPixels: Int) throws {
+    package init(bytes: [UInt8], metadata: ImageMetadata, maxPixels: Int) throws {
         guard metadata.width > 0, metadata.height > 0 else {
             throw DocOrientError(.malformed, "the image has no pixels")
         }
@@ -30,7 +30,7 @@ struct GraySource: ~Copyable {
         try self.init(bytes: bytes, format: metadata.format, maxPixels: maxPixels)
     }
 
-    init(bytes: [UInt8], format: ImageFormat, maxPixels: Int) throws {
+    package init(bytes: [UInt8], format: ImageFormat, maxPixels: Int) throws {
         switch format {
         case .jpeg:
             full = try TurboJPEG.decodeGrayPix(bytes, maxPixels: maxPixels)
@@ -59,7 +59,7 @@ struct GraySource: ~Copyable {
     /// Grey pixels with a long side of at least `longSide`: the full image halved as often as
     /// that allows (Leptonica's area map by 1/2, 1/4, 1/8 costs about a tenth of any other
     /// factor's, decision 1), or the full image itself (shared, not copied).
-    func gray(longSide: Int) throws -> Pix {
+    package func gray(longSide: Int) throws -> Pix {
         var reduction = 1
         while reduction < Self.maxReduction, max(full.width, full.height) / (reduction * 2) >= longSide {
             reduction *= 2

@@ -12,7 +12,7 @@ extension Pix {
     /// Only `box` grown by one pixel is scanned: a piece inside `box` has its whole border of
     /// paper inside the grown box, so it is a piece of the grown box too, and a piece of the grown
     /// box that lies inside `box` is one of the page (its border, paper, is scanned).
-    func inkComponents(darkerThan threshold: Int, inside box: PixelBox) throws -> [PixelBox] {
+    package func inkComponents(darkerThan threshold: Int, inside box: PixelBox) throws -> [PixelBox] {
         let x0 = max(0, box.x - 1), y0 = max(0, box.y - 1)
         let x1 = min(width, box.maxX + 1), y1 = min(height, box.maxY + 1)
         guard x0 < x1, y0 < y1 else { return [] }

@@ -7,16 +7,16 @@ extension AnalysisImage {
     /// paper, the glyphs measured. One threshold on the normalised page is enough to find and
     /// measure the text, and unlike a local threshold it does not turn paper grain and sensor noise
     /// into specks that pair up.
-    struct Probe {
-        var width: Int
-        var height: Int
+    package struct Probe {
+        package var width: Int
+        package var height: Int
         /// Probe pixels per stored pixel.
         var scale: Double
-        var measure: GlyphMeasure
+        package var measure: GlyphMeasure
         /// The ink threshold used (on the light-corrected grey, paper at 200).
-        var threshold: Int
+        package var threshold: Int
         /// The paper (the whole frame when none stands out), in probe pixels.
-        var paper: PixelBox
+        package var paper: PixelBox
 
         /// The paper in stored pixels.
         var storedPaper: PixelBox {
@@ -96,7 +96,7 @@ extension AnalysisImage {
     /// dark table around a small page would otherwise hold marks and take thresholds. The
     /// brightest, not the largest: the light streaks of a wood grain table can outgrow a receipt
     /// lying on it (decision 1).
-    static func paper(in gray: borrowing Pix) throws -> PixelBox? {
+    package static func paper(in gray: borrowing Pix) throws -> PixelBox? {
         let side = max(gray.width, gray.height)
         let factor = side > paperThumbnailSide ? Double(paperThumbnailSide) / Double(side) : 1
         let thumb = try gray.scaled(by: factor)

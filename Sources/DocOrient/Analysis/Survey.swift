@@ -5,13 +5,13 @@
 extension AnalysisImage {
     /// What the probes found on the page, made once per image and shared by the line stage and the
     /// windows.
-    struct Survey {
+    package struct Survey {
         /// The probe the lines are found on, at the first pass's size: at the windows' probe size,
         /// fine print beside a larger heading or stamp runs together (the probe measured the
         /// heading's letters). It finds the paper. Nil unless asked for.
         let linesProbe: Probe?
 
-        init(source: borrowing GraySource, parameters p: AnalysisParameters, lines: Bool) throws {
+        package init(source: borrowing GraySource, parameters p: AnalysisParameters, lines: Bool) throws {
             linesProbe =
                 lines
                 ? try Probe(source: source, longSide: Self.firstPass(source, p), parameters: p, paperOf: nil) : nil
@@ -20,7 +20,7 @@ extension AnalysisImage {
         /// The probe that measures the text for the windows: small, then twice the size while the
         /// text is too small to measure (the lines probe, when there is one, at that size). Made
         /// only when the windows are read: the lines decide most pages first.
-        func probe(source: borrowing GraySource, parameters p: AnalysisParameters) throws -> Probe {
+        package func probe(source: borrowing GraySource, parameters p: AnalysisParameters) throws -> Probe {
             let firstPass = Self.firstPass(source, p)
             var side = min(max(source.storedWidth, source.storedHeight), p.probeLongSide)
             if let linesProbe, side >= firstPass { return linesProbe }

@@ -8,7 +8,7 @@ internal import CLeptonica
 /// transform): decode, turn the pixels exactly, encode with lossless compression.
 extension Pix {
     /// PNG bytes (deflate, lossless). Stands for `pixWriteMemPng`.
-    func encodedPNG() throws -> [UInt8] {
+    package func encodedPNG() throws -> [UInt8] {
         try encoded("pixWriteMemPng") { data, size in pixWriteMemPng(data, size, raw, LeptonicaArgument.noGamma) }
     }
 

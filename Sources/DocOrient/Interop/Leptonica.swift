@@ -1,11 +1,18 @@
 internal import CLeptonica
 
 /// An axis-aligned box in integer pixel coordinates (Leptonica's BOX, as a value).
-struct PixelBox: Sendable, Equatable {
-    var x: Int
-    var y: Int
-    var width: Int
-    var height: Int
+package struct PixelBox: Sendable, Equatable {
+    package var x: Int
+    package var y: Int
+    package var width: Int
+    package var height: Int
+
+    package init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
 
     var maxX: Int { x + width }
     var maxY: Int { y + height }
@@ -21,7 +28,7 @@ struct PixelBox: Sendable, Equatable {
 ///
 /// Every operation returns a new image and leaves `self` untouched. A `Pix` is used by one thread
 /// at a time (it is not `Sendable`); Leptonica itself keeps no shared mutable state on these paths.
-struct Pix: ~Copyable {
+package struct Pix: ~Copyable {
     /// The owned pointer. Borrowed by C calls only for their duration.
     let raw: UnsafeMutablePointer<PIX>
 
@@ -36,8 +43,8 @@ struct Pix: ~Copyable {
         pixDestroy(&pointer)
     }
 
-    var width: Int { Int(pixGetWidth(raw)) }
-    var height: Int { Int(pixGetHeight(raw)) }
+    package var width: Int { Int(pixGetWidth(raw)) }
+    package var height: Int { Int(pixGetHeight(raw)) }
     /// Bits per pixel: 1 (binary, 1 = black ink), 8 (grey) or 32 (RGB).
     var depth: Int { Int(pixGetDepth(raw)) }
 
@@ -49,7 +56,7 @@ struct Pix: ~Copyable {
     }
 
     /// An 8-bit grey image holding `image`'s pixels (one channel).
-    static func gray(_ image: Raster) throws -> Pix {
+    package static func gray(_ image: Raster) throws -> Pix {
         precondition(image.channels == 1, "Pix.gray takes a one-channel raster")
         return try gray(width: image.width, height: image.height) { rows, pitch in
             image.pixels.withUnsafeBytes { src in
@@ -133,7 +140,7 @@ struct Pix: ~Copyable {
 
     /// Scaled by `factor`; area-mapped when shrinking grey so thin strokes average instead of vanishing.
     /// Stands for `pixScaleAreaMap` / `pixScale`.
-    func scaled(by factor: Double) throws -> Pix {
+    package func scaled(by factor: Double) throws -> Pix {
         let f = Float(factor)
         if depth == 8 && factor < 0.7 {
             return try Pix(taking: pixScaleAreaMap(raw, f, f), "pixScaleAreaMap")
@@ -159,7 +166,7 @@ struct Pix: ~Copyable {
     /// The tile shrinks (to no less than 4 pixels) so that the image holds at least 6 tiles each
     /// way: with fewer than 5, Leptonica cannot smooth its background map and silently returns
     /// the image unchanged (a 16-text-height window with 4-text-height tiles was never normalised).
-    func backgroundNormalized(tile: Int, background: Int = 200) throws -> Pix {
+    package func backgroundNormalized(tile: Int, background: Int = 200) throws -> Pix {
         let side = max(4, min(tile, min(width, height) / 6))
         return try Pix(
             taking: pixBackgroundNorm(raw, nil, nil, Int32(side), Int32(side), 100, 50, Int32(background), 2, 1),
@@ -169,7 +176,7 @@ struct Pix: ~Copyable {
     /// Background normalisation to white, then one Otsu threshold for the whole image: flattens uneven
     /// light without turning paper grain and sensor noise into ink. Stands for
     /// `pixOtsuThreshOnBackgroundNorm`.
-    func otsuOnNormalizedBackground(tile: Int) throws -> Pix {
+    package func otsuOnNormalizedBackground(tile: Int) throws -> Pix {
         var threshold: Int32 = 0
         return try Pix(
             taking: pixOtsuThreshOnBackgroundNorm(
@@ -179,7 +186,7 @@ struct Pix: ~Copyable {
 
     /// Otsu's threshold between the dark and the bright pixels of a grey image (sampling every
     /// `step`th pixel). Stands for `pixSplitDistributionFgBg`.
-    func otsuThreshold(step: Int = 1) throws -> Int {
+    package func otsuThreshold(step: Int = 1) throws -> Int {
         var threshold: Int32 = 0
         guard
             pixSplitDistributionFgBg(raw, LeptonicaArgument.otsuSplit, Int32(max(1, step)), &threshold, nil, nil, nil)
@@ -243,7 +250,7 @@ struct Pix: ~Copyable {
     }
 
     /// Binary image: pixels darker than `threshold` become ink. Stands for `pixThresholdToBinary`.
-    func thresholded(_ threshold: Int) throws -> Pix {
+    package func thresholded(_ threshold: Int) throws -> Pix {
         try Pix(taking: pixThresholdToBinary(raw, Int32(threshold)), "pixThresholdToBinary")
     }
 
@@ -255,7 +262,7 @@ struct Pix: ~Copyable {
     }
 
     /// Rotated clockwise by `quarterTurns` quarter turns. Stands for `pixRotateOrth`.
-    func rotated(quarterTurns: Int) throws -> Pix {
+    package func rotated(quarterTurns: Int) throws -> Pix {
         try Pix(taking: pixRotateOrth(raw, Int32(((quarterTurns % 4) + 4) % 4)), "pixRotateOrth")
     }
 
@@ -284,7 +291,7 @@ struct Pix: ~Copyable {
     }
 
     /// The part of the image inside `box` (clipped to the image). Stands for `pixClipRectangle`.
-    func cropped(to box: PixelBox) throws -> Pix {
+    package func cropped(to box: PixelBox) throws -> Pix {
         try Pix(taking: withBox(box) { b in pixClipRectangle(raw, b, nil) }, "pixClipRectangle")
     }
 
@@ -323,7 +330,7 @@ struct Pix: ~Copyable {
     }
 
     /// Bounding boxes of the 8-connected components. Stands for `pixConnCompBB` + `boxaGetBoxGeometry`.
-    func componentBoxes() throws -> [PixelBox] {
+    package func componentBoxes() throws -> [PixelBox] {
         guard let boxa = pixConnCompBB(raw, LeptonicaArgument.eightConnected) else {
             throw DocOrientError(.library, "Leptonica pixConnCompBB failed")
         }
@@ -361,7 +368,7 @@ struct Pix: ~Copyable {
     }
 
     /// Declares the resolution Tesseract should assume. Stands for `pixSetResolution`.
-    func setResolution(_ ppi: Int) {
+    package func setResolution(_ ppi: Int) {
         _ = pixSetResolution(raw, Int32(ppi), Int32(ppi))
     }
 }

@@ -9,12 +9,12 @@ import Foundation
 #endif
 
 /// One word Tesseract recognised, with the evidence the resolver scores.
-struct RecognizedWord: Sendable, Equatable, Codable {
-    var text: String
+package struct RecognizedWord: Sendable, Equatable, Codable {
+    package var text: String
     /// Tesseract's word confidence, 0...100.
-    var confidence: Double
+    package var confidence: Double
     /// Whether the word was found in the language's dictionary (`TessResultIteratorWordIsFromDictionary`).
-    var isFromDictionary: Bool
+    package var isFromDictionary: Bool
     /// Whether Tesseract classed it as a number (`TessResultIteratorWordIsNumeric`).
     var isNumeric: Bool
 }
@@ -24,7 +24,7 @@ struct RecognizedWord: Sendable, Equatable, Codable {
 /// psm 3 (auto) and 11 (sparse) can spend tens of seconds in layout analysis on dense fine print,
 /// which the word cap does not interrupt (../shared/DOMAIN.md section 7): sparse text is only for coarse
 /// images, whose layout analysis is bounded by their few pixels.
-enum PageSegmentation {
+package enum PageSegmentation {
     /// psm 6: one uniform block of text.
     case singleBlock
     /// psm 11: as much text as can be found, in no particular order (a few words on a sign, a
@@ -46,7 +46,7 @@ enum PageSegmentation {
 ///
 /// Not thread-safe, like the handle it owns: use it from one thread at a time. `TesseractPool` hands
 /// each engine to one caller at a time, which is what makes the `@unchecked Sendable` honest.
-final class TesseractEngine: @unchecked Sendable {
+package final class TesseractEngine: @unchecked Sendable {
     private let handle: OpaquePointer
 
     /// The resolution Tesseract is told the image has. docorient scales what it reads so that
@@ -66,7 +66,7 @@ final class TesseractEngine: @unchecked Sendable {
 
     /// Loads `languages` (e.g. "eng+deu") from `datapath` with the LSTM engine.
     /// Stands for `TessBaseAPICreate` + `TessBaseAPIInit2`. Slow (tens of milliseconds): pool engines.
-    init(datapath: String, languages: String) throws {
+    package init(datapath: String, languages: String) throws {
         try Self.loadLibrary()
         guard let handle = TessBaseAPICreate() else {
             throw DocOrientError(.library, "Tesseract could not create a TessBaseAPI")
@@ -112,7 +112,7 @@ final class TesseractEngine: @unchecked Sendable {
     ///   - maxWords: most words this recognition may start (with the LSTM engine, text lines).
     /// - Throws: `WorkMeter.Exhausted` when the budget cannot pay for this recognition (nothing is
     ///   read), `CancellationError` when the caller cancelled.
-    func recognize(
+    package func recognize(
         _ image: borrowing Pix, mode: PageSegmentation, meter: WorkMeter, maxWords: Int
     ) throws
         -> [RecognizedWord]

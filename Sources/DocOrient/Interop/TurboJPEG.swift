@@ -4,7 +4,7 @@ internal import CTurboJPEG
 ///
 /// Each call owns its `tjhandle` for its own duration (creating one costs microseconds), so the
 /// functions are safe to call from any number of threads at once.
-enum TurboJPEG {
+package enum TurboJPEG {
     /// Owns one tjhandle and destroys it exactly once.
     private struct Handle: ~Copyable {
         /// What a handle is made for (TurboJPEG's handles are not interchangeable).
@@ -79,7 +79,7 @@ enum TurboJPEG {
     /// `minimumLongSide`, never at full size when a smaller scale will do.
     /// Stands for `tjGetScalingFactors` + `tjDecompress2(..., TJPF_GRAY, ...)`.
     /// - Parameter maxPixels: refuse frames larger than this before allocating anything.
-    static func decodeGray(_ jpeg: [UInt8], minimumLongSide: Int, maxPixels: Int) throws -> Raster {
+    package static func decodeGray(_ jpeg: [UInt8], minimumLongSide: Int, maxPixels: Int) throws -> Raster {
         try decodeScaled(jpeg, minimumLongSide: minimumLongSide, maxPixels: maxPixels, rgb: false)
     }
 

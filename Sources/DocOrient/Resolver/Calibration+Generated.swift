@@ -3,7 +3,7 @@
 
 extension Calibration {
     /// The values in Models/calibration.json.
-    static let embedded = Calibration(
+    package static let embedded = Calibration(
         version: 1,
         fittedWith: "Models/fit.py resolver-exh-a2.jsonl --write (now: docorient replay fit-cascade; Models/README.md)",
         analysis: AnalysisParameters(

@@ -12,15 +12,15 @@ import Foundation
 // it is: docs/decisions (its README lists which page names which values).
 
 /// How far the cascade reads before it decides (decision 2).
-struct CascadeParameters: Sendable, Codable, Equatable {
+package struct CascadeParameters: Sendable, Codable, Equatable {
     /// A page with fewer glyphs than this has no text to read.
     var minGlyphs: Int
     /// Side of a text window, in text heights.
-    var windowSideInTextHeights: Double
+    package var windowSideInTextHeights: Double
     /// A window must hold at least this many glyphs.
-    var windowMinGlyphs: Int
+    package var windowMinGlyphs: Int
     /// At most this many windows are read per candidate.
-    var maxWindows: Int
+    package var maxWindows: Int
     /// Each window is read in this many parts (cut across the lines), one part at a time.
     var windowParts: Int
     /// At most this many text lines are read per candidate, longest first, before the windows
@@ -28,9 +28,9 @@ struct CascadeParameters: Sendable, Codable, Equatable {
     /// more than any early exit needs, at about the cost of the three windows.
     var maxLines: Int
     /// Stop reading once the leader scores at least this...
-    var earlyExitScore: Double
+    package var earlyExitScore: Double
     /// ...and at least this many times the runner-up (plus one, so zero scores compare).
-    var earlyExitRatio: Double
+    package var earlyExitRatio: Double
     /// The text lines run along the axis with more glyph pairs, beyond doubt, when it has at least
     /// this many pairs...
     var axisMinPairs: Int
@@ -38,12 +38,12 @@ struct CascadeParameters: Sendable, Codable, Equatable {
     var axisMinRatio: Double
     /// A candidate reads as plain text (the first one read then decides alone; the best rotation
     /// then needs no mirrored rival in `.auto`) with at least this many confident dictionary words...
-    var singleReadDictionaryWords: Int
+    package var singleReadDictionaryWords: Int
     /// ...at least this share of its confident words are dictionary words...
-    var singleReadDictionaryShare: Double
+    package var singleReadDictionaryShare: Double
     /// ...and those words hold at least this many confidence-weighted letters (short all-caps
     /// "words" read from upside-down print are in the dictionary too).
-    var singleReadDictionaryCharacters: Double
+    package var singleReadDictionaryCharacters: Double
     /// ...and at least this many of its confident words are telling words: short dictionary words
     /// alone ("the", "oil", "was") are read from wrong rotations of fine print too (decision 2).
     var singleReadDictionaryTellingWords: Int
@@ -56,23 +56,23 @@ struct CascadeParameters: Sendable, Codable, Equatable {
 }
 
 /// Logistic model turning the winner's evidence into the probability that it is right, fitted
-/// by `docorient replay fit-cascade` (`CascadeFit`; decision 4).
-struct ConfidenceModel: Sendable, Codable, Equatable {
-    var intercept: Double
+/// by `docorient-lab replay fit-cascade` (`CascadeFit`; decision 4).
+package struct ConfidenceModel: Sendable, Codable, Equatable {
+    package var intercept: Double
     /// log(1 + winner's score)
-    var bestScore: Double
+    package var bestScore: Double
     /// log(1 + runner-up's score)
-    var secondScore: Double
+    package var secondScore: Double
     /// (best - second) / best
-    var margin: Double
+    package var margin: Double
     /// log(1 + dictionary words of the winner)
-    var dictionaryWords: Double
+    package var dictionaryWords: Double
     /// 1 when the winner is the file's tag
-    var priorAgrees: Double
+    package var priorAgrees: Double
     /// 1 when the file has a usable tag and the winner is another orientation
-    var priorDisagrees: Double
+    package var priorDisagrees: Double
     /// Decide only at or above this confidence; below, the image is undecidable.
-    var decideAt: Double
+    package var decideAt: Double
     /// Below this winner score the page is "too little text" whatever the model says.
     var minScore: Double
     /// The tag stands unless another candidate beats it by more than this relative margin.
@@ -84,7 +84,7 @@ struct ConfidenceModel: Sendable, Codable, Equatable {
     }
 
     /// The probability for a feature vector (`features`).
-    func probability(_ x: [Double]) -> Double {
+    package func probability(_ x: [Double]) -> Double {
         let z = zip(coefficients, x).reduce(intercept) { $0 + $1.0 * $1.1 }
         return 1 / (1 + exp(-z))
     }
@@ -100,7 +100,7 @@ struct ConfidenceModel: Sendable, Codable, Equatable {
     }
 
     /// The weights of `features`, in their order.
-    var coefficients: [Double] {
+    package var coefficients: [Double] {
         get { [bestScore, secondScore, margin, dictionaryWords, priorAgrees, priorDisagrees] }
         set {
             (bestScore, secondScore, margin, dictionaryWords, priorAgrees, priorDisagrees) =
@@ -116,7 +116,7 @@ struct ConfidenceModel: Sendable, Codable, Equatable {
 /// on dark, or too few lines) are read whole: the paper (the brightest bright region), then the
 /// whole frame, light-corrected, as grey that Tesseract thresholds itself, in its sparse-text
 /// mode, in the candidate orientations (decision 3).
-struct PageParameters: Sendable, Codable, Equatable {
+package struct PageParameters: Sendable, Codable, Equatable {
     /// Long side of the page image (stored pixels are enlarged up to `maxUpscale` to reach it).
     var longSide: Int
     var maxUpscale: Double
@@ -143,7 +143,7 @@ struct PageParameters: Sendable, Codable, Equatable {
     /// that is telling (decision 3).
     var mirrorMinTellingWords: Int
     /// The page image with these sizes (`AnalysisImage.page`).
-    func pageImage(source: borrowing GraySource, paper: PixelBox, skew: Double = 0) throws -> Pix {
+    package func pageImage(source: borrowing GraySource, paper: PixelBox, skew: Double = 0) throws -> Pix {
         try AnalysisImage.page(
             source: source, paper: paper, skew: skew, longSide: longSide, maxUpscale: maxUpscale,
             backgroundTile: backgroundTile)
@@ -155,7 +155,7 @@ struct PageParameters: Sendable, Codable, Equatable {
 /// classifier orders what is read first, decides alone only where the text does not decide, and
 /// makes a weak reading of the text undecidable where it disagrees. The squares: decision 8; the
 /// thresholds: decision 9.
-struct ClassifierParameters: Sendable, Codable, Equatable {
+package struct ClassifierParameters: Sendable, Codable, Equatable {
     /// The model's own view: the image resized to this short side (Lanczos), its centre square...
     var centreShortSide: Int
     /// ...and the squares where the dark strokes are densest in the image resized (area) to this
@@ -168,28 +168,28 @@ struct ClassifierParameters: Sendable, Codable, Equatable {
     var orderAt: Double
     /// Where the text does not decide, the classifier decides alone at this probability or more
     /// (unless the text reads better mirrored).
-    var decideAloneAt: Double
+    package var decideAloneAt: Double
     /// The confidence given to an answer the classifier gave alone is its probability times this:
     /// the share of such answers right on the fit part, where it cannot tell a mirrored page.
-    var aloneConfidence: Double
+    package var aloneConfidence: Double
     /// A text answer under `ocrStandsAt` is undecidable when the classifier gives another rotation
     /// at least this probability.
-    var overruleAt: Double
+    package var overruleAt: Double
     /// A text answer at this confidence or more stands whatever the classifier says.
-    var ocrStandsAt: Double
+    package var ocrStandsAt: Double
     /// At this probability or more, the text is read only in the classifier's rotation and its two
     /// mirrored twins (`Lead.excludesOthers`): above the highest probability the classifier gave a
     /// rotation that was neither the right one nor, on a mirrored page, its axis's twin, on the fit
     /// part, with a margin (decision 9).
-    var narrowAt: Double
+    package var narrowAt: Double
     /// On a page where the survey found this many letter-like marks or more, the classifier answers
     /// alone from `narrowAt` rather than `decideAloneAt`: more than any hard negative of the fit
     /// part that the nothing guard (`nothingAt`) leaves to the rules (the two-word signs made at
     /// most 30, and those the classifier was sure of, 8 and 3), so a couple of words never gets
-    /// there; `docorient replay fit` prints that floor. With PP-LCNet, whose readings have no
+    /// there; `docorient-lab replay fit` prints that floor. With PP-LCNet, whose readings have no
     /// nothing to orient, a blank page's paper texture (52 marks) held it at 53; the guard now
     /// stops that page and the barcodes (up to 56) before any rule.
-    var pageMarks: Int
+    package var pageMarks: Int
     /// Where the classifier leaves the text its rotation alone (`narrowAt`), each stage reads at
     /// most this many parts (text lines, window parts) of it and of its mirrored twins: enough for
     /// print to confirm the rotation or for a mirrored twin to read better and contradict it ("a
@@ -206,30 +206,30 @@ struct ClassifierParameters: Sendable, Codable, Equatable {
     var confirmWords: Int
     /// At this probability or more that the image holds nothing to orient (from a model with that
     /// class, `ClassifierReading.nothing`), the answer is undecidable before Tesseract reads
-    /// anything (`DecisionRules.seesNothing`): fitted by `docorient replay fit` as the lowest
+    /// anything (`DecisionRules.seesNothing`): fitted by `docorient-lab replay fit` as the lowest
     /// probability, from 0.5 (nothing the likeliest class) up, at which no file of the fit part
     /// that the rules answer right is lost.
-    var nothingAt: Double
+    package var nothingAt: Double
     /// At this probability or more of its best rotation, the classifier answers alone before
     /// Tesseract reads anything (`DecisionRules.trusts`): for a model that tells a mirrored page
     /// from its twin (Models/orientation/train.py `--mirrors axis`: a mirrored page's probability
-    /// is split between its twins), fitted by `docorient replay fit` as the lowest probability at
+    /// is split between its twins), fitted by `docorient-lab replay fit` as the lowest probability at
     /// which no file of the fit part would be answered wrong. 2 (never) for a model that cannot.
-    var trustAt: Double
+    package var trustAt: Double
 }
 
 /// Everything fitted on the corpus.
-struct Calibration: Sendable, Codable, Equatable {
+package struct Calibration: Sendable, Codable, Equatable {
     /// Version of the file format; bump when fields change meaning.
     var version: Int
     /// The command that produced these values.
     var fittedWith: String
-    var analysis: AnalysisParameters
-    var scoring: ScoringWeights
-    var cascade: CascadeParameters
-    var confidence: ConfidenceModel
-    var page: PageParameters
-    var classifier: ClassifierParameters
+    package var analysis: AnalysisParameters
+    package var scoring: ScoringWeights
+    package var cascade: CascadeParameters
+    package var confidence: ConfidenceModel
+    package var page: PageParameters
+    package var classifier: ClassifierParameters
 }
 
 extension Calibration {
@@ -238,7 +238,7 @@ extension Calibration {
     /// without editing Models/calibration.json.
     /// - Throws: `.invalidRequest` for text that is not such an object, an unknown section, or a
     ///   value of the wrong type.
-    func merging(_ overrides: String) throws -> Calibration {
+    package func merging(_ overrides: String) throws -> Calibration {
         func invalid(_ why: String) -> DocOrientError {
             DocOrientError(.invalidRequest, "calibration overrides \(overrides): \(why)")
         }

@@ -2,7 +2,7 @@
 // policy for the text lines, the text windows and the whole page.
 
 /// The rules every stage follows to choose, order and rank candidate orientations.
-struct CandidatePolicy: Sendable {
+package struct CandidatePolicy: Sendable {
     /// Read every candidate (for fitting): no early exit, all four mirrored orientations.
     var exhaustive: Bool
     /// When mirrored candidates are read.
@@ -12,7 +12,7 @@ struct CandidatePolicy: Sendable {
         self.init(exhaustive: configuration.exhaustive, mirror: configuration.mirror)
     }
 
-    init(exhaustive: Bool, mirror: MirrorPolicy) {
+    package init(exhaustive: Bool, mirror: MirrorPolicy) {
         self.exhaustive = exhaustive
         self.mirror = mirror
     }
@@ -68,8 +68,8 @@ struct CandidatePolicy: Sendable {
     }
 }
 
-/// The classifier's rotation as the text stages take it (`Stages.lead`).
-struct Lead: Sendable, Equatable {
+/// The classifier's rotation as the text stages take it (`ImageResolution.lead`).
+package struct Lead: Sendable, Equatable {
     /// Read first in every stage (`classifier.orderAt`).
     var rotation: Orientation
     /// Only `rotation` and its two mirrored twins on the same axis are read
@@ -78,7 +78,7 @@ struct Lead: Sendable, Equatable {
     /// of the fit part, so the other five candidates can only lose; reading them cost most of
     /// the time spent on text Tesseract reads little of (handwriting, other scripts), and gave
     /// it five more ways to read junk that rivals the right rotation.
-    var excludesOthers: Bool
+    package var excludesOthers: Bool
     /// Each stage reads at most `classifier.confirmParts` parts of those three (the page stage's
     /// coarse look at most `classifier.confirmWords` recognition steps of each): the classifier
     /// would answer alone (`DecisionRules.answersAlone`), so the text need only confirm its

@@ -4,7 +4,7 @@
 // considered.
 
 /// How one stack of parts lies, as the analysis found it: all the cascade needs of the image.
-struct StackLayout: Sendable, Equatable {
+package struct StackLayout: Sendable, Equatable {
     /// The text lines run along stored x (glyph pairs, or the lines' marks): rotations 1 and 3
     /// are likelier than 6 and 8.
     var alongX: Bool
@@ -31,22 +31,22 @@ struct StackLayout: Sendable, Equatable {
 /// Reads the candidates of one stack of text lines or windows (`PartReader`) and concludes. Given
 /// its inputs (the rules, the candidate policy, the stack's layout, the prior and the classifier's
 /// lead), not the resolver: tested on recorded readings without Tesseract.
-struct Cascade<Reader: PartReader & ~Copyable>: ~Copyable {
+package struct Cascade<Parts: PartReader & ~Copyable>: ~Copyable {
     let rules: DecisionRules
     let policy: CandidatePolicy
     let layout: StackLayout
     let prior: Orientation?
     /// The rotation to read first (the classifier's, when it is sure), nil for none.
     let lead: Lead?
-    var reader: Reader
-    var trace: Trace
+    package var reader: Parts
+    package var trace: Trace
     /// Parts (lines or window parts) read per candidate so far.
     private var depth = 1
     /// The candidates the decision is taken among.
     private var considered: [Orientation] = []
 
-    init(
-        rules: DecisionRules, policy: CandidatePolicy, layout: StackLayout, reader: consuming Reader,
+    package init(
+        rules: DecisionRules, policy: CandidatePolicy, layout: StackLayout, reader: consuming Parts,
         prior: Orientation?, lead: Lead?, trace: Trace
     ) {
         self.rules = rules
@@ -69,7 +69,7 @@ struct Cascade<Reader: PartReader & ~Copyable>: ~Copyable {
 
     /// Reads until one candidate settles it, the leader is clear, or the parts run out; then
     /// concludes (`DecisionRules.conclude`) into `trace.decision`.
-    mutating func run() throws {
+    package mutating func run() throws {
         let pairs = try candidatePairs()
         if try readFirstPair(pairs[0]) { return }
         if try readMirroredBeside(pairs[0]) { return }

@@ -4,13 +4,13 @@ import Foundation
 /// `Models/orientation`) says of one image: the probability of each of the four rotations and,
 /// from docorient's own model, the probability that there is nothing to orient. It cannot tell a
 /// mirrored page from its unmirrored twin: a mirrored page comes out as some rotation.
-struct ClassifierReading: Sendable, Equatable, Codable {
+package struct ClassifierReading: Sendable, Equatable, Codable {
     /// The probability of each rotation (1, 3, 6, 8), in that order, given that there is a page to
     /// orient; they sum to 1.
-    var probabilities: [Double]
+    package var probabilities: [Double]
     /// The probability that the image holds nothing to orient (a blank page, a photo without
     /// text, a word or two); nil from a model without that class (PP-LCNet).
-    var nothing: Double?
+    package var nothing: Double?
 
     /// The rotations in the order of `probabilities`.
     static let rotations: [Orientation] = [.identity, .rotate180, .rotate90, .rotate270]
@@ -26,7 +26,7 @@ struct ClassifierReading: Sendable, Equatable, Codable {
         nothing = classes.count == 5 ? Double(classes[4]) : nil
     }
 
-    init(probabilities: [Double], nothing: Double? = nil) {
+    package init(probabilities: [Double], nothing: Double? = nil) {
         self.probabilities = probabilities
         self.nothing = nothing
     }
@@ -37,7 +37,7 @@ struct ClassifierReading: Sendable, Equatable, Codable {
     }
 
     /// The likeliest rotation (ties: the first in `rotations`).
-    var best: Orientation {
+    package var best: Orientation {
         Self.rotations[
             probabilities.indices.max {
                 probabilities[$0] < probabilities[$1] || (probabilities[$0] == probabilities[$1] && $0 > $1)
@@ -45,7 +45,7 @@ struct ClassifierReading: Sendable, Equatable, Codable {
     }
 
     /// The likeliest rotation's probability.
-    var bestProbability: Double { probability(best) }
+    package var bestProbability: Double { probability(best) }
 
     /// The mean of several readings (of several squares of one image) in log space, renormalised:
     /// a square the model is sure of counts for more than one it hesitates on, and a rotation
@@ -106,7 +106,7 @@ extension Resolver {
 }
 
 /// What the classifier was shown and answered for one image, for the tests that check it against
-/// another runtime (the hidden `docorient classify` command).
+/// another runtime (`docorient-lab classify`).
 package struct ClassifierProbe: Sendable {
     /// The runtime that ran the model, with its version (`ClassifierEngine.runtime`).
     package var runtime: String

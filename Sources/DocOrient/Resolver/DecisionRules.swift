@@ -4,9 +4,11 @@ import Foundation
 /// sure the winner is, when the budget's cut leaves it unfair, how the text and the classifier
 /// are weighed. A value holding the calibration and needing no OCR engine or model, so that its
 /// decisions are unit-tested on recorded readings.
-struct DecisionRules: Sendable {
+package struct DecisionRules: Sendable {
     /// Everything fitted on the corpus (`Models/calibration.json`).
-    let calibration: Calibration
+    package let calibration: Calibration
+
+    package init(calibration: Calibration) { self.calibration = calibration }
 
     /// A decision reached when the work budget ran out: it stands when every candidate the
     /// resolver asked to read was read by some stage (the budget only cut deeper reads or a later
@@ -46,8 +48,8 @@ struct DecisionRules: Sendable {
     /// dictionary and at least one telling word, a long dictionary word or an amount
     /// (`page.mirrorMinDictionaryShare`, `page.mirrorMinTellingWords`). A rotation that reads so
     /// needs no mirrored rival (the page stage), and a mirrored answer that does not is read
-    /// again against every rotation (`Stages.run`).
-    func readsAsWords(_ e: Evidence) -> Bool {
+    /// again against every rotation (`ImageResolution.run`).
+    package func readsAsWords(_ e: Evidence) -> Bool {
         let p = calibration.page
         return e.dictionaryShare >= p.mirrorMinDictionaryShare && e.tellingWords >= p.mirrorMinTellingWords
     }
@@ -59,15 +61,15 @@ struct DecisionRules: Sendable {
     }
 
     /// The winner among `candidates` and what the confidence model weighs of it (`conclude`).
-    struct Weighing: Sendable {
+    package struct Weighing: Sendable {
         /// The best candidate, or the prior when it scores within `confidence.priorMargin` of it.
-        var winner: Orientation
+        package var winner: Orientation
         /// The candidates, best first (ties keep the given order).
         var ranked: [Orientation]
         var best: Double
         var second: Double
         /// The confidence model's inputs (`ConfidenceModel.features`).
-        var features: [Double]
+        package var features: [Double]
         /// Whether the prior stood against a better-scoring candidate.
         var priorStood: Bool
     }
@@ -202,7 +204,7 @@ struct DecisionRules: Sendable {
     /// still (`classifier.narrowAt`) and `narrowing`, it is the only rotation read, beside its
     /// mirrored twins (`Lead.excludesOthers`), and where the classifier would answer alone
     /// (`answersAlone`) the text need only confirm it (`Lead.confirmsOnly`).
-    func lead(_ reading: ClassifierReading, marks: Int, narrowing: Bool) -> Lead? {
+    package func lead(_ reading: ClassifierReading, marks: Int, narrowing: Bool) -> Lead? {
         let c = calibration.classifier
         guard reading.bestProbability >= c.orderAt else { return nil }
         let excludesOthers = narrowing && reading.bestProbability >= c.narrowAt
@@ -224,20 +226,20 @@ struct DecisionRules: Sendable {
     /// and sparse print the lines miss, still look: they found the mirror of three real mirrored
     /// files (a poster, a newspaper, a sign) that the classifier alone, stopped there, named as
     /// their unmirrored twins (decision 10).
-    func classifierStands(_ a: Arbitration, lead: Lead?) -> Bool {
+    package func classifierStands(_ a: Arbitration, lead: Lead?) -> Bool {
         guard lead?.excludesOthers == true, !a.text.isDecided, a.read.values.contains(where: { $0.confidentWords > 0 })
         else { return false }
         return arbitrate(a).decidedBy == .classifier
     }
 
     /// Whether the classifier sees nothing to orient in the image (`classifier.nothingAt`): then
-    /// the answer is undecidable and Tesseract reads nothing (`Stages.run`).
-    func seesNothing(_ reading: ClassifierReading) -> Bool {
+    /// the answer is undecidable and Tesseract reads nothing (`ImageResolution.run`).
+    package func seesNothing(_ reading: ClassifierReading) -> Bool {
         (reading.nothing ?? 0) >= calibration.classifier.nothingAt
     }
 
     /// Whether the classifier is sure enough of its rotation to answer alone with nothing read
-    /// (`classifier.trustAt`; `Stages.run` then reads nothing): where it sees nothing to orient it
+    /// (`classifier.trustAt`; `ImageResolution.run` then reads nothing): where it sees nothing to orient it
     /// is never trusted.
     func trusts(_ reading: ClassifierReading) -> Bool {
         !seesNothing(reading) && reading.bestProbability >= calibration.classifier.trustAt
@@ -266,8 +268,9 @@ struct DecisionRules: Sendable {
     /// `read`: per candidate any stage read, everything read of it with each word once
     /// (`Evidence.distinct`): all the rules weigh of the text beside its decision, so that a
     /// recording of these inputs replays to the same decision (`Recording`).
-    func arbitrate(_ text: Decision, reading: ClassifierReading, read: [Orientation: Evidence], marks: Int) -> Decision
-    {
+    package func arbitrate(
+        _ text: Decision, reading: ClassifierReading, read: [Orientation: Evidence], marks: Int
+    ) -> Decision {
         let p = calibration.classifier
         var decision = text
         decision.classifier = Dictionary(
@@ -342,4 +345,30 @@ struct DecisionRules: Sendable {
     /// tell a mirrored page from its unmirrored twin and the text, which did not decide, did not
     /// rule a mirror out (decision 10).
     static let maxAloneConfidence = 0.89
+}
+
+/// What the rules weigh when the readers meet (`DecisionRules.arbitrate`), for one image.
+package struct Arbitration: Sendable, Equatable {
+    /// The text's decision, before the classifier's word.
+    package var text: Decision
+    /// What the classifier said of the image.
+    package var reading: ClassifierReading
+    /// Per candidate read, everything the stages read of it, each word once (`Evidence.distinct`).
+    package var read: [Orientation: Evidence]
+    /// The letter-like marks the survey found (`classifier.pageMarks`).
+    package var marks: Int
+
+    package init(text: Decision, reading: ClassifierReading, read: [Orientation: Evidence], marks: Int) {
+        self.text = text
+        self.reading = reading
+        self.read = read
+        self.marks = marks
+    }
+}
+
+extension DecisionRules {
+    /// `arbitrate` on the inputs of one image (`Arbitration`).
+    package func arbitrate(_ a: Arbitration) -> Decision {
+        arbitrate(a.text, reading: a.reading, read: a.read, marks: a.marks)
+    }
 }

@@ -1,15 +1,20 @@
 /// Weights that turn recognised words into a candidate's score (from Models/calibration.json;
 /// decision 4).
-struct ScoringWeights: Sendable, Codable, Equatable {
+package struct ScoringWeights: Sendable, Codable, Equatable {
     /// Words below this confidence (0...100) count as noise: upside-down text still yields them.
-    var minWordConfidence: Double
+    package var minWordConfidence: Double
     /// Extra weight of a dictionary word's characters: mirrored and rotated text reads as confident
     /// non-words, upright text as dictionary words.
-    var dictionaryWeight: Double
+    package var dictionaryWeight: Double
+
+    package init(minWordConfidence: Double, dictionaryWeight: Double) {
+        self.minWordConfidence = minWordConfidence
+        self.dictionaryWeight = dictionaryWeight
+    }
 }
 
 /// What OCR of one candidate (over one or more regions) amounted to.
-struct Evidence: Sendable, Codable, Equatable {
+package struct Evidence: Sendable, Codable, Equatable {
     /// Words with at least one letter or digit.
     var words = 0
     /// Words at or above the confidence floor with at least two letters or digits.
@@ -19,7 +24,7 @@ struct Evidence: Sendable, Codable, Equatable {
     /// Confidence-weighted letters and digits in confident words.
     var weightedCharacters = 0.0
     /// Confident words from the dictionary with at least three letters.
-    var dictionaryWords = 0
+    package var dictionaryWords = 0
     /// Confidence-weighted letters in those dictionary words.
     var weightedDictionaryCharacters = 0.0
     /// Confident dictionary words with at least `Evidence.longWordLetters` letters.
@@ -64,9 +69,9 @@ struct Evidence: Sendable, Codable, Equatable {
         return groups.dropFirst().allSatisfy { $0.count == 3 && $0.allSatisfy(\.isASCIIDigit) }
     }
 
-    init() {}
+    package init() {}
 
-    init(words recognized: [RecognizedWord], weights: ScoringWeights) {
+    package init(words recognized: [RecognizedWord], weights: ScoringWeights) {
         self.init(words: recognized, weights: weights, byText: true)
     }
 
@@ -104,7 +109,7 @@ struct Evidence: Sendable, Codable, Equatable {
     }
 
     /// Evidence over both regions.
-    func adding(_ other: Evidence) -> Evidence {
+    package func adding(_ other: Evidence) -> Evidence {
         var sum = self
         sum.words += other.words
         sum.confidentWords += other.confidentWords
@@ -126,12 +131,12 @@ struct Evidence: Sendable, Codable, Equatable {
 
     /// The confident words counted once each, however many readings found them (in a fixed
     /// order, so that the sum is the same in every run).
-    var distinct: Evidence {
+    package var distinct: Evidence {
         byText.keys.sorted().reduce(Evidence()) { $0.adding(byText[$1]!) }
     }
 
     /// The candidate's score: confident characters, dictionary characters counted extra.
-    func score(_ weights: ScoringWeights) -> Double {
+    package func score(_ weights: ScoringWeights) -> Double {
         weightedCharacters + weights.dictionaryWeight * weightedDictionaryCharacters
     }
 

@@ -1,7 +1,7 @@
 import SystemPackage
 
 /// Finds the directory holding the Tesseract models for a set of languages.
-enum ModelLocator {
+package enum ModelLocator {
     /// Debian's tessdata directories, newest first.
     static let debianDirectories = ["/usr/share/tesseract-ocr/5/tessdata", "/usr/share/tesseract-ocr/4.00/tessdata"]
 
@@ -13,7 +13,7 @@ enum ModelLocator {
     /// The first directory, in order `explicit` (only it, when given), `TESSDATA_PREFIX`, Debian's,
     /// that holds every requested model.
     /// - Throws: `.missingModel` naming the missing file, where it looked and what to install.
-    static func locate(
+    package static func locate(
         explicit: String?, languages value: String, environment: (String) -> String? = getEnvironment
     )
         throws -> String

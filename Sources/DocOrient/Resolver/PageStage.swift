@@ -62,8 +62,8 @@ struct PageStage {
     /// one), nothing more if it read nothing (`readsNothing`), the other pair unless the first
     /// settled it, then the mirrored pair along the winner's axis unless the winner reads as
     /// dictionary text; and decides.
-    func readWholePage<Reader: PartReader & ~Copyable>(
-        _ reader: inout Reader, alongX: Bool, minScore: Double
+    func readWholePage<Parts: PartReader & ~Copyable>(
+        _ reader: inout Parts, alongX: Bool, minScore: Double
     ) throws -> Look {
         let weights = rules.calibration.scoring
         var look = Look()
@@ -154,49 +154,4 @@ struct PageStage {
     /// smallest size Tesseract reads (4 letters 10 pixels high, some 30 stroke pixels each: 120
     /// pixels, about a hundredth of a percent of a 1,200 x 900 page).
     static let lightPrintMinShare = 0.0001
-}
-
-/// Tesseract's look at a whole page image, one read of the whole image per candidate (a
-/// `PartReader` of one part), in its sparse-text mode, at most `maxWords` recognition steps a read.
-/// Owns a clone of the page image: not copyable, used on the thread of the engine it borrowed.
-struct PageReader: PartReader, ~Copyable {
-    let engine: TesseractEngine
-    let weights: ScoringWeights
-    let meter: WorkMeter
-    let maxWords: Int
-    private let image: Pix
-    private var read: [Orientation: [Evidence]] = [:]
-    private(set) var starved: Set<Orientation> = []
-
-    init(
-        engine: TesseractEngine, image: borrowing Pix, weights: ScoringWeights, meter: WorkMeter, maxWords: Int
-    )
-        throws
-    {
-        self.image = try image.cloned()
-        self.engine = engine
-        self.weights = weights
-        self.meter = meter
-        self.maxWords = maxWords
-    }
-
-    var partCount: Int { 1 }
-    var allEvidence: [Orientation: [Evidence]] { read }
-    var words: [Orientation: [[RecognizedWord]]] { [:] }
-
-    /// Reads the page shown as `o`, once: a candidate the budget starved is not tried again.
-    mutating func read(_ o: Orientation, parts count: Int) throws {
-        guard count > 0, read[o] == nil else { return }
-        let view = try CandidateReader.display(try image.cloned(), as: o)
-        do {
-            let words = try engine.recognize(view, mode: .sparseText, meter: meter, maxWords: maxWords)
-            read[o] = [Evidence(words: words, weights: weights)]
-        } catch is WorkMeter.Exhausted {
-            starved.insert(o)
-            read[o] = []
-        }
-    }
-
-    /// Not asked of a whole page (the look orders the axis pairs by the tag and the lines' marks).
-    func uprightness(of o: Orientation) throws -> Double { 0 }
 }

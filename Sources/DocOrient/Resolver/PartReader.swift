@@ -1,11 +1,15 @@
-// The text reader the cascade reads with: one protocol, so that the cascade's order and stopping
-// are tested on recorded readings without Tesseract (Tests/DocOrientTests/CascadeTests.swift),
-// and Tesseract reading the analysis image's parts behind it.
+// The text readers the stages read with: one protocol, so that the cascade's and the page
+// stage's order and stopping are tested on recorded readings without Tesseract
+// (Tests/DocOrientTests/CascadeTests.swift, PageStageTests.swift), and behind it Tesseract
+// reading the analysis image's parts (`CandidateReader`) or a whole page (`PageReader`). Recorded
+// readings (`RecordedParts`) stand in for Tesseract in those tests and in the replay that fits
+// the cascade: a read of one part in one candidate does not depend on what was read before, so a
+// replay reads what the resolver would have read.
 
 /// Reads the candidate orientations of one stack of parts (text lines, or text windows read in
 /// parts) and remembers what it read: Tesseract over the analysis image (`CandidateReader`), or
 /// recorded readings.
-protocol PartReader: ~Copyable {
+package protocol PartReader: ~Copyable {
     /// Parts in the stack, densest or longest first.
     var partCount: Int { get }
     /// How a candidate's evidence is scored.
@@ -133,4 +137,104 @@ struct CandidateReader: PartReader, ~Copyable {
         // (decision 2).
         return try Self.display(try strip.cloned(), as: o).uprightness()
     }
+}
+
+/// Tesseract's look at a whole page image, one read of the whole image per candidate (a
+/// `PartReader` of one part), in its sparse-text mode, at most `maxWords` recognition steps a read.
+/// Owns a clone of the page image: not copyable, used on the thread of the engine it borrowed.
+struct PageReader: PartReader, ~Copyable {
+    let engine: TesseractEngine
+    let weights: ScoringWeights
+    let meter: WorkMeter
+    let maxWords: Int
+    private let image: Pix
+    private var read: [Orientation: [Evidence]] = [:]
+    private(set) var starved: Set<Orientation> = []
+
+    init(
+        engine: TesseractEngine, image: borrowing Pix, weights: ScoringWeights, meter: WorkMeter, maxWords: Int
+    )
+        throws
+    {
+        self.image = try image.cloned()
+        self.engine = engine
+        self.weights = weights
+        self.meter = meter
+        self.maxWords = maxWords
+    }
+
+    var partCount: Int { 1 }
+    var allEvidence: [Orientation: [Evidence]] { read }
+    var words: [Orientation: [[RecognizedWord]]] { [:] }
+
+    /// Reads the page shown as `o`, once: a candidate the budget starved is not tried again.
+    mutating func read(_ o: Orientation, parts count: Int) throws {
+        guard count > 0, read[o] == nil else { return }
+        let view = try CandidateReader.display(try image.cloned(), as: o)
+        do {
+            let words = try engine.recognize(view, mode: .sparseText, meter: meter, maxWords: maxWords)
+            read[o] = [Evidence(words: words, weights: weights)]
+        } catch is WorkMeter.Exhausted {
+            starved.insert(o)
+            read[o] = []
+        }
+    }
+
+    /// Not asked of a whole page (the look orders the axis pairs by the tag and the lines' marks).
+    func uprightness(of o: Orientation) throws -> Double { 0 }
+}
+
+/// Readings per candidate and part, handed out as the cascade asks (a `PartReader` without
+/// Tesseract): recorded reads (`StackReads`) or a test's readings. Every read made is logged.
+package struct RecordedParts: PartReader {
+    var readings: [Orientation: [Evidence]]
+    package var partCount: Int
+    /// Reads the budget allows, all when nil.
+    var budget: Int?
+    package var weights: ScoringWeights
+    var recordedUprightness: [Orientation: Double] = [:]
+    package private(set) var starved: Set<Orientation> = []
+    package private(set) var allEvidence: [Orientation: [Evidence]] = [:]
+    package var words: [Orientation: [[RecognizedWord]]] { [:] }
+    /// Each read made: candidate and part (1 = the first).
+    package private(set) var log: [(o: Orientation, part: Int)] = []
+
+    init(
+        _ readings: [Orientation: [Evidence]], parts: Int, budget: Int? = nil,
+        weights: ScoringWeights = Calibration.embedded.scoring
+    ) {
+        self.readings = readings
+        self.partCount = parts
+        self.budget = budget
+        self.weights = weights
+    }
+
+    /// The recorded reads of a stack, scored with `weights` (already turned into evidence by
+    /// `StackReads.evidence`, which a fit does once per weighting).
+    package init(_ stack: StackReads, evidence: [Orientation: [Evidence]], weights: ScoringWeights) {
+        self.init(evidence, parts: stack.parts, weights: weights)
+        recordedUprightness = Dictionary(
+            uniqueKeysWithValues: stack.uprightness.compactMap { key, value in
+                Int(key).flatMap(Orientation.init(exifValue:)).map { ($0, value) }
+            })
+    }
+
+    package mutating func read(_ o: Orientation, parts count: Int) throws {
+        var list = allEvidence[o] ?? []
+        defer { allEvidence[o] = list }
+        while list.count < min(count, partCount) {
+            if let budget, log.count >= budget {
+                starved.insert(o)
+                return
+            }
+            log.append((o, list.count + 1))
+            list.append(readings[o]?[safe: list.count] ?? Evidence())
+        }
+    }
+
+    package func uprightness(of o: Orientation) throws -> Double { recordedUprightness[o] ?? 0 }
+}
+
+extension Array {
+    fileprivate subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
 }

@@ -18,7 +18,8 @@ public final class Resolver: Sendable {
     public let modelDirectory: String
     /// The orientation classifier's model file.
     public let classifierModel: String
-    let calibration: Calibration
+    /// What the stages read with, built once: the rules, the candidate policy, the engines.
+    let stageInputs: StageInputs
     let pool: TesseractPool
     /// The orientation classifier, one engine every caller shares.
     let classifier: SharedEngine<ClassifierEngine>
@@ -30,15 +31,17 @@ public final class Resolver: Sendable {
         try self.init(configuration: configuration, calibration: .embedded)
     }
 
-    init(configuration: ResolverConfiguration, calibration: Calibration) throws {
+    package init(configuration: ResolverConfiguration, calibration: Calibration) throws {
         Leptonica.silenced
         self.configuration = configuration
-        self.calibration = calibration
         self.modelDirectory = try ModelLocator.locate(
             explicit: configuration.tessdata, languages: configuration.languages)
         self.pool = TesseractPool(
             datapath: modelDirectory, languages: configuration.languages, capacity: configuration.maxEngines,
             idleTimeout: configuration.engineIdleTimeout)
+        self.stageInputs = StageInputs(
+            rules: DecisionRules(calibration: calibration), policy: CandidatePolicy(configuration), engines: pool,
+            stacksOnly: configuration.stacksOnly)
         let model = try ClassifierLocator.locate(explicit: configuration.classifierModel)
         let runtime = try RuntimeLocator.locate()
         self.classifierModel = model
@@ -74,7 +77,7 @@ public final class Resolver: Sendable {
     }
 
     /// The decision together with the evidence behind it (for the evaluation and fitting tools).
-    func trace(
+    package func trace(
         imageBytes: [UInt8], metadata: ImageMetadata, prior: Orientation?, budget: WorkBudget? = nil,
         signal: CancellationSignal? = nil
     ) throws -> Trace {
@@ -85,23 +88,17 @@ public final class Resolver: Sendable {
         meter.charge(WorkCost.decodeUnits(pixels: source.storedWidth * source.storedHeight))
         let probe = try classifierProbe(source, keepInput: false)
         meter.charge(probe.classes.count * WorkCost.classifierSquareUnits)
-        var stages = try Stages(
+        var resolution = try ImageResolution(
             inputs: stageInputs, source: source, reading: probe.reading, prior: prior, meter: meter)
-        var trace = try stages.run()
+        var trace = try resolution.run()
         trace.work = meter.work
         trace.decision.work = meter.work
         return trace
     }
 
-    /// What the stages read with (`StageInputs`).
-    var stageInputs: StageInputs {
-        StageInputs(
-            calibration: calibration, policy: policy, engines: pool, stacksOnly: configuration.stacksOnly)
-    }
-
-    /// The candidate policy every stage follows.
-    var policy: CandidatePolicy { CandidatePolicy(configuration) }
+    /// Everything fitted on the corpus (`Models/calibration.json`), as the rules hold it.
+    var calibration: Calibration { stageInputs.calibration }
 
     /// The decision rules, with this resolver's calibration.
-    var rules: DecisionRules { DecisionRules(calibration: calibration) }
+    var rules: DecisionRules { stageInputs.rules }
 }

@@ -40,10 +40,10 @@ public struct ResolverConfiguration: Sendable, Equatable {
 
     /// Read every candidate at every stage instead of stopping once the winner is clear. Slower,
     /// same winner in nearly every case; used to collect evidence for fitting `Models/calibration.json`.
-    var exhaustive: Bool = false
+    package var exhaustive: Bool = false
     /// Read the text lines and windows only, never the page stage (`Resolver.recordingReads`: the
     /// replay has no use for the coarse look, which read exhaustively costs most of the time).
-    var stacksOnly: Bool = false
+    package var stacksOnly: Bool = false
 
     /// A configuration with the defaults: models found automatically, English, mirrored candidates
     /// when the evidence calls for them, at most 100 megapixels, the standard work budget, one

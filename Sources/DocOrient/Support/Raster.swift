@@ -1,6 +1,6 @@
 /// Decoded pixels, rows in reading order without padding: `channels` bytes per pixel (1 grey,
 /// 3 RGB, 4 CMYK or RGBA).
-struct Raster: Sendable {
+package struct Raster: Sendable {
     /// Pixels per row.
     var width: Int
     /// Rows.

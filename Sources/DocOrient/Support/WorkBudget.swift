@@ -97,7 +97,7 @@ enum WorkCost {
 
 /// A flag a caller sets to stop one resolution early; checked between reads and, through
 /// Tesseract's cancel callback, before every word. Thread-safe.
-final class CancellationSignal: Sendable {
+package final class CancellationSignal: Sendable {
     private let flag = Atomic<Bool>(false)
 
     /// Asks the work to stop.
@@ -110,7 +110,7 @@ final class CancellationSignal: Sendable {
 ///
 /// Used by one resolution on one thread (the Tesseract engine it borrowed); only the cancellation
 /// signal is shared.
-final class WorkMeter {
+package final class WorkMeter {
     /// The budget could not pay for a read, which was therefore not made.
     struct Exhausted: Error {}
 
@@ -124,7 +124,7 @@ final class WorkMeter {
     /// Which part of the budget ran out first, nil while none has.
     private(set) var exhaustedPart: String?
 
-    init(budget: WorkBudget, signal: CancellationSignal? = nil) {
+    package init(budget: WorkBudget, signal: CancellationSignal? = nil) {
         self.budget = budget
         self.signal = signal
     }

@@ -1,15 +1,15 @@
 import Foundation
 import Testing
 
-/// `docorient replay`: what both readers said of a file, recorded once and replayed through the
+/// `docorient-lab replay`: what both readers said of a file, recorded once and replayed through the
 /// decision rules, gives the decision `fix` gives; the classifier's thresholds are fitted on such
 /// recordings by the rules themselves, not by a copy of them.
 struct ReplayCLITests {
-    static let committed = CLITests.repoRoot.appendingPathComponent("Tests/Fixtures/replay/samples.recordings.jsonl")
+    static let committed = LabCLI.repoRoot.appendingPathComponent("Tests/Fixtures/replay/samples.recordings.jsonl")
 
     /// `fix --dry-run --json` records by path: what a recording's decision must equal.
     static func fixRecords(_ files: [String]) throws -> [String: [String: Any]] {
-        let fix = try CLITests.run(CLITests.binary, ["fix", "--dry-run", "--json"] + files)
+        let fix = try LabCLI.run(LabCLI.docorient, ["fix", "--dry-run", "--json"] + files)
         #expect(fix.status == 0, "\(fix.err)")
         var byPath: [String: [String: Any]] = [:]
         for line in fix.lines {
@@ -20,8 +20,8 @@ struct ReplayCLITests {
     }
 
     @Test func recordingsOfTheSamplesReplayToTheDecisionsFixGives() throws {
-        let files = try CLITests.sampleFiles()
-        let recorded = try CLITests.run(CLITests.binary, ["replay", "record"] + files)
+        let files = try LabCLI.sampleFiles()
+        let recorded = try LabCLI.run(LabCLI.binary, ["replay", "record"] + files)
         #expect(recorded.status == 0, "\(recorded.err)")
         #expect(recorded.lines.count == files.count)
         let fix = try Self.fixRecords(files)
@@ -43,26 +43,26 @@ struct ReplayCLITests {
         // The samples exercise the rules: text answers, classifier answers and undecidable ones.
         #expect(byReader["text", default: 0] > 0 && byReader["undecidable", default: 0] > 0, "\(byReader)")
 
-        let directory = try CLITests.temporaryDirectory()
+        let directory = try LabCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("samples.recordings.jsonl")
         try Data(recorded.out.utf8).write(to: file)
-        let check = try CLITests.run(CLITests.binary, ["replay", "check", file.path])
+        let check = try LabCLI.run(LabCLI.binary, ["replay", "check", file.path])
         #expect(check.status == 0, "\(check.err)")
         #expect(check.out.contains("\(files.count) of \(files.count) recordings replay to their recorded decision"))
     }
 
-    /// The committed recordings (`docorient replay record` of Corpus/samples, made when the rules
+    /// The committed recordings (`docorient-lab replay record` of Corpus/samples, made when the rules
     /// last changed) replay to their recorded decisions: a change to the rules that changes one
     /// fails here, and the recordings are made again on purpose.
     @Test func theCommittedRecordingsReplayToTheirDecisions() throws {
-        let check = try CLITests.run(CLITests.binary, ["replay", "check", Self.committed.path])
+        let check = try LabCLI.run(LabCLI.binary, ["replay", "check", Self.committed.path])
         #expect(check.status == 0, "\(check.err)")
         #expect(check.out.contains("recordings replay to their recorded decision"))
     }
 
     @Test func aRecordingWhoseDecisionTheRulesDoNotGiveIsReported() throws {
-        let directory = try CLITests.temporaryDirectory()
+        let directory = try LabCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let lines = try String(contentsOf: Self.committed, encoding: .utf8).split(separator: "\n")
         let line = try #require(lines.first)
@@ -72,7 +72,7 @@ struct ReplayCLITests {
         first["decision"] = decision
         let file = directory.appendingPathComponent("tampered.jsonl")
         try JSONSerialization.data(withJSONObject: first, options: [.sortedKeys]).write(to: file)
-        let check = try CLITests.run(CLITests.binary, ["replay", "check", file.path])
+        let check = try LabCLI.run(LabCLI.binary, ["replay", "check", file.path])
         #expect(check.status == 1)
         #expect(check.err.contains("recorded") && check.err.contains("replayed"))
         #expect(check.out.contains("0 of 1 recordings replay to their recorded decision"))
@@ -81,10 +81,10 @@ struct ReplayCLITests {
     /// The fit reads the truth from the manifest and fits on the fit part only: here the samples
     /// are all "fit", and the values it prints are the rules' own field names.
     @Test func fitPrintsTheFittedValuesAndEachPartsAnswers() throws {
-        let fit = try CLITests.run(
-            CLITests.binary,
+        let fit = try LabCLI.run(
+            LabCLI.binary,
             [
-                "replay", "fit", "--manifest", CLITests.samples.appendingPathComponent("manifest.csv").path,
+                "replay", "fit", "--manifest", LabCLI.samples.appendingPathComponent("manifest.csv").path,
                 Self.committed.path,
             ])
         #expect(fit.status == 0, "\(fit.err)")
@@ -107,7 +107,7 @@ struct ReplayCLITests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("replay-train-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let manifest = CLITests.samples.appendingPathComponent("manifest.csv")
+        let manifest = LabCLI.samples.appendingPathComponent("manifest.csv")
         var truth: [String: (upright: String, decidable: Bool)] = [:]
         let lines = try String(contentsOf: manifest, encoding: .utf8).split(separator: "\n")
         let split = try #require(lines.first?.split(separator: ",").firstIndex(of: "split"))
@@ -135,10 +135,10 @@ struct ReplayCLITests {
         let recordings = folder.appendingPathComponent("train.recordings.jsonl")
         try (renamed.joined(separator: "\n") + "\n").write(to: recordings, atomically: true, encoding: .utf8)
 
-        let asFit = try CLITests.run(
-            CLITests.binary, ["replay", "fit", "--manifest", manifest.path, Self.committed.path])
-        let asTraining = try CLITests.run(
-            CLITests.binary,
+        let asFit = try LabCLI.run(
+            LabCLI.binary, ["replay", "fit", "--manifest", manifest.path, Self.committed.path])
+        let asTraining = try LabCLI.run(
+            LabCLI.binary,
             ["replay", "fit", "--manifest", manifest.path, "--train-manifest", trainCSV.path, recordings.path])
         #expect(asTraining.status == 0, "\(asTraining.err)")
         #expect(!asTraining.err.contains("match no manifest row"), "\(asTraining.err)")

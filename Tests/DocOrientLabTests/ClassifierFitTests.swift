@@ -2,10 +2,17 @@ import Foundation
 import Testing
 
 @testable import DocOrient
+@testable import DocOrientLab
 
 /// The classifier's thresholds fitted by replaying recordings through the rules themselves
 /// (`ClassifierFit`, `Recording`): no OCR engine, no model.
 struct ClassifierFitTests {
+    /// A reading that names `best` at `p`, the other rotations alike.
+    static func reading(_ best: Orientation, _ p: Double) -> ClassifierReading {
+        let rest = (1 - p) / 3
+        return ClassifierReading(probabilities: ClassifierReading.rotations.map { $0 == best ? p : rest })
+    }
+
     /// A recording of a page the text did not decide, whose twins read nothing, on which the
     /// classifier names `best` at `p`.
     static func undecided(_ name: String, _ best: Orientation, _ p: Double, marks: Int = 0) -> Recording {
@@ -13,7 +20,7 @@ struct ClassifierFitTests {
             orientation: nil, confidence: 0, margin: 0, reason: "too little readable text", candidates: [])
         let twins: [Orientation] = best.swapsDimensions ? [.transpose, .transverse] : [.flipHorizontal, .flipVertical]
         let arbitration = Arbitration(
-            text: text, reading: DecisionRulesTests.reading(best, p),
+            text: text, reading: Self.reading(best, p),
             read: Dictionary(uniqueKeysWithValues: ([best] + twins).map { ($0, Evidence()) }), marks: marks)
         return Recording(
             path: name, arbitration: arbitration, decision: DecisionRules(calibration: .embedded).arbitrate(arbitration)

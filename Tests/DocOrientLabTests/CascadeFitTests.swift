@@ -2,9 +2,10 @@ import Foundation
 import Testing
 
 @testable import DocOrient
+@testable import DocOrientLab
 
 /// The arithmetic of `CascadeFit` (the replay itself is tested against `fix` on real samples:
-/// Tests/DocOrientCLITests/CascadeFitCLITests.swift).
+/// Tests/DocOrientLabTests/CascadeFitCLITests.swift).
 struct CascadeFitTests {
     /// Draws from a known logistic model (a fixed linear congruential sequence: the same data in
     /// every run) and fits it again: Newton's method finds the weights within the sampling error.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `docorient replay record --reads` and `replay fit-cascade`: what Tesseract reads of every
+/// `docorient-lab replay record --reads` and `replay fit-cascade`: what Tesseract reads of every
 /// candidate of every text line and window, recorded once, replays through the real cascade to the
 /// decision `fix` gives, and the scoring, the cascade's thresholds and the confidence model are
 /// fitted on such recordings by that code (`CascadeFit`), on the fit part only.
@@ -17,9 +17,9 @@ struct CascadeFitCLITests {
     /// The samples' reads, recorded once for both tests (seconds a file): the JSON lines of
     /// `replay record --reads`, or what went wrong.
     static let recorded: Result<String, RecordingFailed> = {
-        let files = names.map { CLITests.samples.appendingPathComponent($0).path }
-        guard let run = try? CLITests.run(CLITests.binary, ["replay", "record", "--reads"] + files) else {
-            return .failure(RecordingFailed(message: "could not run \(CLITests.binary)"))
+        let files = names.map { LabCLI.samples.appendingPathComponent($0).path }
+        guard let run = try? LabCLI.run(LabCLI.binary, ["replay", "record", "--reads"] + files) else {
+            return .failure(RecordingFailed(message: "could not run \(LabCLI.binary)"))
         }
         guard run.status == 0, run.lines.count == files.count else {
             return .failure(RecordingFailed(message: "exit \(run.status), \(run.lines.count) lines: \(run.err)"))
@@ -40,11 +40,11 @@ struct CascadeFitCLITests {
     /// classifier's lead and the rules replayed on recorded reads are the resolver's own. Where they
     /// do not, the live resolver goes on to the page stage, which is not recorded.
     @Test func replayedReadsGiveFixsDecisionWhereverTheLinesAndWindowsDecide() throws {
-        let directory = try CLITests.temporaryDirectory()
+        let directory = try LabCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let files = Self.names.map { CLITests.samples.appendingPathComponent($0).path }
+        let files = Self.names.map { LabCLI.samples.appendingPathComponent($0).path }
         let reads = try Self.recordReads(into: directory)
-        let replay = try CLITests.run(CLITests.binary, ["replay", "reads", reads.path])
+        let replay = try LabCLI.run(LabCLI.binary, ["replay", "reads", reads.path])
         #expect(replay.status == 0, "\(replay.err)")
         let fix = try ReplayCLITests.fixRecords(files)
         var compared: [String: Int] = [:]
@@ -68,8 +68,8 @@ struct CascadeFitCLITests {
 
         // Other values replay without editing the calibration: a text answer needing 0.999 leaves
         // 0013 (0.946 as shipped) to the classifier or undecidable; an unknown value is refused.
-        let strict = try CLITests.run(
-            CLITests.binary, ["replay", "reads", "--with", #"{"confidence":{"decideAt":0.999}}"#, reads.path])
+        let strict = try LabCLI.run(
+            LabCLI.binary, ["replay", "reads", "--with", #"{"confidence":{"decideAt":0.999}}"#, reads.path])
         #expect(strict.status == 0, "\(strict.err)")
         func textAnswers(_ lines: [String]) -> Set<String> {
             Set(
@@ -83,8 +83,8 @@ struct CascadeFitCLITests {
         #expect(textAnswers(replay.lines).contains("0013_receipt.jpg"))
         #expect(
             textAnswers(strict.lines) == textAnswers(replay.lines).subtracting(["0013_receipt.jpg", "0023_label.jpg"]))
-        let unknown = try CLITests.run(
-            CLITests.binary, ["replay", "reads", "--with", #"{"confidence":{"decideAtt":0.9}}"#, reads.path])
+        let unknown = try LabCLI.run(
+            LabCLI.binary, ["replay", "reads", "--with", #"{"confidence":{"decideAtt":0.9}}"#, reads.path])
         #expect(unknown.status == 2 && unknown.err.contains("no value confidence.decideAtt"), "\(unknown.err)")
     }
 
@@ -92,11 +92,11 @@ struct CascadeFitCLITests {
     /// answers; the held-out files are only judged: giving them other truths changes their tallies,
     /// never the fitted values.
     @Test func fitCascadeFitsOnTheFitPartOnlyAndJudgesTheHeldOut() throws {
-        let directory = try CLITests.temporaryDirectory()
+        let directory = try LabCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let reads = try Self.recordReads(into: directory)
-        let manifest = CLITests.samples.appendingPathComponent("manifest.csv")
-        let fit = try CLITests.run(CLITests.binary, ["replay", "fit-cascade", "--manifest", manifest.path, reads.path])
+        let manifest = LabCLI.samples.appendingPathComponent("manifest.csv")
+        let fit = try LabCLI.run(LabCLI.binary, ["replay", "fit-cascade", "--manifest", manifest.path, reads.path])
         #expect(fit.status == 0, "\(fit.err)")
         let first = try #require(fit.lines.first)
         let values = try #require(JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Double])
@@ -127,7 +127,7 @@ struct CascadeFitCLITests {
         }
         let other = directory.appendingPathComponent("manifest.csv")
         try changed.joined(separator: "\n").write(to: other, atomically: true, encoding: .utf8)
-        let again = try CLITests.run(CLITests.binary, ["replay", "fit-cascade", "--manifest", other.path, reads.path])
+        let again = try LabCLI.run(LabCLI.binary, ["replay", "fit-cascade", "--manifest", other.path, reads.path])
         #expect(again.status == 0, "\(again.err)")
         #expect(again.lines.first == fit.lines.first, "the same fitted values")
         #expect(

@@ -11,18 +11,17 @@ struct ReplayCommand: ParsableCommand {
         abstract: "Record the readers' readings, replay them through the rules, fit the rules' thresholds.",
         discussion: """
             Examples:
-              docorient replay record Corpus/samples/*.jpg > samples.recordings.jsonl
-              docorient replay record --without-nothing-guard SET/*.jpg > fit.jsonl
-              docorient replay check samples.recordings.jsonl
-              docorient replay fit --manifest SET/manifest.csv --real-manifest ../shared/real/manifest.csv \\
+              docorient-lab replay record Corpus/samples/*.jpg > samples.recordings.jsonl
+              docorient-lab replay record --without-nothing-guard SET/*.jpg > fit.jsonl
+              docorient-lab replay check samples.recordings.jsonl
+              docorient-lab replay fit --manifest SET/manifest.csv --real-manifest ../shared/real/manifest.csv \\
                   fit.jsonl holdout.jsonl real.jsonl
-              docorient replay record --reads SET/*.jpg > reads.jsonl
-              docorient replay fit-cascade --manifest SET/manifest.csv reads.jsonl
+              docorient-lab replay record --reads SET/*.jpg > reads.jsonl
+              docorient-lab replay fit-cascade --manifest SET/manifest.csv reads.jsonl
             """,
-        shouldDisplay: false,
         subcommands: [Record.self, Check.self, Fit.self, Reads.self, FitCascade.self])
 
-    /// `docorient replay record`: one recording per file on stdout.
+    /// `docorient-lab replay record`: one recording per file on stdout.
     struct Record: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Resolve each file and print what the rules weighed (one JSON line per file).")
@@ -43,7 +42,7 @@ struct ReplayCommand: ParsableCommand {
         var paths: [String]
 
         func run() throws {
-            let resolver = try testResolver(
+            let resolver = try labResolver(
                 classifier: classifier, withoutNothingGuard: withoutNothingGuard, recordingReads: reads)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -58,12 +57,12 @@ struct ReplayCommand: ParsableCommand {
         }
     }
 
-    /// `docorient replay check`: the recorded decisions are what the rules give again.
+    /// `docorient-lab replay check`: the recorded decisions are what the rules give again.
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Replay recordings through the rules and report any decision that differs (exit 1).")
 
-        @Argument(help: "Recordings (JSON lines of `docorient replay record`).")
+        @Argument(help: "Recordings (JSON lines of `docorient-lab replay record`).")
         var recordings: [String]
 
         func run() throws {
@@ -74,14 +73,14 @@ struct ReplayCommand: ParsableCommand {
                 let again = recording.replayed()
                 guard again != recording.decision else { continue }
                 differ += 1
-                printError("docorient: \(recording.path): recorded \(recording.decision), replayed \(again)")
+                printError("docorient-lab: \(recording.path): recorded \(recording.decision), replayed \(again)")
             }
             print("\(count - differ) of \(count) recordings replay to their recorded decision")
             if differ > 0 { throw ExitCode(1) }
         }
     }
 
-    /// `docorient replay fit`: the classifier's thresholds fitted on the fit part, judged on the others.
+    /// `docorient-lab replay fit`: the classifier's thresholds fitted on the fit part, judged on the others.
     struct Fit: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Fit the classifier's thresholds on the fit part of a generated set; judge them on the others.",
@@ -98,7 +97,7 @@ struct ReplayCommand: ParsableCommand {
 
         @OptionGroup var manifests: Manifests
 
-        @Argument(help: "Recordings (JSON lines of `docorient replay record`), any parts.")
+        @Argument(help: "Recordings (JSON lines of `docorient-lab replay record`), any parts.")
         var recordings: [String]
 
         func run() throws {
@@ -136,7 +135,7 @@ struct ReplayCommand: ParsableCommand {
             }
         }
     }
-    /// `docorient replay reads`: recorded reads replayed with the shipped rules, a line per file.
+    /// `docorient-lab replay reads`: recorded reads replayed with the shipped rules, a line per file.
     struct Reads: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Replay recorded reads through the cascade and the rules as shipped (one JSON line per file).",
@@ -150,7 +149,7 @@ struct ReplayCommand: ParsableCommand {
         @Option(name: .customLong("with"), help: ArgumentHelp(withHelp, valueName: "JSON"))
         var overrides: String?
 
-        @Argument(help: "Recordings (JSON lines of `docorient replay record --reads`).")
+        @Argument(help: "Recordings (JSON lines of `docorient-lab replay record --reads`).")
         var recordings: [String]
 
         func run() throws {
@@ -165,14 +164,14 @@ struct ReplayCommand: ParsableCommand {
         }
     }
 
-    /// `docorient replay fit-cascade`: the scoring, the cascade's thresholds and the confidence
+    /// `docorient-lab replay fit-cascade`: the scoring, the cascade's thresholds and the confidence
     /// model fitted on the fit part's recorded reads (`CascadeFit`), judged on the others.
     struct FitCascade: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "fit-cascade",
             abstract: "Fit the scoring, the cascade's early exit and the confidence model on recorded reads.",
             discussion: """
-                Replays `docorient replay record --reads` recordings through the cascade, the classifier's \
+                Replays `docorient-lab replay record --reads` recordings through the cascade, the classifier's \
                 lead and the rules themselves. Files are matched to their truth as `replay fit` matches \
                 them; only the fit part is fitted on. Prints the fitted values as JSON (for \
                 Models/calibration.json `scoring`, `cascade`, `confidence`), then each part's text \
@@ -190,7 +189,7 @@ struct ReplayCommand: ParsableCommand {
         @Option(name: .customLong("with"), help: ArgumentHelp(withHelp, valueName: "JSON"))
         var overrides: String?
 
-        @Argument(help: "Recordings (JSON lines of `docorient replay record --reads`), any parts.")
+        @Argument(help: "Recordings (JSON lines of `docorient-lab replay record --reads`), any parts.")
         var recordings: [String]
 
         func run() throws {
@@ -231,7 +230,7 @@ struct ReplayCommand: ParsableCommand {
 }
 
 /// What `--with` does for the replays of recorded reads.
-private let withHelp =
+let withHelp =
     "Replay with these calibration values instead of the shipped ones (a JSON object shaped like "
     + "Models/calibration.json with only the values to change), e.g. '{\"classifier\":{\"narrowAt\":0.9}}'."
 
@@ -241,7 +240,7 @@ private func cascadeFit(_ overrides: String?) throws -> CascadeFit {
     do {
         return try CascadeFit(overrides: overrides)
     } catch let error as DocOrientError {
-        printError("docorient: \(error)")
+        printError("docorient-lab: \(error)")
         throw ExitCode(2)
     }
 }
@@ -351,10 +350,10 @@ struct Truths {
             parts[t.part, default: []].append(
                 Labelled(recording: recording, truth: t.truth, decidable: t.decidable, hasUp: t.hasUp))
         }
-        if unmatched > 0 { printError("docorient: \(unmatched) recordings match no manifest row: left out") }
+        if unmatched > 0 { printError("docorient-lab: \(unmatched) recordings match no manifest row: left out") }
         let fit = Self.fitParts.flatMap { parts[$0] ?? [] }
         guard !fit.isEmpty else {
-            printError("docorient: no recording of the fit part: nothing to fit on")
+            printError("docorient-lab: no recording of the fit part: nothing to fit on")
             throw ExitCode(1)
         }
         return (parts, fit)

@@ -1,3 +1,4 @@
+import DocOrient
 import Foundation
 
 /// Fits how far the classifier's word goes beside the text's (Models/calibration.json
@@ -8,7 +9,7 @@ import Foundation
 /// - nothingAt (a model with the class nothing to orient): the lowest probability (0.50-0.99 by
 ///   hundredths; 0.5: nothing the likeliest class) above the probability of nothing on every
 ///   fit file that the rules answer right without it, so that the guard loses no right answer of
-///   the fit part; recorded with `docorient replay record --without-nothing-guard`, so that every
+///   the fit part; recorded with `docorient-lab replay record --without-nothing-guard`, so that every
 ///   file's text reading is there to replay;
 /// - decideAloneAt: the lowest probability (0.50-0.93 by hundredths: the combined reading stays
 ///   under 0.94) at which the classifier, answering alone where the text did not decide on a page
@@ -30,7 +31,7 @@ import Foundation
 /// stop (`DecisionRules.classifierStands`) are as recorded; `narrowFloor` and `pageMarksFloor` say
 /// how far `narrowAt` and `pageMarks` are from the fit part's evidence. Recorded reads
 /// (`ReadsRecording`) replay those on the text lines and windows (`CascadeFit`,
-/// `docorient replay fit-cascade --with`).
+/// `docorient-lab replay fit-cascade --with`).
 package struct ClassifierFit: Sendable {
     /// One recording with its truth.
     package typealias Row = Labelled<Recording>

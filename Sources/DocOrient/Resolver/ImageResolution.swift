@@ -10,7 +10,8 @@ import Foundation
 /// What every image's stages read with, built by the resolver (`Resolver.stageInputs`) and handed
 /// to them as a value: they never call back up into the resolver.
 struct StageInputs: Sendable {
-    let calibration: Calibration
+    /// The decision rules, with the resolver's calibration: built once, read by every stage.
+    let rules: DecisionRules
     /// Which candidates are read and how (`exhaustive`: every candidate at every stage).
     let policy: CandidatePolicy
     /// The Tesseract engines the stages borrow one of at a time.
@@ -18,11 +19,11 @@ struct StageInputs: Sendable {
     /// Read the text lines and windows only (`ResolverConfiguration.stacksOnly`).
     let stacksOnly: Bool
 
-    var rules: DecisionRules { DecisionRules(calibration: calibration) }
+    var calibration: Calibration { rules.calibration }
 }
 
-/// The stages of one resolution and what they share. Owns the decoded pixels: not copyable.
-struct Stages: ~Copyable {
+/// One image's resolution: its stages and what they share. Owns the decoded pixels: not copyable.
+struct ImageResolution: ~Copyable {
     let inputs: StageInputs
     let source: GraySource
     /// What the probes found on the page: surveyed when the stages run (`run`), not before the

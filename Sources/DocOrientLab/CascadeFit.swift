@@ -1,3 +1,4 @@
+import DocOrient
 import Foundation
 
 /// Fits how the text is scored and read (Models/calibration.json `scoring`, the cascade's early
@@ -133,11 +134,11 @@ package struct CascadeFit: Sendable {
         recording.stacks.map { $0.evidence(weights) }
     }
 
-    /// Replays one file's stacks as `Stages` reads them: the lines, then the windows, each by the
+    /// Replays one file's stacks as `ImageResolution` reads them: the lines, then the windows, each by the
     /// cascade with the classifier's lead, stopping at the first that decides or where the
     /// classifier's answer stands (`DecisionRules.classifierStands`); a mirrored answer read with
     /// the classifier's rotation as its only rival that does not read as words is read again
-    /// against every candidate (`Stages.run`); then the classifier's word (`arbitrate`).
+    /// against every candidate (`ImageResolution.run`); then the classifier's word (`arbitrate`).
     func replay(
         _ recording: ReadsRecording, evidence: [[Orientation: [Evidence]]], calibration: Calibration
     ) -> Replayed {
@@ -183,7 +184,7 @@ package struct CascadeFit: Sendable {
         return out
     }
 
-    /// What the shipped rules give on one recording (`docorient replay reads`).
+    /// What the shipped rules give on one recording (`docorient-lab replay reads`).
     package struct ReplayedFile: Sendable, Codable {
         package var path: String
         package var decision: RecordedDecision

@@ -1,23 +1,12 @@
+import DocOrient
 import Foundation
 
 // The classifier's thresholds are fitted by the rules that apply them: what both readers said of a
 // file is recorded once (`Recording`), and replayed through `DecisionRules.arbitrate` with other
 // thresholds (`ClassifierFit`), so that no copy of the rules in another language can drift from
-// them (decision 9). The hidden `docorient replay` command records, checks and fits.
+// them (decision 9). The lab's `docorient-lab replay` command records, checks and fits.
 
-/// What the rules weigh when the readers meet (`DecisionRules.arbitrate`), for one image.
-struct Arbitration: Sendable, Equatable {
-    /// The text's decision, before the classifier's word.
-    var text: Decision
-    /// What the classifier said of the image.
-    var reading: ClassifierReading
-    /// Per candidate read, everything the stages read of it, each word once (`Evidence.distinct`).
-    var read: [Orientation: Evidence]
-    /// The letter-like marks the survey found (`classifier.pageMarks`).
-    var marks: Int
-}
-
-/// One image's arbitration, recorded with the decision it gave: a line of `docorient replay record`.
+/// One image's arbitration, recorded with the decision it gave: a line of `docorient-lab replay record`.
 package struct Recording: Sendable, Codable, Equatable {
     /// The file, as given.
     package var path: String
@@ -116,13 +105,6 @@ package struct RecordedDecision: Sendable, Codable, Equatable {
 extension Recording {
     /// The decision the shipped rules (`Calibration.embedded`) give on the recorded readings.
     package func replayed() -> RecordedDecision { replayed(with: .embedded) }
-}
-
-extension DecisionRules {
-    /// `arbitrate` on the inputs of one image (`Arbitration`).
-    func arbitrate(_ a: Arbitration) -> Decision {
-        arbitrate(a.text, reading: a.reading, read: a.read, marks: a.marks)
-    }
 }
 
 extension Resolver {

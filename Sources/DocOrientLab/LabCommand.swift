@@ -1,0 +1,65 @@
+import ArgumentParser
+import DocOrient
+import Foundation
+
+/// `docorient-lab`: the offline lab beside the shipped `docorient`. It records what the readers
+/// read, replays it through the decision rules the library ships, fits their thresholds with
+/// those rules, shows the classifier's input, and dumps what the analysis sees; none of it runs
+/// when a user fixes a file, so none of it is in `docorient` or its package.
+@main
+struct LabCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "docorient-lab",
+        abstract: "Record, replay and fit docorient's decisions; show what its readers see.",
+        discussion: """
+            The tools the project fits and checks docorient with (Benchmarks/orientation, \
+            Models/orientation/train.py, docs/decisions): not installed with docorient.
+
+            Examples:
+              docorient-lab replay record Corpus/samples/*.jpg > samples.recordings.jsonl
+              docorient-lab classify --dump /tmp/squares scan.jpg
+              docorient-lab debug analysis scan.jpg
+            """,
+        subcommands: [ReplayCommand.self, ClassifyCommand.self, DebugCommand.self])
+}
+
+/// Writes to standard error, where progress and errors go so that stdout stays parseable.
+func printError(_ line: String) {
+    FileHandle.standardError.write(Data((line + "\n").utf8))
+}
+
+/// Runs `body` for each path; reports failures per file and exits 1 if any failed.
+func forEachFile(_ paths: [String], _ body: (String) throws -> Void) throws {
+    var failed = 0
+    for path in paths {
+        do {
+            try body(path)
+        } catch let error as DocOrientError {
+            failed += 1
+            printError("docorient-lab: \(error.at(path))")
+        }
+    }
+    if failed > 0 {
+        printError("docorient-lab: \(failed) of \(paths.count) file\(paths.count == 1 ? "" : "s") failed")
+        throw ExitCode(1)
+    }
+}
+
+/// A resolver with the default configuration and the classifier model `classifier` (nil: the
+/// installed one), for the lab's commands (`classify`, `replay record`); a model that cannot be
+/// loaded is printed and exits 1.
+func labResolver(
+    classifier: String?, withoutNothingGuard: Bool = false, recordingReads: Bool = false
+) throws
+    -> Resolver
+{
+    do {
+        let configuration = ResolverConfiguration(classifierModel: classifier)
+        if recordingReads { return try Resolver.recordingReads(configuration) }
+        return withoutNothingGuard
+            ? try Resolver.withoutNothingGuard(configuration) : try Resolver(configuration: configuration)
+    } catch let error as DocOrientError {
+        printError("docorient-lab: \(error)")
+        throw ExitCode(1)
+    }
+}
