@@ -14,7 +14,7 @@ import Foundation
 ///    "the winner is right" over every file the stacks concluded on, hard negatives counted as
 ///    wrong, so that its output is a probability;
 /// 3. `decideAt`: the lowest value (0.30-0.95 by hundredths) at which no text answer of the fit
-///    part is wrong and at least 97% of its hard negatives stay undecidable by the text.
+///    part is wrong and at least `negativesKept` of its hard negatives stay undecidable by the text.
 ///
 /// What a replay cannot model: the page stage's coarse look (never recorded: a file no stack
 /// decided is left undecided by the text here) and the work budget (a replay reads as far as its
@@ -128,6 +128,10 @@ package struct CascadeFit: Sendable {
 
     /// The decideAt values tried, lowest first.
     static let decideAtGrid = (30...95).map { Double($0) / 100 }
+    /// The share of the fit part's hard negatives the text must leave undecidable at the fitted
+    /// `decideAt`: nearly all, since a hard negative answered is a file turned for nothing, but not
+    /// every one, so that one odd negative does not hold the bar for every page (decision 4).
+    static let negativesKept = 0.97
 
     /// The evidence of each stack of a recording under `weights` (per stack, per candidate, per part).
     static func evidence(_ recording: ReadsRecording, _ weights: ScoringWeights) -> [[Orientation: [Evidence]]] {
@@ -289,7 +293,8 @@ package struct CascadeFit: Sendable {
                 var trial = c
                 trial.confidence.decideAt = at
                 let t = tally(rows, trial)
-                return t.wrong == 0 && Double(t.negatives - t.negativesAnswered) >= 0.97 * Double(t.negatives)
+                return t.wrong == 0
+                    && Double(t.negatives - t.negativesAnswered) >= Self.negativesKept * Double(t.negatives)
             } ?? 0.9
         return fitted
     }

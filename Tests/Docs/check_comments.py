@@ -39,6 +39,7 @@ SETTINGS = {
     ("Sources/DocOrientServer/Server.swift", "75 s"): "the service's default idle timeout",
     ("Sources/DocOrientServer/Server.swift", "20 s"): "the service's default drain after SIGTERM",
     ("Sources/DocOrientReview/ReviewServer.swift", "16 KiB"): "the review's default body limit",
+    ("Sources/DocOrient/Resolver/ResolverConfiguration.swift", "60 s"): "the library's default engine idle timeout",
     ("Sources/DocOrientServer/ConnectionDeadlines.swift", "64 KiB"): "NIO's default high watermark",
     ("Sources/DocOrientServer/ConnectionDeadlines.swift", "32 KiB"): "NIO's default low watermark",
 }

@@ -5,7 +5,8 @@ extension Calibration {
     /// The values in Models/calibration.json.
     package static let embedded = Calibration(
         version: 1,
-        fittedWith: "Models/fit.py resolver-exh-a2.jsonl --write (now: docorient replay fit-cascade; Models/README.md)",
+        fittedWith:
+            "docorient-lab replay fit-cascade (analysis, scoring, cascade, confidence, page) and docorient-lab replay fit (classifier): Models/README.md",
         analysis: AnalysisParameters(
             probeLongSide: 1000, firstPassLongSide: 2000, minProbeTextHeight: 7, targetTextHeight: 22,
             minTextHeight: 18, maxTextHeight: 27, probeThreshold: 160, probeMaxThreshold: 185, convincingGlyphs: 50,

@@ -123,8 +123,8 @@ package struct PageParameters: Sendable, Codable, Equatable {
     /// Tile of the background normalisation, in page-image pixels.
     var backgroundTile: Int
     /// Most words one reading of the page in one orientation may recognise (layout analysis at
-    /// psm 4 is bounded on its own). It replaced a 4 s recognition deadline, which made the answer
-    /// depend on the machine's speed and load; see `maxWordsPerRead` in Models/calibration.json.
+    /// psm 4 is bounded on its own): work counted, not time, so that the answer does not depend on
+    /// the machine's speed and load (decision 3).
     var maxWordsPerRead: Int
     /// After the first axis pair: stop when the leader scores at least this...
     var earlyExitScore: Double
@@ -194,8 +194,7 @@ package struct ClassifierParameters: Sendable, Codable, Equatable {
     /// most this many parts (text lines, window parts) of it and of its mirrored twins: enough for
     /// print to confirm the rotation or for a mirrored twin to read better and contradict it ("a
     /// line or two each"; decision 9), where reading on only spends the budget on text Tesseract
-    /// cannot read (handwriting, other scripts: eight lines of each of three candidates, then the
-    /// windows and the page, took the slowest files to 4-5 s).
+    /// cannot read (handwriting, other scripts: the slowest files of decision 9).
     var confirmParts: Int
     /// ...and the page stage's coarse look at most this many recognition steps in each of them
     /// (`page.maxWordsPerRead` otherwise): on handwriting and other scripts each look read 40-60

@@ -70,7 +70,7 @@ struct ImageResolution: ~Copyable {
     /// (`Lead.excludesOthers`) that does not read as words (`DecisionRules.readsAsWords`) is read
     /// again against every candidate: the confidence model was fitted on readings in which every
     /// rotation's clutter competes, and without it Tesseract's junk on a handwritten page shown
-    /// mirrored came out at 0.953, wrong (decision 10). Mirrored answers are rare, and right ones
+    /// mirrored came out confident and wrong (decision 10). Mirrored answers are rare, and right ones
     /// mostly read as words, so this costs little.
     ///
     /// Where the classifier sees nothing to orient (`DecisionRules.seesNothing`), or is sure enough

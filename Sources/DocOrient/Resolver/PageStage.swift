@@ -141,8 +141,8 @@ struct PageStage {
     /// table grain); so the retries are asked for only where light print can be: light print on a
     /// darker panel comes out near white after the correction (`lightPrintLevel`), over at least
     /// the strokes of one short word (`lightPrintMinShare`). The sign and poster pages that read
-    /// only inverted have 2-7% of their pixels there; about half of all page images have under
-    /// 0.01% and skip the retries, with no answer changed (decision 3).
+    /// only inverted have a few hundredths of their pixels there, and about half of all page
+    /// images next to none, which skip the retries with no answer changed (decision 3).
     static func mayHoldLightPrint(_ page: borrowing Pix) throws -> Bool {
         try page.share(atLeast: lightPrintLevel) >= lightPrintMinShare
     }

@@ -93,7 +93,7 @@ struct CandidateReader: PartReader, ~Copyable {
     /// scales the text into its reading band, so no line of it is lower), and one more for a line
     /// cut at the edge. Tesseract's cancel callback, which the work meter counts, comes once per
     /// text line in LSTM mode; a read that finds more lines than fit is reading noise as lines
-    /// (window parts of a receipt's paper grain read as 20 to 36 lines, at 4 ms a line).
+    /// (window parts of a receipt's paper grain read as tens of lines, each paid for; decision 2).
     static func maxLines(height: Int, minTextHeight: Double) -> Int {
         Int(Double(height) / minTextHeight) + 1
     }
