@@ -71,10 +71,15 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             resources: [.embedInCode("report.mustache"), .embedInCode("report-cell.mustache")]),
+        // What the two commands (`docorient`, `docorient-lab`) share: standard error and the per-file loop
+        // that reports each file's failure.
+        .target(
+            name: "DocOrientCommandLine",
+            dependencies: ["DocOrient", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(
             name: "DocOrientCLI",
             dependencies: [
-                "DocOrient", "DocOrientBatch", "DocOrientServer", "DocOrientReview", "CMalloc",
+                "DocOrient", "DocOrientBatch", "DocOrientCommandLine", "DocOrientServer", "DocOrientReview", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -85,7 +90,7 @@ let package = Package(
         .executableTarget(
             name: "DocOrientLab",
             dependencies: [
-                "DocOrient", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "DocOrient", "DocOrientCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         // The HTTP service (`docorient serve`): its own target, so the core library does not depend on Hummingbird.
