@@ -129,10 +129,15 @@ let package = Package(
 
         // What the test targets share: where the repository's files are. Not a product.
         .target(name: "DocOrientTestSupport", path: "Tests/TestSupport"),
+        // What the batch's and the review's tests share: a batch's folder and journal written by hand.
+        .target(
+            name: "DocOrientBatchTestSupport", dependencies: ["DocOrient", "DocOrientBatch", "DocOrientTestSupport"],
+            path: "Tests/BatchTestSupport"),
         .testTarget(name: "DocOrientTests", dependencies: ["DocOrient", "CLeptonica", "DocOrientTestSupport"]),
         // The batch module on its own: the walker, shards and the journal, no engine.
         .testTarget(
-            name: "DocOrientBatchTests", dependencies: ["DocOrient", "DocOrientBatch", "DocOrientTestSupport"]),
+            name: "DocOrientBatchTests",
+            dependencies: ["DocOrient", "DocOrientBatch", "DocOrientBatchTestSupport", "DocOrientTestSupport"]),
         .testTarget(
             name: "DocOrientServerTests",
             dependencies: [
@@ -143,7 +148,7 @@ let package = Package(
         .testTarget(
             name: "DocOrientReviewTests",
             dependencies: [
-                "DocOrient", "DocOrientBatch", "DocOrientReview", "DocOrientServer", "DocOrientTestSupport",
+                "DocOrient", "DocOrientBatch", "DocOrientBatchTestSupport", "DocOrientReview", "DocOrientServer",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]),
