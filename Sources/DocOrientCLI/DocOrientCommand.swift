@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocOrient
+import DocOrientCommandLine
 import Foundation
 
 @main
@@ -105,7 +106,7 @@ struct TagCommand: ParsableCommand {
 
     func run() throws {
         let target = orientation
-        try forEachFile(paths) { path in
+        try forEachFile(paths, command: "docorient") { path in
             let outcome = try FileActions.tag(path, to: target, destination: write.destination)
             print("\(path): \(outcome.wrote ? "orientation set to \(target)" : "already \(target), unchanged")")
         }
@@ -141,7 +142,7 @@ struct BakeCommand: ParsableCommand {
     var paths: [String]
 
     func run() throws {
-        try forEachFile(paths) { path in
+        try forEachFile(paths, command: "docorient") { path in
             let outcome = try FileActions.bake(path, trim: trim, maxPixels: maxPixels, destination: write.destination)
             switch outcome.bake {
             case .baked(let o)?: print("\(path): baked \(o), orientation now 1")

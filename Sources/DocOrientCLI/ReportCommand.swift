@@ -1,6 +1,7 @@
 import ArgumentParser
 import DocOrient
 import DocOrientBatch
+import DocOrientCommandLine
 import Foundation
 
 struct ReportCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DocOrient
 import DocOrientBatch
+import DocOrientCommandLine
 import DocOrientReview
 import Foundation
 import Logging

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocOrient
+import DocOrientCommandLine
 import DocOrientServer
 import Foundation
 import Logging

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DocOrient
 import DocOrientBatch
+import DocOrientCommandLine
 import Foundation
 
 /// Options every file-changing command shares.
@@ -21,33 +22,11 @@ struct WriteOptions: ParsableArguments {
     var destination: Destination { output.map { .directory($0) } ?? .inPlace }
 }
 
-/// Writes to standard error, where human progress and errors go so that stdout stays parseable.
-func printError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
-}
-
 /// The option that points at a missing model, as a hint after the error: the classifier's file or
 /// Tesseract's directory.
 func missingModelHint(_ error: DocOrientError) -> String {
     guard error.code == .missingModel else { return "" }
     return error.message.contains("orientation classifier") ? " (here: --classifier FILE)" : " (here: --tessdata DIR)"
-}
-
-/// Runs `body` for each path; reports failures per file and exits 1 if any failed.
-func forEachFile(_ paths: [String], _ body: (String) throws -> Void) throws {
-    var failed = 0
-    for path in paths {
-        do {
-            try body(path)
-        } catch let error as DocOrientError {
-            failed += 1
-            printError("docorient: \(error.at(path))")
-        }
-    }
-    if failed > 0 {
-        printError("docorient: \(failed) of \(paths.count) file\(paths.count == 1 ? "" : "s") failed")
-        throw ExitCode(1)
-    }
 }
 
 /// How every command that resolves (`fix`, `serve`) finds its models and reads: Tesseract's

@@ -46,14 +46,8 @@ package struct CascadeFit: Sendable {
         package var singleReadDictionaryWords: Int
         package var singleReadDictionaryShare: Double
         package var singleReadDictionaryCharacters: Double
-        package var intercept: Double
-        package var bestScore: Double
-        package var secondScore: Double
-        package var margin: Double
-        package var dictionaryWords: Double
-        package var priorAgrees: Double
-        package var priorDisagrees: Double
-        package var decideAt: Double
+        /// The confidence model: its intercept, weights and `decideAt` fitted, the rest as shipped.
+        package var confidence: ConfidenceModel
     }
 
     /// What a calibration gives on a part.
@@ -212,11 +206,7 @@ package struct CascadeFit: Sendable {
         c.cascade.singleReadDictionaryWords = f.singleReadDictionaryWords
         c.cascade.singleReadDictionaryShare = f.singleReadDictionaryShare
         c.cascade.singleReadDictionaryCharacters = f.singleReadDictionaryCharacters
-        c.confidence.intercept = f.intercept
-        c.confidence.coefficients = [
-            f.bestScore, f.secondScore, f.margin, f.dictionaryWords, f.priorAgrees, f.priorDisagrees,
-        ]
-        c.confidence.decideAt = f.decideAt
+        c.confidence = f.confidence
         return c
     }
 
@@ -281,14 +271,11 @@ package struct CascadeFit: Sendable {
         }
         let weights = Self.logistic(x, y)
         var fitted = params
-        fitted.intercept = weights[0]
-        (
-            fitted.bestScore, fitted.secondScore, fitted.margin, fitted.dictionaryWords, fitted.priorAgrees,
-            fitted.priorDisagrees
-        ) = (weights[1], weights[2], weights[3], weights[4], weights[5], weights[6])
+        fitted.confidence.intercept = weights[0]
+        fitted.confidence.coefficients = Array(weights[1...])
         // 3. decideAt.
         c = calibration(fitted)
-        fitted.decideAt =
+        fitted.confidence.decideAt =
             Self.decideAtGrid.first { at in
                 var trial = c
                 trial.confidence.decideAt = at
@@ -344,15 +331,12 @@ package struct CascadeFit: Sendable {
     var current: Fitted {
         let s = base.scoring
         let c = base.cascade
-        let m = base.confidence
         return Fitted(
             minWordConfidence: s.minWordConfidence, dictionaryWeight: s.dictionaryWeight,
             earlyExitScore: c.earlyExitScore, earlyExitRatio: c.earlyExitRatio,
             singleReadDictionaryWords: c.singleReadDictionaryWords,
             singleReadDictionaryShare: c.singleReadDictionaryShare,
-            singleReadDictionaryCharacters: c.singleReadDictionaryCharacters, intercept: m.intercept,
-            bestScore: m.bestScore, secondScore: m.secondScore, margin: m.margin, dictionaryWords: m.dictionaryWords,
-            priorAgrees: m.priorAgrees, priorDisagrees: m.priorDisagrees, decideAt: m.decideAt)
+            singleReadDictionaryCharacters: c.singleReadDictionaryCharacters, confidence: base.confidence)
     }
 
     /// Logistic regression by Newton's method: the intercept and one weight per column of `x`,

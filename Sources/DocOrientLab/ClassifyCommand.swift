@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocOrient
+import DocOrientCommandLine
 import Foundation
 
 /// What the orientation classifier sees and answers for each file: for the test that checks it
@@ -21,7 +22,7 @@ struct ClassifyCommand: ParsableCommand {
 
     func run() throws {
         let resolver = try labResolver(classifier: classifier)
-        try forEachFile(paths) { path in
+        try forEachFile(paths, command: "docorient-lab") { path in
             let probe = try resolver.classifierProbe([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
             if let dump {
                 let name = URL(fileURLWithPath: dump).appendingPathComponent(

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocOrient
+import DocOrientCommandLine
 import Foundation
 
 /// `docorient-lab`: the offline lab beside the shipped `docorient`. It records what the readers
@@ -21,28 +22,6 @@ struct LabCommand: ParsableCommand {
               docorient-lab debug analysis scan.jpg
             """,
         subcommands: [ReplayCommand.self, ClassifyCommand.self, DebugCommand.self])
-}
-
-/// Writes to standard error, where progress and errors go so that stdout stays parseable.
-func printError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
-}
-
-/// Runs `body` for each path; reports failures per file and exits 1 if any failed.
-func forEachFile(_ paths: [String], _ body: (String) throws -> Void) throws {
-    var failed = 0
-    for path in paths {
-        do {
-            try body(path)
-        } catch let error as DocOrientError {
-            failed += 1
-            printError("docorient-lab: \(error.at(path))")
-        }
-    }
-    if failed > 0 {
-        printError("docorient-lab: \(failed) of \(paths.count) file\(paths.count == 1 ? "" : "s") failed")
-        throw ExitCode(1)
-    }
 }
 
 /// A resolver with the default configuration and the classifier model `classifier` (nil: the

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocOrient
+import DocOrientCommandLine
 import Foundation
 
 /// Records what both readers said of files and replays it through the decision rules: the
@@ -46,7 +47,7 @@ struct ReplayCommand: ParsableCommand {
                 classifier: classifier, withoutNothingGuard: withoutNothingGuard, recordingReads: reads)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            try forEachFile(paths) { path in
+            try forEachFile(paths, command: "docorient-lab") { path in
                 let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
                 let line =
                     reads

@@ -1,5 +1,6 @@
 import DocOrient
 import DocOrientBatch
+import DocOrientBatchTestSupport
 import DocOrientTestSupport
 import Foundation
 import Testing
@@ -7,37 +8,6 @@ import Testing
 /// The review on its own (no engine, no server): a batch's journal written by hand over copies of
 /// committed samples, a person's turns, the names it refuses, the files that change under it.
 struct ReviewTests {
-    /// A folder with copies of `samples` and a journal recording each as the batch left it
-    /// (unchanged), with `verdict` and no decision.
-    static func batch(_ samples: [String], verdict: String = "undecidable") throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("review-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        var entries: [JournalEntry] = []
-        for name in samples {
-            let target = folder.appendingPathComponent(name)
-            try FileManager.default.copyItem(at: Repository.samples.appendingPathComponent(name), to: target)
-            entries.append(try entry(for: target, relative: name, verdict: verdict))
-        }
-        try Journal(path: Journal.location(folder.path)).save(entries)
-        return folder
-    }
-
-    /// The journal's entry for the file at `url` as a batch that changed nothing records it.
-    static func entry(for url: URL, relative: String, verdict: String) throws -> JournalEntry {
-        let bytes = [UInt8](try Data(contentsOf: url))
-        let hash = fnv1a(bytes)
-        let tag = try? ImageMetadata.read(bytes).exifOrientation
-        let object: [String: Any] = [
-            "path": url.path, "relative_path": relative, "mode": "tag", "size": bytes.count, "mtime_ns": 0,
-            "ctime_ns": 0, "inode": 0, "hash_before": hash, "hash_after": hash, "verdict": verdict,
-            "action": "none", "exif_orientation": tag.flatMap { $0 }.map { $0 as Any } ?? NSNull(),
-            "detected_orientation": NSNull(),
-            "confidence": 0.0, "reason": "too little text", "elapsed_ms": 1.0, "record": "{\"path\":\"\(url.path)\"}",
-            "updated_at": "2026-12-01T10:00:00Z",
-        ]
-        return try JSONDecoder().decode(JournalEntry.self, from: JSONSerialization.data(withJSONObject: object))
-    }
-
     /// A folder holding the file `make` writes at `name`, and a journal recording it as a batch
     /// that changed nothing records it: with `pages`, as a file of pages, one undecidable page
     /// record a page, each shown as stored (1); with none, as a single image.
@@ -46,7 +16,7 @@ struct ReviewTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let target = folder.appendingPathComponent(name)
         try make(target.path)
-        var entry = try entry(for: target, relative: name, verdict: "undecidable")
+        var entry = try JournalledBatch.entry(for: target, relative: name, verdict: "undecidable")
         if pages > 0 {
             let records = (1...pages).map {
                 "{\"page\":\($0),\"verdict\":\"undecidable\",\"exif_orientation\":1,\"confidence\":0,"
@@ -59,21 +29,10 @@ struct ReviewTests {
         return folder
     }
 
-    /// FNV-1a 64, as the journal hashes contents.
-    static func fnv1a(_ bytes: [UInt8]) -> String {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in bytes {
-            h ^= UInt64(b)
-            h = h &* 0x100_0000_01b3
-        }
-        let hex = String(h, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
-    }
-
     static func bytes(_ url: URL) throws -> [UInt8] { [UInt8](try Data(contentsOf: url)) }
 
     @Test func aTurnRewritesOnlyTheTagAndIsJournalledAsAPersonsDecisionThatUndoTakesBack() throws {
-        let folder = try Self.batch(["0000_receipt.jpg", "0017_blank.jpg"])
+        let folder = try JournalledBatch.folder(copying: ["0000_receipt.jpg", "0017_blank.jpg"])
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("0000_receipt.jpg")
         let original = try Self.bytes(file)
@@ -244,7 +203,7 @@ struct ReviewTests {
     }
 
     @Test func pngAndTIFFImagesGetThumbnailsAsTheyShow() throws {
-        let folder = try Self.batch(["0004_receipt.png"])
+        let folder = try JournalledBatch.folder(copying: ["0004_receipt.png"])
         defer { try? FileManager.default.removeItem(at: folder) }
         let review = try Review(folder: folder.path)
         let png = try ImageMetadata.read(review.preview("0004_receipt.png", side: 100))
@@ -263,7 +222,7 @@ struct ReviewTests {
 
     @Test(arguments: ["../0000_receipt.jpg", "/etc/passwd", "sub/../../x.jpg", "./0000_receipt.jpg", "", "a\0b"])
     func aNameOutsideTheFolderIsRefusedAndNothingIsWritten(name: String) throws {
-        let folder = try Self.batch(["0000_receipt.jpg"])
+        let folder = try JournalledBatch.folder(copying: ["0000_receipt.jpg"])
         defer { try? FileManager.default.removeItem(at: folder) }
         let before = try Self.bytes(folder.appendingPathComponent("0000_receipt.jpg"))
         let review = try Review(folder: folder.path)
@@ -273,8 +232,8 @@ struct ReviewTests {
     }
 
     @Test func aSymbolicLinkIsNeverFollowedOutOfTheFolder() throws {
-        let folder = try Self.batch(["0000_receipt.jpg"])
-        let outside = try Self.batch(["0003_letter.jpg"])
+        let folder = try JournalledBatch.folder(copying: ["0000_receipt.jpg"])
+        let outside = try JournalledBatch.folder(copying: ["0003_letter.jpg"])
         defer {
             try? FileManager.default.removeItem(at: folder)
             try? FileManager.default.removeItem(at: outside)
@@ -287,12 +246,13 @@ struct ReviewTests {
             at: folder.appendingPathComponent("away"), withDestinationURL: outside)
         // Even recorded by the journal, a link is refused.
         try Journal(path: Journal.location(folder.path)).save([
-            try Self.entry(for: folder.appendingPathComponent("link.jpg"), relative: "link.jpg", verdict: "undecidable")
+            try JournalledBatch.entry(
+                for: folder.appendingPathComponent("link.jpg"), relative: "link.jpg", verdict: "undecidable")
         ])
         let review = try Review(folder: folder.path)
         for name in ["link.jpg", "away/0003_letter.jpg"] {
             let refusal = #expect(throws: ReviewRefusal.self) {
-                try review.turn(name, .right, expecting: Self.fnv1a(before))
+                try review.turn(name, .right, expecting: FileFacts.contentHash(before))
             }
             #expect(refusal?.reason == .outsideFolder, "\(name)")
         }
@@ -300,7 +260,7 @@ struct ReviewTests {
     }
 
     @Test func aFileChangedOrDeletedUnderThePageIsRefusedWithNothingWritten() throws {
-        let folder = try Self.batch(["0000_receipt.jpg", "0003_letter.jpg"])
+        let folder = try JournalledBatch.folder(copying: ["0000_receipt.jpg", "0003_letter.jpg"])
         defer { try? FileManager.default.removeItem(at: folder) }
         let review = try Review(folder: folder.path)
         let items = try review.items()
@@ -325,7 +285,7 @@ struct ReviewTests {
     }
 
     @Test func aStaleVersionIsRefused() throws {
-        let folder = try Self.batch(["0000_receipt.jpg"])
+        let folder = try JournalledBatch.folder(copying: ["0000_receipt.jpg"])
         defer { try? FileManager.default.removeItem(at: folder) }
         let review = try Review(folder: folder.path)
         let refusal = #expect(throws: ReviewRefusal.self) {

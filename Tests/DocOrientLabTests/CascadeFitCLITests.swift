@@ -88,9 +88,10 @@ struct CascadeFitCLITests {
         #expect(unknown.status == 2 && unknown.err.contains("no value confidence.decideAtt"), "\(unknown.err)")
     }
 
-    /// The fit prints the values it fitted under the calibration's own names and each part's
-    /// answers; the held-out files are only judged: giving them other truths changes their tallies,
-    /// never the fitted values.
+    /// The fit prints the values it fitted under the calibration's own names (the confidence model
+    /// whole, as the calibration's `confidence` section) and each part's answers; the held-out
+    /// files are only judged: giving them other truths changes their tallies, never the fitted
+    /// values.
     @Test func fitCascadeFitsOnTheFitPartOnlyAndJudgesTheHeldOut() throws {
         let directory = try LabCLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -99,13 +100,18 @@ struct CascadeFitCLITests {
         let fit = try LabCLI.run(LabCLI.binary, ["replay", "fit-cascade", "--manifest", manifest.path, reads.path])
         #expect(fit.status == 0, "\(fit.err)")
         let first = try #require(fit.lines.first)
-        let values = try #require(JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Double])
+        let values = try #require(JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])
         #expect(
             Set(values.keys) == [
                 "minWordConfidence", "dictionaryWeight", "earlyExitScore", "earlyExitRatio",
                 "singleReadDictionaryWords", "singleReadDictionaryShare", "singleReadDictionaryCharacters",
+                "confidence",
+            ])
+        let confidence = try #require(values["confidence"] as? [String: Double])
+        #expect(
+            Set(confidence.keys) == [
                 "intercept", "bestScore", "secondScore", "margin", "dictionaryWords", "priorAgrees",
-                "priorDisagrees", "decideAt",
+                "priorDisagrees", "decideAt", "minScore", "priorMargin",
             ])
         for part in ["fit", "held out"] {
             #expect(

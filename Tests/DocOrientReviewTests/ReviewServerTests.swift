@@ -1,7 +1,7 @@
 import DocOrient
 import DocOrientBatch
+import DocOrientBatchTestSupport
 import DocOrientReview
-import DocOrientTestSupport
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -12,41 +12,6 @@ import Testing
 /// The review page's server over a hand-written batch: the page, a turn, and the requests it
 /// refuses with nothing written. `DocOrientCLITests.ReviewPageBrowserTests` drives it from Chromium.
 struct ReviewServerTests {
-    /// A folder with copies of `samples`, journalled as undecidable and unchanged.
-    static func batch(_ samples: [String]) throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("review-http-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        var entries: [JournalEntry] = []
-        for name in samples {
-            let url = folder.appendingPathComponent(name)
-            try FileManager.default.copyItem(at: Repository.samples.appendingPathComponent(name), to: url)
-            let bytes = [UInt8](try Data(contentsOf: url))
-            let object: [String: Any] = [
-                "path": url.path, "relative_path": name, "mode": "tag", "size": bytes.count, "mtime_ns": 0,
-                "ctime_ns": 0, "inode": 0, "hash_before": hash(bytes), "hash_after": hash(bytes),
-                "verdict": "undecidable", "action": "none",
-                "exif_orientation": (try ImageMetadata.read(bytes).exifOrientation).map { $0 as Any } ?? NSNull(),
-                "detected_orientation": NSNull(), "confidence": 0.0, "reason": "too little text", "elapsed_ms": 1.0,
-                "record": "{}", "updated_at": "2026-12-01T10:00:00Z",
-            ]
-            entries.append(
-                try JSONDecoder().decode(JournalEntry.self, from: JSONSerialization.data(withJSONObject: object)))
-        }
-        try Journal(path: Journal.location(folder.path)).save(entries)
-        return folder
-    }
-
-    /// FNV-1a 64, as the journal hashes contents.
-    static func hash(_ bytes: [UInt8]) -> String {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for b in bytes {
-            h ^= UInt64(b)
-            h = h &* 0x100_0000_01b3
-        }
-        let hex = String(h, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
-    }
-
     static func app(_ folder: URL, token: String? = nil) throws -> some ApplicationProtocol {
         var quiet = Logger(label: "docorient")
         quiet.logLevel = .warning
@@ -71,9 +36,9 @@ struct ReviewServerTests {
     }
 
     @Test func thePageListsTheFilesThatNeedALookAndATurnAnswersTheNewVersion() async throws {
-        let folder = try Self.batch(["0000_receipt.jpg", "0017_blank.jpg"])
+        let folder = try JournalledBatch.folder(copying: ["0000_receipt.jpg", "0017_blank.jpg"])
         defer { try? FileManager.default.removeItem(at: folder) }
-        let version = Self.hash([UInt8](try Data(contentsOf: folder.appendingPathComponent("0000_receipt.jpg"))))
+        let version = try JournalledBatch.version(of: folder.appendingPathComponent("0000_receipt.jpg"))
         try await Self.app(folder).test(.live) { client in
             try await client.execute(uri: "/", method: .get) { response in
                 #expect(response.status == .ok)
@@ -105,9 +70,9 @@ struct ReviewServerTests {
     /// A card without a reason to look (a file a person turned) shows none: not the reasons of
     /// the cards above it (a name a card lacks is looked up in the page, as Mustache does).
     @Test func aCardInTheRestShowsNoOtherCardsReasonToLook() async throws {
-        let folder = try Self.batch(["0000_receipt.jpg", "0017_blank.jpg"])
+        let folder = try JournalledBatch.folder(copying: ["0000_receipt.jpg", "0017_blank.jpg"])
         defer { try? FileManager.default.removeItem(at: folder) }
-        let version = Self.hash([UInt8](try Data(contentsOf: folder.appendingPathComponent("0000_receipt.jpg"))))
+        let version = try JournalledBatch.version(of: folder.appendingPathComponent("0000_receipt.jpg"))
         try await Self.app(folder).test(.live) { client in
             try await client.execute(
                 uri: "/turn", method: .post, headers: Self.json, body: Self.turn("0000_receipt.jpg", "keep", version)
@@ -125,8 +90,8 @@ struct ReviewServerTests {
     }
 
     @Test func hostileRequestsAreRefusedWithNothingWritten() async throws {
-        let folder = try Self.batch(["0000_receipt.jpg"])
-        let outside = try Self.batch(["0003_letter.jpg"])
+        let folder = try JournalledBatch.folder(copying: ["0000_receipt.jpg"])
+        let outside = try JournalledBatch.folder(copying: ["0003_letter.jpg"])
         defer {
             try? FileManager.default.removeItem(at: folder)
             try? FileManager.default.removeItem(at: outside)
@@ -135,7 +100,7 @@ struct ReviewServerTests {
             at: folder.appendingPathComponent("link.jpg"),
             withDestinationURL: outside.appendingPathComponent("0003_letter.jpg"))
         let before = try Self.contents(folder).merging(Self.contents(outside)) { a, _ in a }
-        let version = Self.hash([UInt8](try Data(contentsOf: folder.appendingPathComponent("0000_receipt.jpg"))))
+        let version = try JournalledBatch.version(of: folder.appendingPathComponent("0000_receipt.jpg"))
         try await Self.app(folder).test(.live) { client in
             // Names outside the folder: .., absolute, through a link.
             for (name, status) in [
@@ -185,11 +150,11 @@ struct ReviewServerTests {
     }
 
     @Test func withATokenEveryRequestNeedsIt() async throws {
-        let folder = try Self.batch(["0000_receipt.jpg"])
+        let folder = try JournalledBatch.folder(copying: ["0000_receipt.jpg"])
         defer { try? FileManager.default.removeItem(at: folder) }
         let token = "0123456789abcdef0123456789abcdef"
         let before = try Self.contents(folder)
-        let version = Self.hash([UInt8](try Data(contentsOf: folder.appendingPathComponent("0000_receipt.jpg"))))
+        let version = try JournalledBatch.version(of: folder.appendingPathComponent("0000_receipt.jpg"))
         try await Self.app(folder, token: token).test(.live) { client in
             for uri in ["/", "/?token=wrong", "/preview?file=0000_receipt.jpg&token=\(token.dropLast())x"] {
                 try await client.execute(uri: uri, method: .get) { response in

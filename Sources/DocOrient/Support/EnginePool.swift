@@ -91,10 +91,7 @@ final class EnginePool<Engine: AnyObject>: @unchecked Sendable {
         if schedule { scheduleTrim() }
     }
 
-    private func scheduleTrim() {
-        let delay = max(0.01, idleTimeout.seconds)
-        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + delay) { [weak self] in self?.trimIdle() }
-    }
+    private func scheduleTrim() { afterIdleTimeout(idleTimeout, self) { $0.trimIdle() } }
 
     /// Frees the engines idle for `idleTimeout` or longer; looks again later while any stay idle.
     private func trimIdle() {
@@ -109,5 +106,17 @@ final class EnginePool<Engine: AnyObject>: @unchecked Sendable {
         condition.unlock()
         if again { scheduleTrim() }
         _ = expired  // the engines are freed here, outside the lock, as `expired` goes
+    }
+}
+
+/// Calls `trim` on `holder` once `idleTimeout` has passed (a zero timeout still waits a moment), on
+/// a utility queue, unless the holder is gone by then: how the engine holders (`EnginePool`,
+/// `SharedEngine`) look again for an engine left unused, without a thread of their own.
+func afterIdleTimeout<Holder: AnyObject & Sendable>(
+    _ idleTimeout: Duration, _ holder: Holder, _ trim: @escaping @Sendable (Holder) -> Void
+) {
+    let delay = max(0.01, idleTimeout.seconds)
+    DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + delay) { [weak holder] in
+        if let holder { trim(holder) }
     }
 }

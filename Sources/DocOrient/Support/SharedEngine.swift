@@ -82,10 +82,7 @@ final class SharedEngine<Engine: AnyObject & Sendable>: @unchecked Sendable {
         if schedule { scheduleTrim() }
     }
 
-    private func scheduleTrim() {
-        let delay = max(0.01, idleTimeout.seconds)
-        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + delay) { [weak self] in self?.trimIdle() }
-    }
+    private func scheduleTrim() { afterIdleTimeout(idleTimeout, self) { $0.trimIdle() } }
 
     /// Frees the engine when no caller has used it for `idleTimeout`; looks again later while it is
     /// in use or was used since.
