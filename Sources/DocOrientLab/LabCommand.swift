@@ -28,7 +28,8 @@ struct LabCommand: ParsableCommand {
 /// installed one), for the lab's commands (`classify`, `replay record`); a model that cannot be
 /// loaded is printed and exits 1.
 func labResolver(
-    classifier: String?, withoutNothingGuard: Bool = false, recordingReads: Bool = false
+    classifier: String?, withoutNothingGuard: Bool = false, recordingReads: Bool = false,
+    calibration: Calibration = .embedded
 ) throws
     -> Resolver
 {
@@ -36,7 +37,8 @@ func labResolver(
         let configuration = ResolverConfiguration(classifierModel: classifier)
         if recordingReads { return try Resolver.recordingReads(configuration) }
         return withoutNothingGuard
-            ? try Resolver.withoutNothingGuard(configuration) : try Resolver(configuration: configuration)
+            ? try Resolver.withoutNothingGuard(configuration, calibration: calibration)
+            : try Resolver(configuration: configuration, calibration: calibration)
     } catch let error as DocOrientError {
         printError("docorient-lab: \(error)")
         throw ExitCode(1)

@@ -111,8 +111,10 @@ extension Resolver {
     /// A resolver whose classifier never stops the stages, for nothing to orient (`nothingAt`
     /// never) or for its own sure answer (`trustAt` never): every file's text reading is recorded,
     /// for `replay fit` to place `nothingAt` and `trustAt` on.
-    package static func withoutNothingGuard(_ configuration: ResolverConfiguration) throws -> Resolver {
-        var calibration = Calibration.embedded
+    package static func withoutNothingGuard(
+        _ configuration: ResolverConfiguration, calibration: Calibration = .embedded
+    ) throws -> Resolver {
+        var calibration = calibration
         calibration.classifier.nothingAt = ClassifierFit.never
         calibration.classifier.trustAt = ClassifierFit.never
         return try Resolver(configuration: configuration, calibration: calibration)

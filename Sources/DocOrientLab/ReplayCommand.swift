@@ -39,12 +39,16 @@ struct ReplayCommand: ParsableCommand {
                     + "(for `replay fit-cascade`; minutes a file set)."))
         var reads = false
 
+        @Option(name: .customLong("with"), help: ArgumentHelp(withHelp, valueName: "JSON"))
+        var overrides: String?
+
         @Argument(help: "Image files (JPEG, PNG, TIFF, HEIF).")
         var paths: [String]
 
         func run() throws {
             let resolver = try labResolver(
-                classifier: classifier, withoutNothingGuard: withoutNothingGuard, recordingReads: reads)
+                classifier: classifier, withoutNothingGuard: withoutNothingGuard, recordingReads: reads,
+                calibration: try calibration(overrides))
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             try forEachFile(paths, command: "docorient-lab") { path in
@@ -98,13 +102,16 @@ struct ReplayCommand: ParsableCommand {
 
         @OptionGroup var manifests: Manifests
 
+        @Option(name: .customLong("with"), help: ArgumentHelp(withHelp, valueName: "JSON"))
+        var overrides: String?
+
         @Argument(help: "Recordings (JSON lines of `docorient-lab replay record`), any parts.")
         var recordings: [String]
 
         func run() throws {
             let (parts, fitRows) = try manifests.truths().parts(
                 try recordings.flatMap { try readJSONLines($0, as: Recording.self) }, path: \.path)
-            let fit = ClassifierFit()
+            let fit = ClassifierFit(base: try calibration(overrides))
             let fitted = fit.fit(fitRows)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys]
@@ -118,7 +125,8 @@ struct ReplayCommand: ParsableCommand {
             for part in Truths.parts {
                 guard let rows = parts[part] else { continue }
                 for (label, values) in [
-                    ("text alone", ClassifierFit.Thresholds.textAlone), ("as shipped", .shipped),
+                    ("text alone", ClassifierFit.Thresholds.textAlone),
+                    (overrides == nil ? "as shipped" : "as given", .shipped),
                     ("fitted", .fitted(fitted)),
                 ] {
                     let t = fit.tally(rows, values)
@@ -232,8 +240,21 @@ struct ReplayCommand: ParsableCommand {
 
 /// What `--with` does for the replays of recorded reads.
 let withHelp =
-    "Replay with these calibration values instead of the shipped ones (a JSON object shaped like "
+    "Record, replay or fit with these calibration values instead of the shipped ones (a JSON object shaped like "
     + "Models/calibration.json with only the values to change), e.g. '{\"classifier\":{\"narrowAt\":0.9}}'."
+
+/// The shipped calibration with `overrides` put in (`--with`): what a recording is made under and
+/// a fit starts from; a recording made with `--with` is fitted with the same `--with`, since the
+/// reads it holds are those that calibration asked for.
+private func calibration(_ overrides: String?) throws -> Calibration {
+    guard let overrides else { return .embedded }
+    do {
+        return try Calibration.embedded.merging(overrides)
+    } catch let error as DocOrientError {
+        printError("docorient-lab: \(error)")
+        throw ExitCode(2)
+    }
+}
 
 /// The fit of recorded reads, from the shipped calibration with `overrides` put in.
 private func cascadeFit(_ overrides: String?) throws -> CascadeFit {

@@ -52,6 +52,27 @@ struct ReplayCLITests {
         #expect(check.out.contains("\(files.count) of \(files.count) recordings replay to their recorded decision"))
     }
 
+    /// `--with` records under a trial calibration, as a model is judged under values that are not
+    /// shipped: with `nothingAt` 0 the classifier sees nothing to orient in every sample, so none is
+    /// read and none answered; a value the calibration does not have is refused by name.
+    @Test func recordingWithATrialCalibrationRecordsUnderIt() throws {
+        let files = Array(try LabCLI.sampleFiles().prefix(4))
+        let trial = #"{"classifier":{"nothingAt":0}}"#
+        let recorded = try LabCLI.run(LabCLI.binary, ["replay", "record", "--with", trial] + files)
+        #expect(recorded.status == 0, "\(recorded.err)")
+        #expect(recorded.lines.count == files.count)
+        for line in recorded.lines {
+            let recording = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let decision = try #require(recording["decision"] as? [String: Any])
+            #expect(decision["orientation"] == nil, "\(line)")
+            #expect((decision["reason"] as? String)?.hasPrefix("the classifier sees nothing to orient") == true)
+        }
+        let unknown = #"{"classifier":{"nope":1}}"#
+        let refused = try LabCLI.run(LabCLI.binary, ["replay", "record", "--with", unknown] + files)
+        #expect(refused.status == 2)
+        #expect(refused.err.contains("no value classifier.nope"), "\(refused.err)")
+    }
+
     /// The committed recordings (`docorient-lab replay record` of Corpus/samples, made when the rules
     /// last changed) replay to their recorded decisions: a change to the rules that changes one
     /// fails here, and the recordings are made again on purpose.
