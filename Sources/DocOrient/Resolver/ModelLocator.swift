@@ -51,6 +51,27 @@ package enum ModelLocator {
     static func getEnvironment(_ name: String) -> String? {
         Syscalls.environment(name)
     }
+
+    /// Where a file docorient ships beside its binary is looked for, in order:
+    /// `<executable>/../<installed>` (an installed tree), `/usr/<installed>` (the Debian package) and
+    /// `<tree>` of the source tree this library was built from (a build from source, a package
+    /// depending on this one by path).
+    /// - Parameter sourceFile: this file's path (`#filePath` here), from which the tree's root is found.
+    static func shippedPlaces(
+        of fileName: String, installed: String, tree: String, executable: String?, sourceFile: String
+    ) -> [String] {
+        var places: [String] = []
+        if let executable {
+            let prefix = FilePath(executable).removingLastComponent().removingLastComponent()
+            places.append(prefix.appending(installed).appending(fileName).string)
+        }
+        places.append(FilePath("/usr").appending(installed).appending(fileName).string)
+        // This file is <root>/Sources/DocOrient/Resolver/ModelLocator.swift.
+        var root = FilePath(sourceFile)
+        for _ in 0..<4 { root = root.removingLastComponent() }
+        places.append(root.appending(tree).appending(fileName).string)
+        return places
+    }
 }
 
 extension String {
@@ -79,16 +100,10 @@ enum ClassifierLocator {
         if let directory = environment("DOCORIENT_MODELS"), !directory.isEmpty {
             places.append(FilePath(directory).appending(fileName).string)
         }
-        if let executable {
-            let share = FilePath(executable).removingLastComponent().removingLastComponent()
-            places.append(share.appending("share/docorient").appending(fileName).string)
-        }
-        places.append("/usr/share/docorient/" + fileName)
-        // This file is <root>/Sources/DocOrient/Resolver/ModelLocator.swift.
-        var root = FilePath(sourceFile)
-        for _ in 0..<4 { root = root.removingLastComponent() }
-        places.append(root.appending("Models/orientation").appending(fileName).string)
         return places
+            + ModelLocator.shippedPlaces(
+                of: fileName, installed: "share/docorient", tree: "Models/orientation", executable: executable,
+                sourceFile: sourceFile)
     }
 
     /// The first readable place of `candidates`.
@@ -132,17 +147,9 @@ enum RuntimeLocator {
         executable: String? = Syscalls.executablePath(), sourceFile: String = thisFile
     ) -> [String] {
         if let explicit = environment("DOCORIENT_ONNXRUNTIME"), !explicit.isEmpty { return [explicit] }
-        var places: [String] = []
-        if let executable {
-            let prefix = FilePath(executable).removingLastComponent().removingLastComponent()
-            places.append(prefix.appending("lib/docorient").appending(fileName).string)
-        }
-        places.append("/usr/lib/docorient/" + fileName)
-        // This file is <root>/Sources/DocOrient/Resolver/ModelLocator.swift.
-        var root = FilePath(sourceFile)
-        for _ in 0..<4 { root = root.removingLastComponent() }
-        places.append(root.appending("Models/runtime").appending(fileName).string)
-        return places
+        return ModelLocator.shippedPlaces(
+            of: fileName, installed: "lib/docorient", tree: "Models/runtime", executable: executable,
+            sourceFile: sourceFile)
     }
 
     /// The first readable place of `candidates`.
