@@ -177,14 +177,12 @@ struct DebugCommand: ParsableCommand {
         func run() throws {
             try eachListedFile(list) { file, source, probe in
                 let gray = try source.gray(longSide: max(probe.width, probe.height))
-                let normalized = try gray.backgroundNormalized(tile: max(16, gray.width / 30))
-                let paper = probe.paper
+                let normalized = try AnalysisImage.Probe.lightCorrected(gray)
                 let m = AnalysisImage.measureGlyphs(
                     try normalized.thresholded(probe.threshold).componentBoxes(), lines: true)
-                let glyphs = m.glyphs.map { "[\($0.box.x),\($0.box.y),\($0.box.width),\($0.box.height)]" }
-                return "{\"file\":\"\(file)\",\"w\":\(gray.width),\"h\":\(gray.height),"
-                    + "\"paper\":[\(paper.x),\(paper.y),\(paper.width),\(paper.height)],"
-                    + "\"threshold\":\(probe.threshold),\"glyphs\":[\(glyphs.joined(separator: ","))]}"
+                return PaperLine(
+                    file: file, w: gray.width, h: gray.height, paper: PaperLine.corners(probe.paper),
+                    threshold: probe.threshold, glyphs: m.glyphs.map { PaperLine.corners($0.box) })
             }
         }
     }
@@ -201,30 +199,56 @@ struct DebugCommand: ParsableCommand {
         func run() throws {
             try eachListedFile(list) { file, _, probe in
                 let measure = probe.measure
-                guard let lines = measure.pageLines else {
-                    return "{\"file\":\"\(file)\",\"glyphs\":\(measure.glyphs.count),\"links\":\(measure.links.count)}"
+                var line = SkewLine(file: file, glyphs: measure.glyphs.count, links: measure.links.count)
+                if let lines = measure.pageLines {
+                    let reach = AnalysisImage.GlyphMeasure.lineAngleReach * .pi / 180
+                    let near = measure.links.filter { NeighbourLink.difference($0.angle, lines.radians) <= reach }
+                    line.near = near.count
+                    line.skew = lines.skew * 180 / .pi
                 }
-                let reach = AnalysisImage.GlyphMeasure.lineAngleReach * .pi / 180
-                let near = measure.links.filter { NeighbourLink.difference($0.angle, lines.radians) <= reach }.count
-                return "{\"file\":\"\(file)\",\"glyphs\":\(measure.glyphs.count),\"links\":\(measure.links.count),"
-                    + "\"near\":\(near),\"skew\":\(lines.skew * 180 / .pi)}"
+                return line
             }
         }
     }
 }
 
+/// `debug papers`' line for one file: the probe's size, the paper and the glyphs, each box as
+/// x, y, width, height.
+private struct PaperLine: Encodable {
+    var file: String
+    var w: Int
+    var h: Int
+    var paper: [Int]
+    var threshold: Int
+    var glyphs: [[Int]]
+
+    static func corners(_ box: PixelBox) -> [Int] { [box.x, box.y, box.width, box.height] }
+}
+
+/// `debug skews`' line for one file; `near` and `skew` only where the probe found the page's lines.
+private struct SkewLine: Encodable {
+    var file: String
+    var glyphs: Int
+    var links: Int
+    var near: Int?
+    var skew: Double?
+}
+
 /// Surveys each file listed (one path a line) in `list` as the resolver does, and prints the JSON
 /// line `line` makes of it.
-private func eachListedFile(
+private func eachListedFile<Line: Encodable>(
     _ list: String,
-    _ line: (_ file: String, _ source: borrowing GraySource, _ probe: AnalysisImage.Probe) throws -> String
+    _ line: (_ file: String, _ source: borrowing GraySource, _ probe: AnalysisImage.Probe) throws -> Line
 ) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let maxPixels = ResolverConfiguration().maxPixels
     for file in try String(contentsOfFile: list, encoding: .utf8).split(separator: "\n").map(String.init) {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
-        let source = try GraySource(bytes: bytes, metadata: try ImageMetadata.read(bytes), maxPixels: 100_000_000)
+        let source = try GraySource(bytes: bytes, metadata: try ImageMetadata.read(bytes), maxPixels: maxPixels)
         let analysis = Calibration.embedded.analysis
         let probe = try AnalysisImage.Survey(source: source, parameters: analysis, lines: false)
             .probe(source: source, parameters: analysis)
-        print(try line(file, source, probe))
+        print(String(decoding: try encoder.encode(try line(file, source, probe)), as: UTF8.self))
     }
 }

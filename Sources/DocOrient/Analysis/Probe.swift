@@ -33,8 +33,7 @@ extension AnalysisImage {
             source: borrowing GraySource, longSide: Int, parameters p: AnalysisParameters, paperOf previous: Probe?
         ) throws {
             let gray = try source.gray(longSide: longSide)
-            let normalized = try gray.backgroundNormalized(
-                tile: max(AnalysisImage.minBackgroundTile, gray.width / Self.backgroundTilesAcross))
+            let normalized = try Self.lightCorrected(gray)
             width = gray.width
             height = gray.height
             scale = Double(gray.width) / Double(source.storedWidth)
@@ -84,6 +83,13 @@ extension AnalysisImage {
         /// height is not known yet, so the tile follows the image). Chosen by hand, not fitted
         /// (decision 1).
         static let backgroundTilesAcross = 30
+
+        /// `gray` light corrected as a probe sees it: background tiles of a thirtieth of its width
+        /// (`backgroundTilesAcross`), `AnalysisImage.minBackgroundTile` at least.
+        package static func lightCorrected(_ gray: borrowing Pix) throws -> Pix {
+            try gray.backgroundNormalized(
+                tile: max(AnalysisImage.minBackgroundTile, gray.width / backgroundTilesAcross))
+        }
         /// Otsu's threshold of the paper and of the frame is taken from every second pixel of every
         /// second row, the histogram read in place without copying the region: the same answers as
         /// every pixel (decision 1).
