@@ -105,6 +105,8 @@ SECTIONS = {
             "confirmWords",
             "nothingAt",
             "trustAt",
+            "agreeAt",
+            "agreeConfidence",
         ],
     ),
 }

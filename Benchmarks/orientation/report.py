@@ -35,9 +35,11 @@ PART_TITLES = {
     "all": "all files",
 }
 
-# Who answered a file: the text, the classifier alone after the text was read, or the classifier
-# trusted with nothing read (`classifier.trustAt`: its record lists no candidate read), or nobody.
-READERS = ["text", "classifier after reading", "classifier, nothing read", "undecided"]
+# Who answered a file: the text, the classifier alone after the text was read, the classifier
+# trusted with nothing read (`classifier.trustAt`: its record lists no candidate read), both
+# together (`classifier.agreeAt`: the text read best, if too little alone, in the classifier's
+# rotation), or nobody.
+READERS = ["text", "classifier after reading", "classifier, nothing read", "both", "undecided"]
 
 
 def reader_of(record):

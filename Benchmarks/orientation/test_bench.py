@@ -568,4 +568,5 @@ def test_the_reader_of_an_answer_tells_the_trusted_classifier_from_the_classifie
     assert report.reader_of({"decided_by": "classifier", "candidates_read": 0}) == "classifier, nothing read"
     assert report.reader_of({"decided_by": "classifier", "candidates_read": 3}) == "classifier after reading"
     assert report.reader_of({"decided_by": "text", "candidates_read": 4}) == "text"
+    assert report.reader_of({"decided_by": "both", "candidates_read": 6}) == "both"
     assert report.reader_of({"decided_by": None}) == "undecided"

@@ -24,7 +24,11 @@ import Foundation
 /// - trustAt: the lowest probability (0.50-0.99 by hundredths, then 0.995 and 0.999) at which the
 ///   classifier's rotation, answered with nothing read, would be harmless on every file of the fit
 ///   part (the page's upright, a scene's own upright) that the nothing guard leaves to the rules;
-///   never where that bar would lose a fit file the rules answer right without it.
+///   never where that bar would lose a fit file the rules answer right without it;
+/// - agreeAt: the lowest probability (`grid`) at which the classifier and the text's best reading,
+///   too little alone, answering together (`DecisionRules.agreement`) give no wrong answer on the
+///   fit part, counted as for decideAloneAt; agreeConfidence: the share of those answers right, by
+///   Laplace's rule. They answer only files the rules left undecided, so lose no right answer.
 ///
 /// What these recordings cannot model: the reads themselves. They hold what the stages read
 /// under the calibration they ran with, so narrowing (`narrowAt`), `confirmParts` and the early
@@ -64,6 +68,8 @@ package struct ClassifierFit: Sendable {
         package var overruleAt: Double
         package var ocrStandsAt: Double
         package var trustAt: Double
+        package var agreeAt: Double
+        package var agreeConfidence: Double
     }
 
     /// The calibration the fit starts from (every value it does not fit stays).
@@ -94,6 +100,8 @@ package struct ClassifierFit: Sendable {
         c.classifier.overruleAt = f.overruleAt
         c.classifier.ocrStandsAt = f.ocrStandsAt
         c.classifier.trustAt = f.trustAt
+        c.classifier.agreeAt = f.agreeAt
+        c.classifier.agreeConfidence = f.agreeConfidence
         return c
     }
 
@@ -103,7 +111,7 @@ package struct ClassifierFit: Sendable {
         var c = calibration(
             Fitted(
                 nothingAt: Self.never, decideAloneAt: Self.never, aloneConfidence: 1, overruleAt: Self.never,
-                ocrStandsAt: Self.never, trustAt: Self.never))
+                ocrStandsAt: Self.never, trustAt: Self.never, agreeAt: Self.never, agreeConfidence: 1))
         c.classifier.narrowAt = Self.never
         return c
     }
@@ -173,7 +181,7 @@ package struct ClassifierFit: Sendable {
             let c = calibration(
                 Fitted(
                     nothingAt: nothingAt, decideAloneAt: at, aloneConfidence: 1, overruleAt: Self.never,
-                    ocrStandsAt: Self.never, trustAt: Self.never))
+                    ocrStandsAt: Self.never, trustAt: Self.never, agreeAt: Self.never, agreeConfidence: 1))
             return undecided.compactMap { row in
                 let d = row.recording.replayed(with: c)
                 return d.decidedBy == Reader.classifier.rawValue ? (row, d.orientation) : nil
@@ -195,7 +203,8 @@ package struct ClassifierFit: Sendable {
                     calibration(
                         Fitted(
                             nothingAt: nothingAt, decideAloneAt: alone, aloneConfidence: aloneConfidence,
-                            overruleAt: overrule, ocrStandsAt: stands, trustAt: Self.never)))
+                            overruleAt: overrule, ocrStandsAt: stands, trustAt: Self.never, agreeAt: Self.never,
+                            agreeConfidence: 1)))
                 let key = (t.wrong, -t.right, -overrule)
                 if best == nil || key < best!.key { best = (key, overrule, stands) }
             }
@@ -205,25 +214,30 @@ package struct ClassifierFit: Sendable {
             calibration(
                 Fitted(
                     nothingAt: nothingAt, decideAloneAt: alone, aloneConfidence: aloneConfidence,
-                    overruleAt: Self.never, ocrStandsAt: Self.never, trustAt: Self.never)))
+                    overruleAt: Self.never, ocrStandsAt: Self.never, trustAt: Self.never, agreeAt: Self.never,
+                    agreeConfidence: 1)))
         let chosen = tally(
             rows,
             calibration(
                 Fitted(
                     nothingAt: nothingAt, decideAloneAt: alone, aloneConfidence: aloneConfidence,
-                    overruleAt: best!.overrule, ocrStandsAt: best!.stands, trustAt: Self.never)))
+                    overruleAt: best!.overrule, ocrStandsAt: best!.stands, trustAt: Self.never, agreeAt: Self.never,
+                    agreeConfidence: 1)))
         // No pair may lose a right answer against no overruling at all.
         let keep = chosen.right >= none.right && chosen.wrong < none.wrong
         let untrusted = Fitted(
             nothingAt: nothingAt, decideAloneAt: alone, aloneConfidence: aloneConfidence,
             overruleAt: keep ? best!.overrule : Self.never, ocrStandsAt: keep ? best!.stands : 0.9,
-            trustAt: Self.never)
-        return fitTrustAt(rows, untrusted)
+            trustAt: Self.never, agreeAt: Self.never, agreeConfidence: 1)
+        return fitAgreeAt(rows, fitTrustAt(rows, untrusted))
     }
 
     /// `fitted` with `trustAt`: the lowest bar of `trustGrid` at which every fit file the nothing
     /// guard leaves to the rules and the classifier names at the bar or more takes its rotation
-    /// harmlessly (`Labelled.harmless`), unless trusting loses a right answer of the rules.
+    /// harmlessly (`Labelled.harmless`), unless trusting loses a right answer of the rules, or the
+    /// fit files at the bar are too few to show it: their share harmless by Laplace's rule ((n + 1) /
+    /// (n + 2), all n harmless) must reach the confidence a trusted answer is given there, so that
+    /// a bar resting on a file or two (model 2 reaches 0.93 on 2 files of 1,717) is no bar.
     func fitTrustAt(_ rows: [Row], _ fitted: Fitted) -> Fitted {
         let rules = DecisionRules(calibration: calibration(fitted))
         let readings = rows.map { row in
@@ -237,11 +251,39 @@ package struct ClassifierFit: Sendable {
                 readings.allSatisfy { $0.reading.bestProbability < at || $0.row.harmless($0.reading.best.exifValue) }
             })
         else { return fitted }
+        let shown = readings.filter { $0.reading.bestProbability >= at }.count
+        let given = min(at * fitted.aloneConfidence, DecisionRules.maxAloneConfidence)
+        guard Double(shown + 1) / Double(shown + 2) >= given else { return fitted }
         var trusted = fitted
         trusted.trustAt = at
         let before = tally(rows, calibration(fitted))
         let after = tally(rows, calibration(trusted))
         return after.right >= before.right && after.wrong <= before.wrong ? trusted : fitted
+    }
+
+    /// `fitted` with `agreeAt` and `agreeConfidence`: the lowest bar of `grid` at which every fit
+    /// file the classifier and the text answer together (`Reader.both`) takes a harmless answer
+    /// (`Labelled.harmless`), and the share of those right by Laplace's rule, under 0.9 as an
+    /// answer alone (`DecisionRules.maxAloneConfidence`); never where no bar does.
+    func fitAgreeAt(_ rows: [Row], _ fitted: Fitted) -> Fitted {
+        func together(_ at: Double) -> [(row: Row, answer: Int?)] {
+            var trial = fitted
+            trial.agreeAt = at
+            let c = calibration(trial)
+            return rows.compactMap { row in
+                let d = row.recording.replayed(with: c)
+                return d.decidedBy == Reader.both.rawValue ? (row, d.orientation) : nil
+            }
+        }
+        guard let at = Self.grid.first(where: { at in together(at).allSatisfy { $0.row.harmless($0.answer) } })
+        else { return fitted }
+        let answered = together(at)
+        let right = answered.filter { $0.row.decidable && $0.answer == $0.row.truth }.count
+        var agreed = fitted
+        agreed.agreeAt = at
+        let share = (Double(right + 1) / Double(answered.count + 2) * 1000).rounded() / 1000
+        agreed.agreeConfidence = min(share, DecisionRules.maxAloneConfidence)
+        return agreed
     }
 
     /// `nothingAt` on `rows`: never when the recordings' model has no class nothing to orient.

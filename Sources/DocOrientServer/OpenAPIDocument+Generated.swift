@@ -660,9 +660,10 @@ extension OpenAPIDocument {
                     "enum": [
                       "text",
                       "classifier",
+                      "both",
                       null
                     ],
-                    "description": "Which reader the answer rests on: the text (Tesseract) or, where the text did not decide, the orientation classifier alone; null when undecidable or failed"
+                    "description": "Which reader the answer rests on: the text (Tesseract); where the text did not decide, the orientation classifier alone; or both, where the text read best, if too little to decide alone, in the rotation the classifier saw; null when undecidable or failed"
                   },
                   "classifier": {
                     "type": "object",

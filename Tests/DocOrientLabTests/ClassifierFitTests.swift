@@ -55,6 +55,67 @@ struct ClassifierFitTests {
         #expect(textAlone.right == 0 && textAlone.undecided == 4)
     }
 
+    /// A page the text did not decide that read a word or two of print in `lead` (nothing any other
+    /// way), on which the classifier names `best` at `p`.
+    static func agreeing(_ name: String, _ best: Orientation, _ p: Double, lead: Orientation) -> Recording {
+        var a = undecided(name, best, p).arbitration
+        a.read[lead] = Evidence(
+            words: ["PRIVATE", "PROPERTY"].map {
+                RecognizedWord(text: $0, confidence: 95, isFromDictionary: true, isNumeric: false)
+            }, weights: Calibration.embedded.scoring)
+        return Recording(path: name, arbitration: a, decision: DecisionRules(calibration: .embedded).arbitrate(a))
+    }
+
+    /// `agreeAt`: the lowest bar at which the two readers answering together give no wrong fit
+    /// answer; `agreeConfidence` the share of those right.
+    @Test func agreeAtIsTheLowestBarWithNoWrongAnswerTogether() {
+        let rows = [
+            // The classifier alone wrong at 0.9: decideAloneAt 0.91, above every row below.
+            ClassifierFit.Row(recording: Self.undecided("w", .rotate180, 0.9), truth: 1, decidable: true),
+            ClassifierFit.Row(
+                recording: Self.agreeing("a", .identity, 0.8, lead: .identity), truth: 1, decidable: true),
+            // A sign both read sideways the wrong way at 0.7; right at 0.75.
+            ClassifierFit.Row(
+                recording: Self.agreeing("b", .rotate90, 0.7, lead: .rotate90), truth: 8, decidable: true),
+            ClassifierFit.Row(
+                recording: Self.agreeing("c", .rotate90, 0.75, lead: .rotate90), truth: 6, decidable: true),
+            // The text reading best elsewhere: no agreement whatever the bar.
+            ClassifierFit.Row(
+                recording: Self.agreeing("d", .rotate90, 0.85, lead: .rotate270), truth: 8, decidable: true),
+        ]
+        let fit = ClassifierFit()
+        let fitted = fit.fit(rows)
+        #expect(abs(fitted.decideAloneAt - 0.91) < 1e-9)
+        #expect(abs(fitted.agreeAt - 0.71) < 1e-9)
+        #expect(fitted.agreeConfidence == 0.75)
+        let tally = fit.tally(rows, .fitted(fitted))
+        #expect(tally.right == 2 && tally.wrong == 0 && tally.undecided == 3)
+        #expect(tally.byReader["both"]?.right == 2)
+    }
+
+    /// `trustAt` needs the fit files at its bar to show it: their share harmless by Laplace's rule
+    /// must reach the confidence a trusted answer is given there (model 2 reached 0.93 on 2 files).
+    @Test func trustAtRestingOnAFileOrTwoIsNoBar() {
+        let fit = ClassifierFit()
+        let fitted = ClassifierFit.Fitted(
+            nothingAt: ClassifierFit.never, decideAloneAt: 0.91, aloneConfidence: 0.938,
+            overruleAt: ClassifierFit.never,
+            ocrStandsAt: 0.9, trustAt: ClassifierFit.never, agreeAt: ClassifierFit.never, agreeConfidence: 1)
+        var rows = [
+            ClassifierFit.Row(recording: Self.undecided("a", .rotate90, 0.97), truth: 6, decidable: true),
+            // A mirrored page (2) named as its twin at 0.9: the bar must be above it.
+            ClassifierFit.Row(recording: Self.undecided("m", .identity, 0.9), truth: 2, decidable: true),
+        ]
+        // One file at 0.91 or more: (1 + 1) / (1 + 2) is short of the 0.854 a trusted answer is given.
+        #expect(fit.fitTrustAt(rows, fitted).trustAt == ClassifierFit.never)
+        // Seven: (7 + 1) / (7 + 2) reaches it.
+        rows += (0..<6).map {
+            ClassifierFit.Row(
+                recording: Self.undecided("p\($0)", .identity, 0.92 + 0.01 * Double($0)), truth: 1, decidable: true)
+        }
+        #expect(abs(fit.fitTrustAt(rows, fitted).trustAt - 0.91) < 1e-9)
+    }
+
     /// Issue 60's judging: a scene (no text, an up) answered with its own upright is harmless, answered
     /// otherwise wrong; a file without an up (a barcode) is wrong to answer at all.
     @Test func aSceneAnsweredUprightIsHarmlessAndAFileWithoutAnUpTakesNoAnswer() {

@@ -111,7 +111,10 @@ struct ReplayCLITests {
         #expect(fit.status == 0, "\(fit.err)")
         let first = try #require(fit.lines.first)
         let values = try #require(JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Double])
-        let fitted: Set = ["nothingAt", "decideAloneAt", "aloneConfidence", "overruleAt", "ocrStandsAt", "trustAt"]
+        let fitted: Set = [
+            "nothingAt", "decideAloneAt", "aloneConfidence", "overruleAt", "ocrStandsAt", "trustAt", "agreeAt",
+            "agreeConfidence",
+        ]
         #expect(Set(values.keys) == fitted)
         #expect(fit.out.contains("narrowAt must exceed"))
         #expect(fit.out.contains("pageMarks must exceed"))

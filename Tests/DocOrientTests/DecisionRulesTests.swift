@@ -102,6 +102,53 @@ struct DecisionRulesTests {
         #expect(d.reason?.contains("orientation 5") == true)
     }
 
+    /// A two-word sign ("PRIVATE PROPERTY" read at 96 in 8, nothing any other way) with a classifier
+    /// under its bar alone for it (0.63): the two readers name the same rotation, and answer together.
+    @Test func whereNeitherDecidesAloneTheyAnswerTogetherWhenTheyAgree() {
+        var calibration = Self.rules.calibration
+        (calibration.classifier.agreeAt, calibration.classifier.agreeConfidence) = (0.6, 0.8)
+        let rules = DecisionRules(calibration: calibration)
+        let text = Self.text(nil, confidence: 0.3, reason: "too little readable text (2 confident words)")
+        var read = Self.readNothing
+        read[.rotate270] = Self.evidence(["PRIVATE", "PROPERTY"])
+        let d = rules.arbitrate(text, reading: Self.reading(.rotate270, 0.63), read: read, marks: 40)
+        #expect(d.orientation == .rotate270)
+        #expect(d.decidedBy == .both)
+        #expect(d.confidence == 0.8)
+        #expect(d.reason?.contains("too little readable text") == true, "\(d)")
+        // Under `agreeAt`, no answer.
+        let unsure = rules.arbitrate(text, reading: Self.reading(.rotate270, 0.55), read: read, marks: 40)
+        #expect(unsure.orientation == nil)
+        // The text reading best elsewhere is no agreement...
+        let elsewhere = rules.arbitrate(text, reading: Self.reading(.rotate90, 0.63), read: read, marks: 40)
+        #expect(elsewhere.orientation == nil)
+        // ...nor a lead short of the cascade's early-exit ratio: clutter reads about as well every way.
+        var clutter = read
+        clutter[.rotate90] = Self.evidence(["PROPERTY"])
+        #expect(
+            rules.arbitrate(text, reading: Self.reading(.rotate270, 0.63), read: clutter, marks: 40).orientation == nil)
+        // ...nor a reading whose mirrored twins went unread (a mirrored page reads better mirrored).
+        var unreadTwin = read
+        unreadTwin[.transpose] = nil
+        #expect(
+            rules.arbitrate(text, reading: Self.reading(.rotate270, 0.63), read: unreadTwin, marks: 40).orientation
+                == nil)
+    }
+
+    /// A mirrored lead is no agreement: the classifier names a mirrored page as its unmirrored
+    /// twin, so only the text says "mirrored" (a held-out menu read best as 5, the classifier on 8).
+    @Test func aMirroredTextLeadDoesNotAgreeWithTheClassifiersTwin() {
+        var calibration = Self.rules.calibration
+        calibration.classifier.agreeAt = 0.6
+        let rules = DecisionRules(calibration: calibration)
+        var read = Self.readNothing
+        read[.transpose] = Self.evidence(["PRIVATE", "PROPERTY"])
+        let d = rules.arbitrate(
+            Self.text(nil, confidence: 0.3, reason: "too little readable text (2 confident words)"),
+            reading: Self.reading(.rotate270, 0.7), read: read, marks: 40)
+        #expect(d.orientation == nil)
+    }
+
     /// The classifier's bar falls from `decideAloneAt` to `narrowAt` on a page of many letter-like
     /// marks, never on a couple of words (the fit part's two-word signs: the classifier at 0.88).
     @Test func onAPageOfManyMarksTheClassifierAnswersAloneFromItsLowerBar() {

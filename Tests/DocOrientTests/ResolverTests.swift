@@ -71,12 +71,12 @@ struct ResolverTests {
         #expect(ResolverSample.all.contains { $0.decidable && Orientation(exifValue: $0.upright)?.isMirrored == true })
     }
 
-    /// Samples today's resolver leaves undecidable: a handwritten note at JPEG quality 60-70
-    /// (issue "Resolver 2"), and a page of two words, which has an up (issue 60) but is too little
-    /// text for the text to answer on (`DecisionRules.minConfidentWords`, decision 2), where model
-    /// 2 is not sure enough to answer alone. Undecidable is allowed for them; a wrong answer never.
-    /// (0029_sign, a few large words seen from afar, left this list with the coarse look.)
-    static let knownUndecidable: Set<String> = ["0035_handnote.jpg", "0019_twowords.jpg"]
+    /// Samples today's resolver may leave undecidable: a handwritten note at JPEG quality 60-70
+    /// (issue "Resolver 2"). Undecidable is allowed for it; a wrong answer never. (0029_sign, a few
+    /// large words seen from afar, left this list with the coarse look; 0019_twowords, two words too
+    /// few for the text alone, `DecisionRules.minConfidentWords`, when the text and the classifier
+    /// came to answer together, `DecisionRules.agreement`.)
+    static let knownUndecidable: Set<String> = ["0035_handnote.jpg"]
 
     @Test(arguments: ResolverSample.all.filter(\.decidable))
     func everyDecidableSampleResolvesToItsUprightOrientation(_ sample: ResolverSample) throws {

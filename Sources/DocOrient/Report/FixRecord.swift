@@ -42,8 +42,9 @@ public struct FixRecord: Sendable, Codable, Equatable {
     private(set) var failure: DocOrientError?
     /// Every candidate orientation that was read, best first; empty when it failed before a decision.
     public var candidates: [CandidateScore]
-    /// Which reader the answer rests on: the text (Tesseract) or, where the text did not decide,
-    /// the orientation classifier alone; nil when undecidable or failed. JSON `decided_by`.
+    /// Which reader the answer rests on: the text (Tesseract); where the text did not decide, the
+    /// orientation classifier alone; or both, where the text read best, if too little to decide
+    /// alone, in the rotation the classifier saw; nil when undecidable or failed. JSON `decided_by`.
     public var decidedBy: Reader?
     /// The orientation classifier's probability of each rotation (1, 3, 6, 8); empty when it did
     /// not look. JSON `classifier`, an object keyed by the EXIF value.
@@ -271,7 +272,13 @@ public struct FixRecord: Sendable, Codable, Equatable {
     }
 
     /// Who gave the answer, as the human line says it.
-    private var says: String { decidedBy == .classifier ? "the classifier says" : "text says" }
+    private var says: String {
+        switch decidedBy {
+        case .classifier: "the classifier says"
+        case .both: "text and the classifier say"
+        case .text, nil: "text says"
+        }
+    }
 
     private var actionText: String {
         var text: String

@@ -215,6 +215,15 @@ package struct ClassifierParameters: Sendable, Codable, Equatable {
     /// is split between its twins), fitted by `docorient-lab replay fit` as the lowest probability at
     /// which no file of the fit part would be answered wrong. 2 (never) for a model that cannot.
     package var trustAt: Double
+    /// Where the text did not decide and the classifier is not sure enough to answer alone, the two
+    /// answer together when the text's best reading, too little alone (a word or two), is of the
+    /// classifier's rotation and the classifier gives it this probability or more
+    /// (`DecisionRules.agreement`): fitted by `docorient-lab replay fit` as the lowest probability
+    /// at which no file of the fit part is answered wrong so. 2 (never) until fitted.
+    package var agreeAt: Double
+    /// The confidence of such an answer: the share of them right on the fit part, by Laplace's rule,
+    /// under 0.9 (`DecisionRules.maxAloneConfidence`).
+    package var agreeConfidence: Double
 }
 
 /// Everything fitted on the corpus.

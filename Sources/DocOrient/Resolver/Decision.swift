@@ -26,6 +26,9 @@ public enum Reader: String, Sendable, Codable, Equatable {
     /// The text did not decide (handwriting, other scripts, print Tesseract cannot read); the
     /// orientation classifier was sure enough alone.
     case classifier
+    /// Neither was sure enough alone, but the text read best, if too little to decide (a word or
+    /// two), in the rotation the classifier saw (`classifier.agreeAt`).
+    case both
 }
 
 /// The resolver's answer for one image.

@@ -39,9 +39,10 @@ package struct DecisionRules: Sendable {
         return more >= c.axisMinPairs && Double(more + 1) >= c.axisMinRatio * Double(fewer + 1)
     }
 
-    /// Fewest confident words an answer rests on: a couple of words is undecidable by definition (a
-    /// hard negative, like a blank page or a photo: two words may read in two orientations, "NOON",
-    /// "SIS", "MOW"), a sign of three is not (decision 2).
+    /// Fewest confident words an answer of the text alone rests on: two words may read in two
+    /// orientations ("NOON", "SIS", "MOW"), a sign of three does not (decision 2). A page of a word
+    /// or two has an up all the same (issue 60): the text answers it with the classifier
+    /// (`agreement`).
     static let minConfidentWords = 3
 
     /// Whether `e` reads as words rather than marks: most of its confident words from the
@@ -264,6 +265,9 @@ package struct DecisionRules: Sendable {
     ///   with `aloneConfidence` times its probability as the confidence, unless a mirrored
     ///   candidate read better than the classifier's rotation: the page may be mirrored, which the
     ///   classifier cannot see, or went unread (the work budget may cut the mirrored reads).
+    /// - Where neither decides alone, the two answer together (`agreement`, `classifier.agreeAt`)
+    ///   when the text reads best, if too little to decide (a word or two), in the classifier's
+    ///   rotation, with the confidence of such answers on the fit part (`agreeConfidence`).
     ///
     /// `read`: per candidate any stage read, everything read of it with each word once
     /// (`Evidence.distinct`): all the rules weigh of the text beside its decision, so that a
@@ -306,10 +310,20 @@ package struct DecisionRules: Sendable {
                 "the readers disagree: the text reads as \(answer.exifValue) (confidence \(text.confidence)), \(said)"
             return decision
         }
-        guard answersAlone(reading, marks: marks) else { return decision }
-        // The classifier's rotation may be a mirrored page's twin: Tesseract must have read the
-        // two mirrored candidates on its axis (the budget may have cut them) to rule that out.
-        let twins: [Orientation] = seen.swapsDimensions ? [.transpose, .transverse] : [.flipHorizontal, .flipVertical]
+        guard answersAlone(reading, marks: marks) else {
+            guard let lead = agreement(reading, read: read) else { return decision }
+            let e = read[seen] ?? Evidence()
+            let score = (e.score(calibration.scoring) * 100).rounded() / 100
+            decision.orientation = seen
+            decision.decidedBy = .both
+            decision.confidence = min(p.agreeConfidence, Self.maxAloneConfidence)
+            decision.reason =
+                "\(said) and the text reads best there (\(e.confidentWords) confident "
+                + "word\(e.confidentWords == 1 ? "" : "s"), score \(score), \(lead) times any other reading); "
+                + "the text alone did not decide" + (text.reason.map { " (\($0))" } ?? "")
+            return decision
+        }
+        let twins = Self.mirroredTwins(of: seen)
         if let unread = twins.first(where: { read[$0] == nil }) {
             decision.reason = [
                 text.reason, "\(said), but orientation \(unread.exifValue), which it cannot tell apart, was not read",
@@ -335,6 +349,42 @@ package struct DecisionRules: Sendable {
         return decision
     }
 
+    /// The two mirrored candidates a four-rotation classifier cannot tell from `rotation` (the
+    /// transpose pair for a sideways rotation, the flip pair otherwise): the classifier's rotation
+    /// may be a mirrored page's twin, and only Tesseract, having read both, can rule that out (the
+    /// budget may have cut them).
+    static func mirroredTwins(of rotation: Orientation) -> [Orientation] {
+        rotation.swapsDimensions ? [.transpose, .transverse] : [.flipHorizontal, .flipVertical]
+    }
+
+    /// Whether the text's best reading, too little to decide alone, and the classifier name the
+    /// same rotation (`arbitrate`, where the text did not decide and the classifier is not sure
+    /// enough alone): two readers that fail differently (the text on handwriting and clutter, the
+    /// classifier on a mirrored page and on a word or two) agree. It asks:
+    /// - the classifier at `classifier.agreeAt` or more for its rotation;
+    /// - that rotation the text's best-scoring candidate of all read, at `confidence.minScore` or
+    ///   more (the least a text answer stands on) and `cascade.earlyExitRatio` times any other
+    ///   candidate read (the lead at which the cascade stops reading): clutter reads about as well
+    ///   every way, a word or two of print does not;
+    /// - both mirrored twins of the rotation read (`mirroredTwins`), each worse by that lead, so
+    ///   a mirrored page, which the classifier names as its twin, reads better mirrored instead.
+    /// A mirrored lead is no agreement: the classifier cannot see a mirror, so only the text says so.
+    /// Returns the lead: the text's score over the best other reading's (both plus one, as
+    /// `CandidatePolicy.leads` compares them), rounded to tenths; nil where they do not agree.
+    func agreement(_ reading: ClassifierReading, read: [Orientation: Evidence]) -> Double? {
+        let seen = reading.best
+        guard reading.bestProbability >= calibration.classifier.agreeAt, let e = read[seen],
+            Self.mirroredTwins(of: seen).allSatisfy({ read[$0] != nil })
+        else { return nil }
+        let weights = calibration.scoring
+        let best = e.score(weights)
+        let second = read.filter { $0.key != seen }.map { $0.value.score(weights) }.max() ?? 0
+        let c = calibration.cascade
+        guard CandidatePolicy.leads(best, over: second, score: calibration.confidence.minScore, ratio: c.earlyExitRatio)
+        else { return nil }
+        return (((best + 1) / (second + 1)) * 10).rounded() / 10
+    }
+
     /// The confidence of an answer of the classifier alone at probability `sure`: its share right
     /// on the fit part (`aloneConfidence`) times it, under `maxAloneConfidence`.
     func aloneConfidence(_ sure: Double) -> Double {
@@ -344,7 +394,7 @@ package struct DecisionRules: Sendable {
     /// The most an answer of the classifier alone is given: under 0.9, since the classifier cannot
     /// tell a mirrored page from its unmirrored twin and the text, which did not decide, did not
     /// rule a mirror out (decision 10).
-    static let maxAloneConfidence = 0.89
+    package static let maxAloneConfidence = 0.89
 }
 
 /// What the rules weigh when the readers meet (`DecisionRules.arbitrate`), for one image.
