@@ -9,7 +9,7 @@ its EXIF tag ignored), page i shown with /Rotate 0, 90, 180, 270 in turn. Each P
 (`--tesseract-timeout 0 --output-type pdf --optimize 0`: the rotation is what is compared; OCRmyPDF
 14 also skips its OSD under --tesseract-timeout 0, so use 17), the two alternating PDF by PDF, and
 through `docorient fix` (one process, copies). Every output page is judged by rendering it
-(Tests/PDF/pdfs.py): **right** shows the image upright, **left alone** as before, **wrong** otherwise.
+(Corpus/corpusgen/pdfs.py): **right** shows the image upright, **left alone** as before, **wrong** otherwise.
 
 Then the cost of a page: OCRmyPDF's own page images (its previews, kept with -k from a run with
 the plugin on the first --cost PDFs) decided by `docorient fix --dry-run --json` in one process, by
@@ -22,6 +22,7 @@ Usage: python3 Benchmarks/pdf/bench_ocrmypdf.py [--manifest M] [--limit N] [--pe
 
 import argparse
 import glob
+import importlib.util
 import json
 import os
 import shlex
@@ -34,16 +35,22 @@ import types
 
 import img2pdf
 
+from corpusgen import built, pdfs
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 PLUGIN = os.path.join(ROOT, "Packaging", "ocrmypdf")
-sys.path.insert(0, os.path.join(ROOT, "Tests", "PDF"))
-sys.path.insert(0, PLUGIN)
-import pdfs
-
-from corpusgen import built
 
 ROTATIONS = [0, 90, 180, 270]
+
+
+def checkout_plugin():
+    """The OCRmyPDF plugin of this checkout (Packaging/ocrmypdf/docorient_ocrmypdf.py), loaded from its
+    file: the module the runs above hand OCRmyPDF on PYTHONPATH, not one installed elsewhere."""
+    spec = importlib.util.spec_from_file_location("docorient_ocrmypdf", os.path.join(PLUGIN, "docorient_ocrmypdf.py"))
+    plugin = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(plugin)
+    return plugin
 
 
 def judge(path, page, image, truth, before):
@@ -205,8 +212,7 @@ def cost(args, documents, docorient):
     one_seconds = time.monotonic() - start
     resolver_ms = [json.loads(line)["elapsed_ms"] for line in one.stdout.splitlines()]
 
-    import docorient_ocrmypdf as plugin
-
+    plugin = checkout_plugin()
     os.environ["DOCORIENT_COMMAND"] = docorient
     options = types.SimpleNamespace(languages=["eng"], tesseract=types.SimpleNamespace(non_ocr_timeout=180.0))
     asked = []

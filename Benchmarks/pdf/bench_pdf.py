@@ -7,7 +7,7 @@ the image placed sideways by its cm matrix. docorient fixes them (one process, -
 OCRmyPDF runs on each (`--rotate-pages --output-type pdf --optimize 0`, its OCR included: it reads
 orientation with Tesseract OSD, and its rotation cannot run without its OCR). What each output
 page shows is judged by rendering it (pdftoppm) and matching the image's eight transforms
-(Tests/PDF/pdfs.py), not by either tool's report. The same images as files (`docorient fix
+(Corpus/corpusgen/pdfs.py), not by either tool's report. The same images as files (`docorient fix
 --dry-run`) give the accuracy and the time the PDF path is compared with.
 
 Usage: python3 Benchmarks/pdf/bench_pdf.py [--manifest Corpus/samples/manifest.csv] [--limit N]
@@ -24,12 +24,10 @@ import time
 
 import img2pdf
 
+from corpusgen import built, pdfs
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "Tests", "PDF"))
-import pdfs
-
-from corpusgen import built
 
 VARIANTS = ["rotate0", "rotate90", "rotate180", "rotate270", "sideways"]
 

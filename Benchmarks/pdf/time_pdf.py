@@ -29,12 +29,10 @@ import time
 import img2pdf
 import pikepdf
 
+from corpusgen import built, pdfs
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "Tests", "PDF"))
-import pdfs
-
-from corpusgen import built
 
 
 def cpu_seconds():

@@ -23,7 +23,7 @@ struct ClassifyCommand: ParsableCommand {
     func run() throws {
         let resolver = try labResolver(classifier: classifier)
         try forEachFile(paths, command: "docorient-lab") { path in
-            let probe = try resolver.classifierProbe([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+            let probe = try resolver.classifierProbe(try FileIO.read(path))
             if let dump {
                 let name = URL(fileURLWithPath: dump).appendingPathComponent(
                     URL(fileURLWithPath: path).lastPathComponent)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DocOrient
+import DocOrientCommandLine
 import Foundation
 
 /// What the analysis sees of a file, dumped for a person to look at, and the live resolver
@@ -45,7 +46,7 @@ struct DebugCommand: ParsableCommand {
         var file: String
 
         func run() throws {
-            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
+            let bytes = try FileIO.read(file)
             let engine = try TesseractEngine(
                 datapath: try ModelLocator.locate(explicit: tessdata, languages: "eng"), languages: "eng")
             if let region { try readRegion(region, of: bytes, engine: engine) }
@@ -138,7 +139,7 @@ struct DebugCommand: ParsableCommand {
         var file: String
 
         func run() throws {
-            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
+            let bytes = try FileIO.read(file)
             let metadata = try ImageMetadata.read(bytes)
             let source = try GraySource(bytes: bytes, format: metadata.format, maxPixels: 100_000_000)
             func write(_ pix: borrowing Pix, _ name: String) throws {
@@ -235,7 +236,7 @@ private struct SkewLine: Encodable {
 }
 
 /// Surveys each file listed (one path a line) in `list` as the resolver does, and prints the JSON
-/// line `line` makes of it.
+/// line `line` makes of it; a file that fails is reported and the others go on (`forEachFile`).
 private func eachListedFile<Line: Encodable>(
     _ list: String,
     _ line: (_ file: String, _ source: borrowing GraySource, _ probe: AnalysisImage.Probe) throws -> Line
@@ -243,8 +244,9 @@ private func eachListedFile<Line: Encodable>(
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     let maxPixels = ResolverConfiguration().maxPixels
-    for file in try String(contentsOfFile: list, encoding: .utf8).split(separator: "\n").map(String.init) {
-        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: file)))
+    let files = String(decoding: try FileIO.read(list), as: UTF8.self).split(separator: "\n").map(String.init)
+    try forEachFile(files, command: "docorient-lab") { file in
+        let bytes = try FileIO.read(file)
         let source = try GraySource(bytes: bytes, metadata: try ImageMetadata.read(bytes), maxPixels: maxPixels)
         let analysis = Calibration.embedded.analysis
         let probe = try AnalysisImage.Survey(source: source, parameters: analysis, lines: false)

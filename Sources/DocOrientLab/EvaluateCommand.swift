@@ -88,7 +88,7 @@ extension DebugCommand {
         /// Resolves one manifest row's file.
         static func row(_ entry: [String: String], in directory: String, resolver: Resolver) throws -> Row {
             let file = entry["file"] ?? ""
-            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: directory + "/" + file)))
+            let bytes = try FileIO.read(directory + "/" + file)
             let metadata = try ImageMetadata.read(bytes)
             let prior = metadata.effectiveOrientation
             let start = ContinuousClock.now

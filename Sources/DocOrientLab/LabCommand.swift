@@ -22,25 +22,38 @@ struct LabCommand: ParsableCommand {
               docorient-lab debug analysis scan.jpg
             """,
         subcommands: [ReplayCommand.self, ClassifyCommand.self, DebugCommand.self])
+
+    /// Parses and runs the command as ArgumentParser does, but a failure of docorient's own (a
+    /// file that cannot be read, a model that cannot be loaded) is printed as the shipped
+    /// `docorient` prints it ("docorient-lab: PATH: cannot open: ...") and exits 1: the lab's
+    /// commands read many kinds of file (images, manifests, recordings, lists), and this reports
+    /// whichever failed in one place. A command that goes on past a failing file reports it
+    /// itself (`forEachFile`).
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch let error as DocOrientError {
+            printError("docorient-lab: \(error)")
+            exit(withError: ExitCode(1))
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
 /// A resolver with the default configuration and the classifier model `classifier` (nil: the
 /// installed one), for the lab's commands (`classify`, `replay record`); a model that cannot be
-/// loaded is printed and exits 1.
+/// loaded is printed and exits 1 (`LabCommand.main`).
 func labResolver(
     classifier: String?, withoutNothingGuard: Bool = false, recordingReads: Bool = false,
     calibration: Calibration = .embedded
 ) throws
     -> Resolver
 {
-    do {
-        let configuration = ResolverConfiguration(classifierModel: classifier)
-        if recordingReads { return try Resolver.recordingReads(configuration) }
-        return withoutNothingGuard
-            ? try Resolver.withoutNothingGuard(configuration, calibration: calibration)
-            : try Resolver(configuration: configuration, calibration: calibration)
-    } catch let error as DocOrientError {
-        printError("docorient-lab: \(error)")
-        throw ExitCode(1)
-    }
+    let configuration = ResolverConfiguration(classifierModel: classifier)
+    if recordingReads { return try Resolver.recordingReads(configuration) }
+    return withoutNothingGuard
+        ? try Resolver.withoutNothingGuard(configuration, calibration: calibration)
+        : try Resolver(configuration: configuration, calibration: calibration)
 }

@@ -52,7 +52,7 @@ struct ReplayCommand: ParsableCommand {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             try forEachFile(paths, command: "docorient-lab") { path in
-                let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+                let bytes = try FileIO.read(path)
                 let line =
                     reads
                     ? try encoder.encode(try resolver.recordReads(bytes, path: path))
@@ -400,7 +400,7 @@ private func storedVariants(of file: String) -> [(name: String, truth: Int)] {
 /// The values of a JSON-lines file, one a line.
 private func readJSONLines<T: Decodable>(_ path: String, as type: T.Type) throws -> [T] {
     let decoder = JSONDecoder()
-    return try String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self)
+    return try String(decoding: FileIO.read(path), as: UTF8.self)
         .split(separator: "\n").filter { $0.hasPrefix("{") }
         .map { try decoder.decode(T.self, from: Data($0.utf8)) }
 }

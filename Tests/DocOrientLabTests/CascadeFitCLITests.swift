@@ -1,3 +1,4 @@
+import DocOrient
 import Foundation
 import Testing
 
@@ -119,20 +120,13 @@ struct CascadeFitCLITests {
         }
 
         // The held-out rows upside down in the manifest: their truths change, the fit must not.
-        let lines = try String(contentsOf: manifest, encoding: .utf8).split(
-            separator: "\n", omittingEmptySubsequences: false)
-        let header = lines[0].split(separator: ",", omittingEmptySubsequences: false)
-        let (truth, split) = (
-            try #require(header.firstIndex(of: "upright_orientation")), try #require(header.firstIndex(of: "split"))
-        )
-        let changed = lines.map { line -> String in
-            var fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            guard fields.count > split, fields[split] == "holdout" else { return String(line) }
-            fields[truth] = fields[truth] == "3" ? "1" : "3"
-            return fields.joined(separator: ",")
+        let changed = try CSV.rows(atPath: manifest.path).map { row in
+            guard row["split"] == "holdout" else { return row }
+            return row.merging(["upright_orientation": row["upright_orientation"] == "3" ? "1" : "3"]) { _, new in new }
         }
+        #expect(changed.contains { $0["split"] == "holdout" })
         let other = directory.appendingPathComponent("manifest.csv")
-        try changed.joined(separator: "\n").write(to: other, atomically: true, encoding: .utf8)
+        try CSV.text(changed).write(to: other, atomically: true, encoding: .utf8)
         let again = try LabCLI.run(LabCLI.binary, ["replay", "fit-cascade", "--manifest", other.path, reads.path])
         #expect(again.status == 0, "\(again.err)")
         #expect(again.lines.first == fit.lines.first, "the same fitted values")

@@ -1,3 +1,4 @@
+import DocOrient
 import Foundation
 import Testing
 
@@ -13,10 +14,10 @@ struct DebugCLITests {
                 at: LabCLI.samples.appendingPathComponent(name), to: directory.appendingPathComponent(name))
         }
         let manifest = directory.appendingPathComponent("manifest.csv")
-        let rows = try String(
-            contentsOf: LabCLI.samples.appendingPathComponent("manifest.csv"), encoding: .utf8
-        ).split(separator: "\n").filter { line in line.hasPrefix("file,") || names.contains { line.hasPrefix($0) } }
-        try rows.joined(separator: "\n").write(to: manifest, atomically: true, encoding: .utf8)
+        let rows = try CSV.rows(atPath: LabCLI.samples.appendingPathComponent("manifest.csv").path).filter {
+            names.contains($0["file"] ?? "")
+        }
+        try CSV.text(rows).write(to: manifest, atomically: true, encoding: .utf8)
         let out = directory.appendingPathComponent("eval.jsonl")
         let run = try LabCLI.run(
             LabCLI.binary, ["debug", "evaluate", "--manifest", manifest.path, "--out", out.path, "--jobs", "2"])

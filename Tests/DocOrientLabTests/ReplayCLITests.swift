@@ -1,3 +1,4 @@
+import DocOrient
 import Foundation
 import Testing
 
@@ -133,13 +134,10 @@ struct ReplayCLITests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let manifest = LabCLI.samples.appendingPathComponent("manifest.csv")
         var truth: [String: (upright: String, decidable: Bool)] = [:]
-        let lines = try String(contentsOf: manifest, encoding: .utf8).split(separator: "\n")
-        let split = try #require(lines.first?.split(separator: ",").firstIndex(of: "split"))
-        for line in lines.dropFirst() {
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-            if fields[split] == "fit" { truth[fields[0]] = (fields[1], fields[2] == "1") }
+        for row in try CSV.rows(atPath: manifest.path) where row["split"] == "fit" {
+            truth[try #require(row["file"])] = (try #require(row["upright_orientation"]), row["decidable"] == "1")
         }
-        var trainManifest = "file,set\n"
+        var trainManifest: [[String: String]] = []
         var renamed: [String] = []
         for line in try String(contentsOf: Self.committed, encoding: .utf8).split(separator: "\n") {
             var recording = try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -150,12 +148,12 @@ struct ReplayCLITests {
             }
             let set = t.decidable ? "docs" : "nothing"
             let stem = (name as NSString).deletingPathExtension
-            trainManifest += "\(set)/\(name),\(set)\n"
+            trainManifest.append(["file": "\(set)/\(name)", "set": set])
             recording["path"] = "/variants/\(set)__\(stem).u\(t.upright).\((name as NSString).pathExtension)"
             renamed.append(String(decoding: try JSONSerialization.data(withJSONObject: recording), as: UTF8.self))
         }
         let trainCSV = folder.appendingPathComponent("manifest.csv")
-        try trainManifest.write(to: trainCSV, atomically: true, encoding: .utf8)
+        try CSV.text(trainManifest).write(to: trainCSV, atomically: true, encoding: .utf8)
         let recordings = folder.appendingPathComponent("train.recordings.jsonl")
         try (renamed.joined(separator: "\n") + "\n").write(to: recordings, atomically: true, encoding: .utf8)
 

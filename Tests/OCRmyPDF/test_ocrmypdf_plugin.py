@@ -3,7 +3,7 @@ Corpus/requirements.txt) and Debian's (14.0.1, Scripts/bootstrap.sh), with the b
 pages docorient decides come out upright, undecidable and mirrored pages exactly as they went in,
 a page docorient fails on (it dies, hangs or answers garbage: a stand-in that wraps the built
 docorient) exactly as it went in while the run goes on, and the plugin installs with pip from the
-tree. Every output page is judged by rendering it (Tests/PDF/pdfs.py), not by either tool's report.
+tree. Every output page is judged by rendering it (Corpus/corpusgen/pdfs.py), not by either tool's report.
 
 OCR is switched off (`--tesseract-timeout 0`, `--output-type pdf`): the plugin changes only which
 way a page is turned, and the OCR would take most of a minute a page here.
@@ -21,10 +21,9 @@ import sys
 import time
 import types
 
-import pdfs
 import pytest
 
-from corpusgen import built
+from corpusgen import built, pdfs
 
 # A module-wide docorient, for the helpers below that run it (the tests' `docorient` fixture finds
 # it the same way).

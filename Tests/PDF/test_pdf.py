@@ -10,10 +10,9 @@ import os
 import shutil
 import subprocess
 
-import pdfs
 import pytest
 
-from corpusgen import built
+from corpusgen import built, pdfs
 
 # A module-wide docorient, for the helpers below that run it (the tests' `docorient` fixture finds
 # it the same way).

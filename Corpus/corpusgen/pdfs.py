@@ -1,5 +1,6 @@
-"""Scanned PDFs for the tests, made from Corpus/samples, and the witnesses that check what
-docorient wrote: how a page renders (pdftoppm), `qpdf --check`, and every stream's bytes (pikepdf).
+"""Scanned PDFs made from a corpus's images, for the PDF tests (Tests/PDF, Tests/Paperless,
+Tests/OCRmyPDF) and benchmarks (Benchmarks/pdf), and the witnesses that check what docorient or
+another tool wrote: how a page renders (pdftoppm), `qpdf --check`, and every stream's bytes (pikepdf).
 
 img2pdf embeds a JPEG as it is (DCTDecode) and turns the page by /Rotate when the JPEG's EXIF tag
 says so; pikepdf sets /Rotate (on the page or inherited from the page tree) and the image's
@@ -16,8 +17,8 @@ import img2pdf
 import pikepdf
 from PIL import Image
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from corpusgen.orientation import DISPLAY_OP
+from .orientation import DISPLAY_OP
+from .shared import ROOT
 
 SAMPLES = os.path.join(ROOT, "Corpus", "samples")
 
