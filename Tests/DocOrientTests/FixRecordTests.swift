@@ -37,6 +37,26 @@ struct FixRecordTests {
         }
     }
 
+    /// The line for people names who answered: the text, the classifier alone, or both together.
+    @Test func theHumanLineNamesWhoAnswered() throws {
+        var record = FixRecord(path: "sign.jpg")
+        record.exifOrientation = 1
+        record.detectedOrientation = 8
+        record.confidence = 0.89
+        record.verdict = .disagrees
+        record.action = .tagRewritten
+        record.decidedBy = .both
+        #expect(
+            record.humanLine
+                == "sign.jpg: tag 1 is wrong, text and the classifier say 8 (confidence 89%); tag rewritten")
+        let read = try JSONDecoder().decode(FixRecord.self, from: Data(record.jsonLine.utf8))
+        #expect(read.decidedBy == .both && record.jsonLine.contains(#""decided_by":"both""#))
+        record.decidedBy = .classifier
+        #expect(record.humanLine.contains("the classifier says 8"))
+        record.decidedBy = .text
+        #expect(record.humanLine.contains("text says 8"))
+    }
+
     /// A record of an older docorient, without the keys added since, reads as an empty record's values.
     @Test func aRecordWithoutTheNewerKeysReadsWithTheirEmptyValues() throws {
         let line = #"{"path":"a.jpg","verdict":"agrees","action":"none","confidence":0.99,"exif_orientation":1}"#
