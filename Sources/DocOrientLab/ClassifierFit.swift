@@ -25,7 +25,7 @@ import Foundation
 ///   classifier's rotation, answered with nothing read, would be harmless on every file of the fit
 ///   part (the page's upright, a scene's own upright) that the nothing guard leaves to the rules;
 ///   never where that bar would lose a fit file the rules answer right without it;
-/// - agreeAt: the lowest probability (`grid`) at which the classifier and the text's best reading,
+/// - agreeAt: the lowest probability (`agreeGrid`: 0.25-0.93) at which the classifier and the text's best reading,
 ///   too little alone, answering together (`DecisionRules.agreement`) give no wrong answer on the
 ///   fit part, counted as for decideAloneAt; agreeConfidence: the share of those answers right, by
 ///   Laplace's rule. They answer only files the rules left undecided, so lose no right answer.
@@ -84,6 +84,11 @@ package struct ClassifierFit: Sendable {
 
     /// The probabilities tried for `decideAloneAt` and `overruleAt`.
     static let grid = (0..<44).map { 0.5 + 0.01 * Double($0) }
+
+    /// The probabilities tried for `agreeAt`: from a quarter, the least a four-way classifier's best
+    /// rotation has, so that where the text leads the fit may take the classifier's best rotation
+    /// however unsure (the text carries the answer; the classifier need only not name another).
+    static let agreeGrid = (0..<69).map { 0.25 + 0.01 * Double($0) }
 
     /// The probabilities tried for `nothingAt`.
     static let nothingGrid = (0..<50).map { 0.5 + 0.01 * Double($0) }
@@ -261,7 +266,7 @@ package struct ClassifierFit: Sendable {
         return after.right >= before.right && after.wrong <= before.wrong ? trusted : fitted
     }
 
-    /// `fitted` with `agreeAt` and `agreeConfidence`: the lowest bar of `grid` at which every fit
+    /// `fitted` with `agreeAt` and `agreeConfidence`: the lowest bar of `agreeGrid` at which every fit
     /// file the classifier and the text answer together (`Reader.both`) takes a harmless answer
     /// (`Labelled.harmless`), and the share of those right by Laplace's rule, under 0.9 as an
     /// answer alone (`DecisionRules.maxAloneConfidence`); never where no bar does.
@@ -275,7 +280,7 @@ package struct ClassifierFit: Sendable {
                 return d.decidedBy == Reader.both.rawValue ? (row, d.orientation) : nil
             }
         }
-        guard let at = Self.grid.first(where: { at in together(at).allSatisfy { $0.row.harmless($0.answer) } })
+        guard let at = Self.agreeGrid.first(where: { at in together(at).allSatisfy { $0.row.harmless($0.answer) } })
         else { return fitted }
         let answered = together(at)
         let right = answered.filter { $0.row.decidable && $0.answer == $0.row.truth }.count

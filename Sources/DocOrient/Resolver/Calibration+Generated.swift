@@ -28,5 +28,5 @@ extension Calibration {
         classifier: ClassifierParameters(
             centreShortSide: 256, textShortSide: 448, textSquares: 5, orderAt: 0.5, decideAloneAt: 0.91,
             aloneConfidence: 0.938, overruleAt: 2.0, ocrStandsAt: 0.9, narrowAt: 0.8, pageMarks: 31, confirmParts: 2,
-            confirmWords: 20, nothingAt: 0.97, trustAt: 2.0, agreeAt: 0.5, agreeConfidence: 0.89))
+            confirmWords: 20, nothingAt: 0.97, trustAt: 2.0, agreeAt: 0.25, agreeConfidence: 0.89))
 }
