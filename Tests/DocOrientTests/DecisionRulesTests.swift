@@ -116,6 +116,15 @@ struct DecisionRulesTests {
         #expect(d.decidedBy == .both)
         #expect(d.confidence == 0.8)
         #expect(d.reason?.contains("too little readable text") == true, "\(d)")
+        // A reading with no favourite names no rotation, even at a bar of a quarter.
+        var anyBar = calibration
+        anyBar.classifier.agreeAt = 0.25
+        let even = ClassifierReading(probabilities: [0.25, 0.25, 0.25, 0.25])
+        var readIdentity = Self.readNothing
+        readIdentity[.identity] = Self.evidence(["PRIVATE", "PROPERTY"])
+        #expect(
+            DecisionRules(calibration: anyBar).arbitrate(text, reading: even, read: readIdentity, marks: 40).orientation
+                == nil)
         // Under `agreeAt`, no answer.
         let unsure = rules.arbitrate(text, reading: Self.reading(.rotate270, 0.55), read: read, marks: 40)
         #expect(unsure.orientation == nil)

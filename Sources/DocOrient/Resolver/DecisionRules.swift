@@ -361,7 +361,8 @@ package struct DecisionRules: Sendable {
     /// same rotation (`arbitrate`, where the text did not decide and the classifier is not sure
     /// enough alone): two readers that fail differently (the text on handwriting and clutter, the
     /// classifier on a mirrored page and on a word or two) agree. It asks:
-    /// - the classifier at `classifier.agreeAt` or more for its rotation;
+    /// - the classifier at `classifier.agreeAt` or more for its rotation, and more than for any
+    ///   other (a reading with no favourite, such as the even one of no squares, names none);
     /// - that rotation the text's best-scoring candidate of all read, at `confidence.minScore` or
     ///   more (the least a text answer stands on) and `cascade.earlyExitRatio` times any other
     ///   candidate read (the lead at which the cascade stops reading): clutter reads about as well
@@ -373,7 +374,9 @@ package struct DecisionRules: Sendable {
     /// `CandidatePolicy.leads` compares them), rounded to tenths; nil where they do not agree.
     func agreement(_ reading: ClassifierReading, read: [Orientation: Evidence]) -> Double? {
         let seen = reading.best
-        guard reading.bestProbability >= calibration.classifier.agreeAt, let e = read[seen],
+        let others = ClassifierReading.rotations.filter { $0 != seen }.map { reading.probability($0) }
+        guard reading.bestProbability >= calibration.classifier.agreeAt,
+            others.allSatisfy({ $0 < reading.bestProbability }), let e = read[seen],
             Self.mirroredTwins(of: seen).allSatisfy({ read[$0] != nil })
         else { return nil }
         let weights = calibration.scoring
