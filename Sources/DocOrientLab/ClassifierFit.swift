@@ -25,10 +25,11 @@ import Foundation
 ///   classifier's rotation, answered with nothing read, would be harmless on every file of the fit
 ///   part (the page's upright, a scene's own upright) that the nothing guard leaves to the rules;
 ///   never where that bar would lose a fit file the rules answer right without it;
-/// - agreeAt: the lowest probability (`agreeGrid`: 0.25-0.93) at which the classifier and the text's best reading,
-///   too little alone, answering together (`DecisionRules.agreement`) give no wrong answer on the
-///   fit part, counted as for decideAloneAt; agreeConfidence: the share of those answers right, by
-///   Laplace's rule. They answer only files the rules left undecided, so lose no right answer.
+/// - agreeAt: the lowest probability (`agreeGrid`: 0.25-0.93) at which the classifier and the
+///   text's best reading, too little alone, answering together (`DecisionRules.agreement`) give no
+///   wrong answer on the fit part, counted as for decideAloneAt; agreeConfidence: the share of
+///   those answers right, by Laplace's rule. They answer only files the rules left undecided, so
+///   lose no right answer.
 ///
 /// What these recordings cannot model: the reads themselves. They hold what the stages read
 /// under the calibration they ran with, so narrowing (`narrowAt`), `confirmParts` and the early
@@ -67,9 +68,11 @@ package struct ClassifierFit: Sendable {
         package var aloneConfidence: Double
         package var overruleAt: Double
         package var ocrStandsAt: Double
-        package var trustAt: Double
-        package var agreeAt: Double
-        package var agreeConfidence: Double
+        /// Never until `fitTrustAt` fits it.
+        package var trustAt: Double = ClassifierFit.never
+        /// Never until `fitAgreeAt` fits it, with `agreeConfidence`.
+        package var agreeAt: Double = ClassifierFit.never
+        package var agreeConfidence: Double = 1
     }
 
     /// The calibration the fit starts from (every value it does not fit stays).
@@ -96,6 +99,12 @@ package struct ClassifierFit: Sendable {
     /// The probabilities tried for `trustAt`.
     static let trustGrid = nothingGrid + [0.995, 0.999]
 
+    /// The share of `n` answers right when `right` of them were, by Laplace's rule ((right + 1) /
+    /// (n + 2)), to thousandths: a few right answers do not make an answer certain.
+    static func laplaceShare(_ right: Int, of n: Int) -> Double {
+        (Double(right + 1) / Double(n + 2) * 1000).rounded() / 1000
+    }
+
     /// The calibration with the fitted values.
     func calibration(_ f: Fitted) -> Calibration {
         var c = base
@@ -116,7 +125,7 @@ package struct ClassifierFit: Sendable {
         var c = calibration(
             Fitted(
                 nothingAt: Self.never, decideAloneAt: Self.never, aloneConfidence: 1, overruleAt: Self.never,
-                ocrStandsAt: Self.never, trustAt: Self.never, agreeAt: Self.never, agreeConfidence: 1))
+                ocrStandsAt: Self.never))
         c.classifier.narrowAt = Self.never
         return c
     }
@@ -186,7 +195,7 @@ package struct ClassifierFit: Sendable {
             let c = calibration(
                 Fitted(
                     nothingAt: nothingAt, decideAloneAt: at, aloneConfidence: 1, overruleAt: Self.never,
-                    ocrStandsAt: Self.never, trustAt: Self.never, agreeAt: Self.never, agreeConfidence: 1))
+                    ocrStandsAt: Self.never))
             return undecided.compactMap { row in
                 let d = row.recording.replayed(with: c)
                 return d.decidedBy == Reader.classifier.rawValue ? (row, d.orientation) : nil
@@ -198,7 +207,7 @@ package struct ClassifierFit: Sendable {
             } ?? Self.never
         let answered = aloneAnswers(alone)
         let right = answered.filter { $0.row.decidable && $0.answer == $0.row.truth }.count
-        let aloneConfidence = (Double(right + 1) / Double(answered.count + 2) * 1000).rounded() / 1000
+        let aloneConfidence = Self.laplaceShare(right, of: answered.count)
         // The pair that leaves the fewest wrong answers, then the most right, then the highest bar.
         var best: (key: (Int, Int, Double), overrule: Double, stands: Double)?
         for overrule in Self.grid + [Self.never] {
@@ -208,8 +217,7 @@ package struct ClassifierFit: Sendable {
                     calibration(
                         Fitted(
                             nothingAt: nothingAt, decideAloneAt: alone, aloneConfidence: aloneConfidence,
-                            overruleAt: overrule, ocrStandsAt: stands, trustAt: Self.never, agreeAt: Self.never,
-                            agreeConfidence: 1)))
+                            overruleAt: overrule, ocrStandsAt: stands)))
                 let key = (t.wrong, -t.right, -overrule)
                 if best == nil || key < best!.key { best = (key, overrule, stands) }
             }
@@ -219,21 +227,18 @@ package struct ClassifierFit: Sendable {
             calibration(
                 Fitted(
                     nothingAt: nothingAt, decideAloneAt: alone, aloneConfidence: aloneConfidence,
-                    overruleAt: Self.never, ocrStandsAt: Self.never, trustAt: Self.never, agreeAt: Self.never,
-                    agreeConfidence: 1)))
+                    overruleAt: Self.never, ocrStandsAt: Self.never)))
         let chosen = tally(
             rows,
             calibration(
                 Fitted(
                     nothingAt: nothingAt, decideAloneAt: alone, aloneConfidence: aloneConfidence,
-                    overruleAt: best!.overrule, ocrStandsAt: best!.stands, trustAt: Self.never, agreeAt: Self.never,
-                    agreeConfidence: 1)))
+                    overruleAt: best!.overrule, ocrStandsAt: best!.stands)))
         // No pair may lose a right answer against no overruling at all.
         let keep = chosen.right >= none.right && chosen.wrong < none.wrong
         let untrusted = Fitted(
             nothingAt: nothingAt, decideAloneAt: alone, aloneConfidence: aloneConfidence,
-            overruleAt: keep ? best!.overrule : Self.never, ocrStandsAt: keep ? best!.stands : 0.9,
-            trustAt: Self.never, agreeAt: Self.never, agreeConfidence: 1)
+            overruleAt: keep ? best!.overrule : Self.never, ocrStandsAt: keep ? best!.stands : 0.9)
         return fitAgreeAt(rows, fitTrustAt(rows, untrusted))
     }
 
@@ -258,7 +263,7 @@ package struct ClassifierFit: Sendable {
         else { return fitted }
         let shown = readings.filter { $0.reading.bestProbability >= at }.count
         let given = min(at * fitted.aloneConfidence, DecisionRules.maxAloneConfidence)
-        guard Double(shown + 1) / Double(shown + 2) >= given else { return fitted }
+        guard Self.laplaceShare(shown, of: shown) >= given else { return fitted }
         var trusted = fitted
         trusted.trustAt = at
         let before = tally(rows, calibration(fitted))
@@ -286,8 +291,7 @@ package struct ClassifierFit: Sendable {
         let right = answered.filter { $0.row.decidable && $0.answer == $0.row.truth }.count
         var agreed = fitted
         agreed.agreeAt = at
-        let share = (Double(right + 1) / Double(answered.count + 2) * 1000).rounded() / 1000
-        agreed.agreeConfidence = min(share, DecisionRules.maxAloneConfidence)
+        agreed.agreeConfidence = min(Self.laplaceShare(right, of: answered.count), DecisionRules.maxAloneConfidence)
         return agreed
     }
 

@@ -374,9 +374,8 @@ package struct DecisionRules: Sendable {
     /// `CandidatePolicy.leads` compares them), rounded to tenths; nil where they do not agree.
     func agreement(_ reading: ClassifierReading, read: [Orientation: Evidence]) -> Double? {
         let seen = reading.best
-        let others = ClassifierReading.rotations.filter { $0 != seen }.map { reading.probability($0) }
         guard reading.bestProbability >= calibration.classifier.agreeAt,
-            others.allSatisfy({ $0 < reading.bestProbability }), let e = read[seen],
+            reading.probabilities.filter({ $0 >= reading.bestProbability }).count == 1, let e = read[seen],
             Self.mirroredTwins(of: seen).allSatisfy({ read[$0] != nil })
         else { return nil }
         let weights = calibration.scoring
