@@ -47,6 +47,9 @@ struct LibraryAPITests {
     @Test func concurrentCallsShareAtMostMaxEnginesAndAgreeWithSerialCalls() async throws {
         var configuration = ResolverConfiguration()
         configuration.maxEngines = 2
+        // Sharing, not timing: on a loaded machine the serial pass can leave the classifier idle
+        // past the default timeout, and an engine freed so is made again (`idleEnginesAreFreed`).
+        configuration.engineIdleTimeout = .seconds(3600)
         let fixer = Fixer(resolver: try Resolver(configuration: configuration))
         let names = [
             "0000_receipt.jpg", "0003_letter.jpg", "0007_invoice.jpg", "0011_pdfpage.jpg", "0014_letter.jpg",
