@@ -78,6 +78,9 @@ MEAN = np.array([0.485, 0.456, 0.406], np.float32)
 STD = np.array([0.229, 0.224, 0.225], np.float32)
 # Where the frozen part ends: the input of PP-LCNet's last block (512 x 7 x 7 a square).
 CUT = "p2o.pd_op.hardswish.24.0"
+# `--tail pointwise`: the block before it trained from its depthwise convolution's output on (its
+# squeeze-and-excitation, pointwise convolution and batch norm; 256 x 7 x 7 a square).
+CUTS = {"block": CUT, "pointwise": "p2o.pd_op.hardswish.23.0"}
 CHUNK = 24
 
 from corpusgen import built
@@ -554,14 +557,14 @@ def variants(work: str, sources: list[dict], phone: int, seed: int, jobs: int) -
 # 3-4. squares and activations
 
 
-def frozen_session():
-    """PP-LCNet up to its last block (input x, output CUT), one thread."""
+def frozen_session(cut: str = CUT):
+    """PP-LCNet up to `cut` (input x), one thread."""
     import onnx
     import onnxruntime as ort
 
     with tempfile.TemporaryDirectory() as tmp:
         part = os.path.join(tmp, "frozen.onnx")
-        onnx.utils.extract_model(BASE_MODEL, part, ["x"], [CUT])
+        onnx.utils.extract_model(BASE_MODEL, part, ["x"], [cut])
         options = ort.SessionOptions()
         options.intra_op_num_threads = 1
         options.inter_op_num_threads = 1
@@ -584,7 +587,7 @@ def normalised(grey: np.ndarray) -> np.ndarray:
 def chunk_activations(args: tuple) -> str:
     """One chunk of variants: docorient's squares (grey), then each in the eight poses through the
     frozen part. Saves `out` (float16, variants x poses x squares rows) and `out`.squares.npy."""
-    binary, chunk, out = args
+    binary, chunk, out, cut = args
     with tempfile.TemporaryDirectory() as tmp:
         dump = os.path.join(tmp, "dump")
         os.mkdir(dump)
@@ -600,29 +603,31 @@ def chunk_activations(args: tuple) -> str:
             x = np.fromfile(os.path.join(dump, os.path.basename(v["path"]) + ".input.f32"), dtype="<f4")
             x = x.reshape(-1, 3, SIDE, SIDE)[:, 0]
             squares.append(np.clip(np.rint((x * STD[0] + MEAN[0]) * 255), 0, 255).astype(np.uint8))
-    session = frozen_session()
+    session = frozen_session(cut)
     rows, counts = [], []
     for grey in squares:
         counts.append(len(grey))
         for pose in POSES:
             posed = np.stack([posed_square(g, pose) for g in grey])
-            rows.append(session.run([CUT], {"x": normalised(posed)})[0].astype(np.float16))
+            rows.append(session.run([cut], {"x": normalised(posed)})[0].astype(np.float16))
     atomic_save(out + ".counts.npy", np.array(counts, np.int64))
     atomic_save(out, np.concatenate(rows))
     return out
 
 
-def activations(binary: str, work: str, found: list[dict], jobs: int) -> tuple[np.ndarray, np.ndarray]:
+def activations(
+    binary: str, work: str, found: list[dict], jobs: int, cut: str = CUT
+) -> tuple[np.ndarray, np.ndarray]:
     """The frozen part's activations of every variant's squares in every pose, and each variant's
     number of squares; chunk by chunk (done chunks are kept)."""
-    folder = os.path.join(work, "activations")
+    folder = os.path.join(work, "activations" if cut == CUT else "activations-" + cut)
     os.makedirs(folder, exist_ok=True)
     chunks = [found[i : i + CHUNK] for i in range(0, len(found), CHUNK)]
     outs = [
         os.path.join(folder, hashlib.sha256(json.dumps([v["path"] for v in c]).encode()).hexdigest()[:16] + ".npy")
         for c in chunks
     ]
-    todo = [(binary, c, o) for c, o in zip(chunks, outs) if not os.path.exists(o)]
+    todo = [(binary, c, o, cut) for c, o in zip(chunks, outs) if not os.path.exists(o)]
     if len(todo) < len(chunks):
         log(f"activations: {len(chunks) - len(todo)} of {len(chunks)} chunks done before, resumed")
     started = time.monotonic()
@@ -651,7 +656,7 @@ def activations(binary: str, work: str, found: list[dict], jobs: int) -> tuple[n
 # 5. train
 
 
-def onnx_tail_weights() -> dict[str, np.ndarray]:
+def onnx_tail_weights(cut: str = CUT) -> dict[str, np.ndarray]:
     """The initializers of PP-LCNet's tail, by role: the last block (a 5x5 depthwise convolution,
     its batch norm, squeeze-and-excitation, the pointwise convolution and its batch norm), the last
     convolution (512 -> 1280, no bias) and the head (1280 -> 4). Returns name -> array, and the
@@ -678,6 +683,22 @@ def onnx_tail_weights() -> dict[str, np.ndarray]:
         return producer[other].input[0]
 
     roles = {}
+    if cut != CUT:  # the block before: from its depthwise convolution's output to CUT
+        pool0 = after(cut, "GlobalAveragePool")
+        pse1 = after(pool0.output[0], "Conv")
+        roles["pse1.weight"] = pse1.input[1]
+        padd1 = after(pse1.output[0], "Add")
+        roles["pse1.bias"] = bias_of(padd1)
+        prelu = [n for n in graph.node if n.op_type == "Relu" and producer[n.input[0]].input[0] == padd1.output[0]]
+        pse2 = after(prelu[0].output[0], "Conv")
+        roles["pse2.weight"] = pse2.input[1]
+        roles["pse2.bias"] = bias_of(after(pse2.output[0], "Add"))
+        pmul = after(cut, "Mul")
+        ppw = after(consumers[pmul.output[0]][0].output[0], "Conv")
+        roles["ppw.weight"] = ppw.input[1]
+        pbn = after(ppw.output[0], "BatchNormalization")
+        roles.update(zip(["pbn.weight", "pbn.bias", "pbn.mean", "pbn.var"], pbn.input[1:]))
+        assert after(pbn.output[0], "HardSwish").output[0] == CUT
     dw = after(CUT, "Conv")
     roles["dw.weight"] = dw.input[1]
     bn = after(dw.output[0], "BatchNormalization")
@@ -743,8 +764,25 @@ def tail_module(weights: dict):
             self.head_weight = nn.Parameter(torch.cat([head_w, torch.zeros(head_w.shape[0], 1)], dim=1))
             self.head_bias = nn.Parameter(torch.cat([head_b, torch.zeros(1)]))
             self.dropout = float(np.array(weights[str(weights["role:dropout"])]).reshape(-1)[0])
+            self.pointwise = "role:ppw.weight" in weights
+            if self.pointwise:  # `--tail pointwise`: the block before, from its depthwise output on
+                self.pse1_weight = nn.Parameter(w("pse1.weight"))
+                self.pse1_bias = nn.Parameter(w("pse1.bias").flatten())
+                self.pse2_weight = nn.Parameter(w("pse2.weight"))
+                self.pse2_bias = nn.Parameter(w("pse2.bias").flatten())
+                self.ppw = nn.Parameter(w("ppw.weight"))
+                self.pbn = nn.ParameterDict({"weight": w("pbn.weight"), "bias": w("pbn.bias")})
+                self.register_buffer("pbn_mean", w("pbn.mean"))
+                self.register_buffer("pbn_var", w("pbn.var"))
 
         def forward(self, a):
+            if self.pointwise:
+                s = F.relu(F.conv2d(a.mean((2, 3), keepdim=True), self.pse1_weight, self.pse1_bias))
+                s = F.hardsigmoid(F.conv2d(s, self.pse2_weight, self.pse2_bias))
+                a = F.conv2d(a * s, self.ppw)
+                a = F.hardswish(
+                    F.batch_norm(a, self.pbn_mean, self.pbn_var, self.pbn["weight"], self.pbn["bias"], False, 0.0, 1e-5)
+                )
             x = F.conv2d(a, self.dw, padding=2, groups=self.dw.shape[0])
             x = F.batch_norm(x, self.bn1_mean, self.bn1_var, self.bn1["weight"], self.bn1["bias"], False, 0.0, 1e-5)
             x = F.hardswish(x)
@@ -890,6 +928,8 @@ def train(work: str, acts, ex: dict, weights: dict, args) -> tuple[dict, float, 
     # What the training depends on beyond the activations: a checkpoint of other settings is not resumed.
     keys = ("seed", "epochs", "batch", "rate", "anchor", "distill", "threads", "mirrors", "mirror_weight")
     settings = {k: getattr(args, k) for k in keys}
+    if args.tail != "block":  # a checkpoint of the default tail keeps resuming as before
+        settings["tail"] = args.tail
     state = {"epoch": 0, "best": None, "best_loss": math.inf, "history": [], "settings": settings}
     if os.path.exists(checkpoint):
         saved = torch.load(checkpoint, weights_only=False)
@@ -1005,6 +1045,16 @@ def export(params: dict, temperature: float, weights: dict, out: str, recipe: di
         name("head.weight"): params["head_weight"] / np.float32(temperature),
         name("head.bias"): params["head_bias"] / np.float32(temperature),
     }
+    if "role:ppw.weight" in weights:
+        new.update({
+            name("pse1.weight"): params["pse1_weight"],
+            name("pse1.bias"): params["pse1_bias"].reshape(weights[name("pse1.bias")].shape),
+            name("pse2.weight"): params["pse2_weight"],
+            name("pse2.bias"): params["pse2_bias"].reshape(weights[name("pse2.bias")].shape),
+            name("ppw.weight"): params["ppw"],
+            name("pbn.weight"): params["pbn.weight"],
+            name("pbn.bias"): params["pbn.bias"],
+        })
     model = onnx.load(BASE_MODEL)
     for i, t in enumerate(model.graph.initializer):
         if t.name in new:
@@ -1064,6 +1114,12 @@ def main(argv: list[str] | None = None) -> int:
         default=1.0,
         help="a mirrored pose's weight beside an unmirrored one's (mirrored files are a few percent of real ones)",
     )
+    ap.add_argument(
+        "--tail",
+        choices=sorted(CUTS),
+        default="block",
+        help="what is trained: PP-LCNet's last block on (block), or also the block before's pointwise half (pointwise)",
+    )
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument(
         "--threads",
@@ -1101,10 +1157,10 @@ def main(argv: list[str] | None = None) -> int:
         counts[key] = counts.get(key, 0) + 1
     log("sources: " + ", ".join(f"{v} {k}" for k, v in sorted(counts.items())))
     found = variants(args.work, sources, args.phone, args.seed, args.jobs)
-    acts, squares = activations(args.docorient, args.work, found, args.jobs)
+    acts, squares = activations(args.docorient, args.work, found, args.jobs, CUTS[args.tail])
     ex = examples(sources, found, squares, args.mirror_weight)
     log(f"examples: {len(ex['cls'])} ({len(found)} variants x 8 poses, {int(squares.sum())} squares)")
-    weights = onnx_tail_weights()
+    weights = onnx_tail_weights(CUTS[args.tail])
     params, temperature, history = train(args.work, acts, ex, weights, args)
     recipe = {k: v for k, v in vars(args).items() if k not in ("docorient", "work", "out", "train_set", "jobs")}
     recipe["sources"] = counts
