@@ -131,3 +131,42 @@ def test_docorient_runs_the_model_as_onnxruntimes_python_binding_does(docorient_
         expected = session.run(None, {"x": squares})[0]
         assert expected.shape == (len(squares), 5)
         assert np.abs(expected - np.array(got["classes"], np.float32)).max() <= 1e-4, got["path"]
+
+
+def test_each_tail_untrained_answers_as_pp_lcnet_and_exports_what_it_computes(tmp_path):
+    """The tail `train.py` trains (`--tail block`, and `--tail pointwise`, which also trains the
+    block before's pointwise half), run on the frozen part's activations at its cut, is PP-LCNet
+    before training; and its weights, moved, are exported into an ONNX file that answers as the
+    tail does."""
+    import importlib.util
+
+    import onnxruntime as ort
+    import torch
+
+    spec = importlib.util.spec_from_file_location("train", os.path.join(HERE, "train.py"))
+    train_py = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(train_py)
+    rng = np.random.default_rng(0)
+    # A square of dark strokes on paper: any input serves, the two paths compute the same function.
+    square = np.full((224, 224), 230, np.uint8)
+    for _ in range(40):
+        y, x = rng.integers(0, 200, 2)
+        square[y : y + 4, x : x + int(rng.integers(8, 24))] = 20
+    x = train_py.normalised(square[None])
+    base = ort.InferenceSession(train_py.BASE_MODEL, providers=["CPUExecutionProvider"]).run(None, {"x": x})[0]
+    for tail, cut in train_py.CUTS.items():
+        activations = train_py.frozen_session(cut).run([cut], {"x": x})[0]
+        weights = train_py.onnx_tail_weights(cut)
+        model = train_py.tail_module(weights).eval()
+        with torch.no_grad():
+            logits = model(torch.from_numpy(activations))
+            assert np.allclose(torch.softmax(logits[:, :4], 1).numpy(), base, atol=1e-5), tail
+            for p in model.parameters():
+                p.add_(0.01 * torch.randn(p.shape, generator=torch.Generator().manual_seed(1)))
+            moved = torch.softmax(model(torch.from_numpy(activations)), 1).numpy()
+        params = {k: v.detach().numpy().astype(np.float32) for k, v in model.state_dict().items()}
+        out = tmp_path / f"{tail}.onnx"
+        train_py.export(params, 1.0, weights, str(out), {"tail": tail})
+        exported = ort.InferenceSession(str(out), providers=["CPUExecutionProvider"]).run(None, {"x": x})[0]
+        assert np.allclose(exported, moved, atol=1e-5), tail
+        assert not np.allclose(moved[:, :4] / moved[:, :4].sum(), base, atol=1e-3), tail

@@ -615,9 +615,7 @@ def chunk_activations(args: tuple) -> str:
     return out
 
 
-def activations(
-    binary: str, work: str, found: list[dict], jobs: int, cut: str = CUT
-) -> tuple[np.ndarray, np.ndarray]:
+def activations(binary: str, work: str, found: list[dict], jobs: int, cut: str = CUT) -> tuple[np.ndarray, np.ndarray]:
     """The frozen part's activations of every variant's squares in every pose, and each variant's
     number of squares; chunk by chunk (done chunks are kept)."""
     folder = os.path.join(work, "activations" if cut == CUT else "activations-" + cut)
@@ -1046,15 +1044,17 @@ def export(params: dict, temperature: float, weights: dict, out: str, recipe: di
         name("head.bias"): params["head_bias"] / np.float32(temperature),
     }
     if "role:ppw.weight" in weights:
-        new.update({
-            name("pse1.weight"): params["pse1_weight"],
-            name("pse1.bias"): params["pse1_bias"].reshape(weights[name("pse1.bias")].shape),
-            name("pse2.weight"): params["pse2_weight"],
-            name("pse2.bias"): params["pse2_bias"].reshape(weights[name("pse2.bias")].shape),
-            name("ppw.weight"): params["ppw"],
-            name("pbn.weight"): params["pbn.weight"],
-            name("pbn.bias"): params["pbn.bias"],
-        })
+        new.update(
+            {
+                name("pse1.weight"): params["pse1_weight"],
+                name("pse1.bias"): params["pse1_bias"].reshape(weights[name("pse1.bias")].shape),
+                name("pse2.weight"): params["pse2_weight"],
+                name("pse2.bias"): params["pse2_bias"].reshape(weights[name("pse2.bias")].shape),
+                name("ppw.weight"): params["ppw"],
+                name("pbn.weight"): params["pbn.weight"],
+                name("pbn.bias"): params["pbn.bias"],
+            }
+        )
     model = onnx.load(BASE_MODEL)
     for i, t in enumerate(model.graph.initializer):
         if t.name in new:
