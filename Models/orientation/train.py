@@ -1164,8 +1164,11 @@ def main(argv: list[str] | None = None) -> int:
     params, temperature, history = train(args.work, acts, ex, weights, args)
     recipe = {k: v for k, v in vars(args).items() if k not in ("docorient", "work", "out", "train_set", "jobs")}
     recipe["sources"] = counts
-    if args.tail == "block":  # the default's recipe, and so its bytes, as before the option
-        del recipe["tail"]
+    # Options added after model 4, at their defaults, stay out of the recipe: `train.py` with no
+    # option writes model 4's bytes (Models/orientation/README.md).
+    for option, default in (("mirror_weight", 1.0), ("tail", "block")):
+        if recipe[option] == default:
+            del recipe[option]
     digest = export(params, temperature, weights, args.out, recipe)
     minutes = (time.monotonic() - started) / 60
     log(f"wrote {os.path.relpath(args.out)} (sha256 {digest}) in {minutes:.1f} min")
