@@ -681,44 +681,33 @@ def onnx_tail_weights(cut: str = CUT) -> dict[str, np.ndarray]:
         return producer[other].input[0]
 
     roles = {}
+
+    def excitation_and_pointwise(act, se, pw, bn):
+        """A block's half after its depthwise convolution's activation `act`: the roles of its
+        squeeze-and-excitation (`se`1, `se`2), pointwise convolution (`pw`) and batch norm (`bn`);
+        returns the block's output."""
+        se1 = after(after(act, "GlobalAveragePool").output[0], "Conv")
+        roles[f"{se}1.weight"] = se1.input[1]
+        add1 = after(se1.output[0], "Add")
+        roles[f"{se}1.bias"] = bias_of(add1)
+        relu = [n for n in graph.node if n.op_type == "Relu" and producer[n.input[0]].input[0] == add1.output[0]]
+        se2 = after(relu[0].output[0], "Conv")
+        roles[f"{se}2.weight"] = se2.input[1]
+        roles[f"{se}2.bias"] = bias_of(after(se2.output[0], "Add"))
+        scaled = consumers[after(act, "Mul").output[0]][0].output[0]  # through an Identity
+        conv = after(scaled, "Conv")
+        roles[f"{pw}.weight"] = conv.input[1]
+        norm = after(conv.output[0], "BatchNormalization")
+        roles.update(zip([f"{bn}.weight", f"{bn}.bias", f"{bn}.mean", f"{bn}.var"], norm.input[1:]))
+        return after(norm.output[0], "HardSwish").output[0]
+
     if cut != CUT:  # the block before: from its depthwise convolution's output to CUT
-        pool0 = after(cut, "GlobalAveragePool")
-        pse1 = after(pool0.output[0], "Conv")
-        roles["pse1.weight"] = pse1.input[1]
-        padd1 = after(pse1.output[0], "Add")
-        roles["pse1.bias"] = bias_of(padd1)
-        prelu = [n for n in graph.node if n.op_type == "Relu" and producer[n.input[0]].input[0] == padd1.output[0]]
-        pse2 = after(prelu[0].output[0], "Conv")
-        roles["pse2.weight"] = pse2.input[1]
-        roles["pse2.bias"] = bias_of(after(pse2.output[0], "Add"))
-        pmul = after(cut, "Mul")
-        ppw = after(consumers[pmul.output[0]][0].output[0], "Conv")
-        roles["ppw.weight"] = ppw.input[1]
-        pbn = after(ppw.output[0], "BatchNormalization")
-        roles.update(zip(["pbn.weight", "pbn.bias", "pbn.mean", "pbn.var"], pbn.input[1:]))
-        assert after(pbn.output[0], "HardSwish").output[0] == CUT
+        assert excitation_and_pointwise(cut, "pse", "ppw", "pbn") == CUT
     dw = after(CUT, "Conv")
     roles["dw.weight"] = dw.input[1]
     bn = after(dw.output[0], "BatchNormalization")
     roles.update(zip(["bn1.weight", "bn1.bias", "bn1.mean", "bn1.var"], bn.input[1:]))
-    act = after(bn.output[0], "HardSwish").output[0]
-    pool = after(act, "GlobalAveragePool")
-    se1 = after(pool.output[0], "Conv")
-    roles["se1.weight"] = se1.input[1]
-    add1 = after(se1.output[0], "Add")
-    roles["se1.bias"] = bias_of(add1)
-    relu = [n for n in graph.node if n.op_type == "Relu" and producer[n.input[0]].input[0] == add1.output[0]]
-    se2 = after(relu[0].output[0], "Conv")
-    roles["se2.weight"] = se2.input[1]
-    add2 = after(se2.output[0], "Add")
-    roles["se2.bias"] = bias_of(add2)
-    mul = after(act, "Mul")
-    scaled = consumers[mul.output[0]][0].output[0]  # through an Identity
-    pw = after(scaled, "Conv")
-    roles["pw.weight"] = pw.input[1]
-    bn2 = after(pw.output[0], "BatchNormalization")
-    roles.update(zip(["bn2.weight", "bn2.bias", "bn2.mean", "bn2.var"], bn2.input[1:]))
-    act2 = after(bn2.output[0], "HardSwish").output[0]
+    act2 = excitation_and_pointwise(after(bn.output[0], "HardSwish").output[0], "se", "pw", "bn2")
     last = after(after(act2, "GlobalAveragePool").output[0], "Conv")
     roles["last.weight"] = last.input[1]
     assert len(last.input) == 2, "PP-LCNet's last convolution has no bias"
